@@ -1,0 +1,132 @@
+"""Input validation helpers shared by the simulator modules.
+
+Every helper raises ``ValueError`` whose message names the offending
+parameter and repeats the value it was given, e.g.
+``ValueError("runs must be a positive integer, got 0")``.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+__all__ = [
+    "check_int",
+    "check_real",
+    "check_array",
+    "check_seed",
+]
+
+
+def _short(value: object) -> str:
+    """Return a ``repr`` of *value* short enough for an error message."""
+    text = repr(value)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def check_int(name: str, value: object, *, minimum: int = 1) -> int:
+    """Return *value* as ``int`` if it is an integer ``>= minimum``.
+
+    Booleans and floats (even integral ones) are rejected so that typos such
+    as ``runs=1e5`` fail loudly instead of being silently truncated.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        kind = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
+        raise ValueError(f"{name} must be {kind}, got {_short(value)}")
+    value = int(value)
+    if value < minimum:
+        kind = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
+        raise ValueError(f"{name} must be {kind}, got {value!r}")
+    return value
+
+
+def check_real(
+    name: str,
+    value: object,
+    *,
+    positive: bool = False,
+    nonnegative: bool = False,
+    finite: bool = True,
+    minimum: float | None = None,
+    strict_minimum: bool = False,
+) -> float:
+    """Return *value* as ``float`` after checking sign / finiteness constraints."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a real number, got {_short(value)}")
+    out = float(value)
+    if np.isnan(out):
+        raise ValueError(f"{name} must not be NaN, got {_short(value)}")
+    if finite and not np.isfinite(out):
+        raise ValueError(f"{name} must be finite, got {_short(value)}")
+    if positive and not out > 0:
+        raise ValueError(f"{name} must be positive, got {_short(value)}")
+    if nonnegative and not out >= 0:
+        raise ValueError(f"{name} must be non-negative, got {_short(value)}")
+    if minimum is not None:
+        bad = out <= minimum if strict_minimum else out < minimum
+        if bad:
+            rel = ">" if strict_minimum else ">="
+            raise ValueError(f"{name} must be {rel} {minimum}, got {_short(value)}")
+    return out
+
+
+def check_array(
+    name: str,
+    value: object,
+    *,
+    ndim: int | tuple[int, ...] | None = None,
+    shape: tuple[int | None, ...] | None = None,
+    positive: bool = False,
+    nonnegative: bool = False,
+    finite: bool = True,
+    nonempty: bool = True,
+) -> np.ndarray:
+    """Return *value* as a float64 array after checking shape and entries.
+
+    Parameters
+    ----------
+    name : str
+        Parameter name used in error messages.
+    value : array_like
+        The input.
+    ndim : int or tuple of int, optional
+        Allowed numbers of dimensions.
+    shape : tuple, optional
+        Required shape; ``None`` entries match any length.
+    positive, nonnegative, finite, nonempty : bool
+        Entry-wise constraints.
+    """
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be an array of real numbers, got {_short(value)}") from exc
+    if ndim is not None:
+        allowed = (ndim,) if isinstance(ndim, int) else tuple(ndim)
+        if arr.ndim not in allowed:
+            raise ValueError(
+                f"{name} must have {' or '.join(map(str, allowed))} dimension(s), "
+                f"got shape {arr.shape} from {_short(value)}"
+            )
+    if shape is not None:
+        if arr.ndim != len(shape) or any(
+            want is not None and want != got for want, got in zip(shape, arr.shape)
+        ):
+            want_txt = "(" + ", ".join("*" if s is None else str(s) for s in shape) + ")"
+            raise ValueError(f"{name} must have shape {want_txt}, got shape {arr.shape}")
+    if nonempty and arr.size == 0:
+        raise ValueError(f"{name} must be non-empty, got {_short(value)}")
+    if np.isnan(arr).any():
+        raise ValueError(f"{name} must not contain NaN, got {_short(value)}")
+    if finite and not np.isfinite(arr).all():
+        raise ValueError(f"{name} must be finite, got {_short(value)}")
+    if positive and not (arr > 0).all():
+        raise ValueError(f"{name} must be positive entry-wise, got {_short(value)}")
+    if nonnegative and not (arr >= 0).all():
+        raise ValueError(f"{name} must be non-negative entry-wise, got {_short(value)}")
+    return arr
+
+
+def check_seed(seed: object) -> int:
+    """Return *seed* as a non-negative ``int`` (what ``SeedSequence`` accepts)."""
+    return check_int("seed", seed, minimum=0)

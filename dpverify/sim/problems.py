@@ -1,0 +1,586 @@
+"""Objective functions for the noisy gradient descent simulator.
+
+All problems share one interface, used by :mod:`dpverify.sim.algorithms`:
+
+``dim``
+    Parameter dimension ``D``.
+``mu``, ``M``
+    PL / strong-convexity constant and smoothness constant of the empirical
+    loss ``f`` [dni, Def. 3.3 and Def. 4.1].
+``f_star``
+    ``min f`` (``-inf`` for :class:`LinearLoss`).
+``value(theta)``
+    ``theta`` of shape ``(..., D)`` (typically ``(runs, D)``) -> ``(...)``.
+``grad(theta, clip=None)``
+    Mean gradient ``(1/N) sum_n grad f(theta; x_n)`` of shape ``(..., D)``;
+    with ``clip=C`` every per-sample gradient is first scaled to norm at most
+    ``C`` [dni, Sec. 3: "clipping"].
+
+Data problems (:class:`LeastSquares`, :class:`LogisticRegression`,
+:class:`LinearLoss`) are *linear models*: the per-sample loss is
+``phi_n(x_n^T theta) + (lam/2) ||theta||^2``, so every per-sample gradient is
+``r_n x_n + lam theta`` with the scalar ``r_n = phi_n'(x_n^T theta)``.  This
+lets per-sample gradient norms and clipped mean gradients be computed from the
+``(runs, N)`` margins without materialising a ``(runs, N, D)`` tensor.
+
+Normaliser convention
+---------------------
+A data problem stores ``normaliser`` (default: the number of samples ``N``)
+and defines ``f(theta) = (1/normaliser) * sum_n loss_n(theta)``.  For a full
+data set ``normaliser == N`` and this is the usual empirical mean.
+:func:`remove_sample` deletes one row but keeps ``normaliser`` at the original
+``N``, which is the convention of the sensitivity definition [dni, Def. B.1,
+eq. (19)]: ``grad f_d - grad f_{d without n} = grad f(theta; x_n) / N``.
+Because the ridge term is part of every per-sample loss, the ridge coefficient
+of ``f`` is ``lam * n_samples / normaliser`` (equal to ``lam`` for full data).
+
+Problems are immutable: attributes cannot be reassigned and stored arrays are
+read-only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+from scipy.special import expit
+
+from ._validate import check_array, check_int, check_real
+
+__all__ = [
+    "Problem",
+    "Quadratic",
+    "LeastSquares",
+    "LogisticRegression",
+    "LinearLoss",
+    "make_neighbour",
+    "remove_sample",
+]
+
+
+def _readonly(arr: np.ndarray) -> np.ndarray:
+    """Return a read-only copy of *arr*."""
+    out = np.array(arr, dtype=np.float64, copy=True)
+    out.setflags(write=False)
+    return out
+
+
+class Problem:
+    """Base class of simulator objectives (immutable after construction)."""
+
+    _frozen = False
+    dim: int
+    mu: float
+    M: float
+    f_star: float
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if self._frozen:
+            raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")
+        object.__setattr__(self, name, value)
+
+    def _freeze(self) -> None:
+        object.__setattr__(self, "_frozen", True)
+
+    def _check_theta(self, theta: object) -> np.ndarray:
+        """Return *theta* as a float array of shape ``(..., dim)``."""
+        arr = np.asarray(theta, dtype=np.float64)
+        if arr.ndim == 0 or arr.shape[-1] != self.dim:
+            raise ValueError(
+                f"theta must have shape (..., {self.dim}) for {type(self).__name__}, "
+                f"got shape {arr.shape}"
+            )
+        return arr
+
+    def value(self, theta: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def grad(self, theta: np.ndarray, clip: float | None = None) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+    def excess(self, theta: np.ndarray) -> np.ndarray:
+        """Excess risk ``f(theta) - f_star`` (the default simulator statistic)."""
+        return self.value(theta) - self.f_star
+
+
+# --------------------------------------------------------------------------- #
+# Diagonal quadratic
+# --------------------------------------------------------------------------- #
+
+
+class Quadratic(Problem):
+    """Diagonal quadratic ``f(theta) = f* + 1/2 sum_i eigs_i (theta_i - theta*_i)^2``.
+
+    Isotropic Gaussian noise is rotation invariant, so noisy GD on any
+    quadratic with Hessian ``H = U diag(eigs) U^T`` is, in the eigenbasis,
+    noisy GD on this diagonal quadratic: diagonal is without loss of
+    generality for the PGD iteration [dni, eq. (1)].
+
+    Parameters
+    ----------
+    eigs : array_like, shape (D,)
+        Non-negative Hessian eigenvalues.
+    theta_star : array_like, shape (D,), optional
+        Minimiser (default: the origin).
+    f_star : float, optional
+        Minimum value (default 0).
+
+    Attributes
+    ----------
+    dim : int
+    mu : float
+        ``min(eigs)`` (PL / strong convexity constant).
+    M : float
+        ``max(eigs)`` (smoothness constant).
+    f_star : float
+    eigs, theta_star : ndarray (read-only)
+
+    Notes
+    -----
+    A quadratic has no samples, so ``grad(..., clip=C)`` is rejected.
+    """
+
+    def __init__(self, eigs: object, theta_star: object = None, f_star: float = 0.0) -> None:
+        eigs = check_array("eigs", eigs, ndim=1, nonnegative=True)
+        dim = eigs.shape[0]
+        if theta_star is None:
+            theta_star = np.zeros(dim)
+        theta_star = check_array("theta_star", theta_star, shape=(dim,))
+        self.eigs = _readonly(eigs)
+        self.theta_star = _readonly(theta_star)
+        self.f_star = check_real("f_star", f_star)
+        self.dim = dim
+        self.mu = float(eigs.min())
+        self.M = float(eigs.max())
+        self._freeze()
+
+    def __repr__(self) -> str:
+        return f"Quadratic(dim={self.dim}, mu={self.mu:g}, M={self.M:g}, f_star={self.f_star:g})"
+
+    def value(self, theta: object) -> np.ndarray:
+        """``f(theta)`` for ``theta`` of shape ``(..., D)``; returns shape ``(...)``."""
+        delta = self._check_theta(theta) - self.theta_star
+        return self.f_star + 0.5 * ((delta * delta) @ self.eigs)
+
+    def grad(self, theta: object, clip: float | None = None) -> np.ndarray:
+        """``grad f(theta) = eigs * (theta - theta*)``, shape ``(..., D)``."""
+        if clip is not None:
+            raise ValueError(
+                f"clip must be None for Quadratic (it has no per-sample gradients), got {clip!r}"
+            )
+        return self.eigs * (self._check_theta(theta) - self.theta_star)
+
+
+# --------------------------------------------------------------------------- #
+# Linear models on data
+# --------------------------------------------------------------------------- #
+
+
+class _LinearModel(Problem):
+    """Per-sample loss ``phi_n(x_n^T theta) + (lam/2)||theta||^2`` (see module doc)."""
+
+    _has_labels = True
+
+    def _init_data(self, X: object, y: object, lam: object, normaliser: object) -> None:
+        X = check_array("X", X, ndim=2)
+        n, dim = X.shape
+        if n == 0 or dim == 0:
+            raise ValueError(f"X must have at least one row and one column, got shape {X.shape}")
+        if self._has_labels:
+            y = check_array("y", y, shape=(n,))
+            self.y = _readonly(y)
+        else:
+            self.y = None
+        lam = check_real("lam", lam, nonnegative=True)
+        if normaliser is None:
+            normaliser = float(n)
+        normaliser = check_real("normaliser", normaliser, positive=True)
+        self.X = _readonly(X)
+        self.lam = lam
+        self.normaliser = normaliser
+        self.n_samples = n
+        self.dim = dim
+        self.ridge = lam * n / normaliser
+        self._sq_norms = _readonly(np.einsum("nd,nd->n", X, X))
+        self._gram_eigs = np.linalg.eigvalsh(X.T @ X)
+
+    # -- per-model pieces ---------------------------------------------------
+    def _loss(self, m: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _dloss(self, m: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _with_data(self, X: np.ndarray, y: np.ndarray | None, normaliser: float) -> "_LinearModel":
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    # -- shared API ---------------------------------------------------------
+    def margins(self, theta: object) -> np.ndarray:
+        """``x_n^T theta`` for every sample, shape ``(..., N)``."""
+        return self._check_theta(theta) @ self.X.T
+
+    def value(self, theta: object) -> np.ndarray:
+        """``f(theta) = (1/normaliser) sum_n loss_n(theta)``, shape ``(...)``."""
+        theta = self._check_theta(theta)
+        m = theta @ self.X.T
+        data = self._loss(m).sum(axis=-1) / self.normaliser
+        if self.ridge == 0.0:
+            return data
+        return data + 0.5 * self.ridge * np.einsum("...d,...d->...", theta, theta)
+
+    def _norms(self, theta: np.ndarray, m: np.ndarray, r: np.ndarray) -> np.ndarray:
+        """Per-sample gradient norms ``||r_n x_n + lam theta||`` without a 3-d tensor."""
+        sq = r * r * self._sq_norms
+        if self.lam != 0.0:
+            tt = np.einsum("...d,...d->...", theta, theta)[..., None]
+            sq = sq + 2.0 * self.lam * r * m + (self.lam * self.lam) * tt
+        # The expansion is >= 0 exactly; clamp rounding below zero.
+        return np.sqrt(np.maximum(sq, 0.0))
+
+    def per_sample_grad_norms(self, theta: object) -> np.ndarray:
+        """Norms ``||grad f(theta; x_n)||``, shape ``(..., N)``."""
+        theta = self._check_theta(theta)
+        m = theta @ self.X.T
+        return self._norms(theta, m, self._dloss(m))
+
+    def grad(self, theta: object, clip: float | None = None) -> np.ndarray:
+        """Mean gradient, optionally with per-sample clipping.
+
+        Parameters
+        ----------
+        theta : array_like, shape (..., D)
+        clip : float, optional
+            Clipping norm ``C``: sample gradient ``g_n`` is replaced by
+            ``g_n * min(1, C / ||g_n||)`` before averaging [dni, Sec. 3].
+
+        Returns
+        -------
+        ndarray, shape (..., D)
+            ``(1/normaliser) sum_n g_n`` (clipped if *clip* is given).
+        """
+        theta = self._check_theta(theta)
+        m = theta @ self.X.T
+        r = self._dloss(m)
+        if clip is None:
+            out = (r @ self.X) / self.normaliser
+            if self.ridge != 0.0:
+                out += self.ridge * theta
+            return out
+        clip = check_real("clip", clip, positive=True)
+        norms = self._norms(theta, m, r)
+        scale = np.minimum(1.0, clip / np.maximum(norms, np.finfo(np.float64).tiny))
+        out = ((scale * r) @ self.X) / self.normaliser
+        if self.lam != 0.0:
+            out += (self.lam / self.normaliser) * scale.sum(axis=-1)[..., None] * theta
+        return out
+
+    def sample(self, index: int) -> tuple[np.ndarray, float | None]:
+        """Return ``(x_index, y_index)`` (``y`` is ``None`` without labels)."""
+        index = check_int("index", index, minimum=0)
+        if index >= self.n_samples:
+            raise ValueError(f"index must be < n_samples={self.n_samples}, got {index!r}")
+        return self.X[index], (None if self.y is None else float(self.y[index]))
+
+
+class LeastSquares(_LinearModel):
+    """Ridge least squares ``f(theta) = (1/2N)||X theta - y||^2 + (lam/2)||theta||^2``.
+
+    Per-sample loss ``1/2 (x_n^T theta - y_n)^2 + (lam/2)||theta||^2``.
+
+    Parameters
+    ----------
+    X : array_like, shape (N, D)
+    y : array_like, shape (N,)
+    lam : float, optional
+        Ridge coefficient ``>= 0``.
+    normaliser : float, optional
+        Divisor of the loss sum (default ``N``; see module docstring).
+
+    Attributes
+    ----------
+    mu, M : float
+        ``ridge + lambda_min/max(X^T X / normaliser)``.
+    f_star : float
+        Exact minimum, from the minimiser ``theta_star`` of the normal
+        equations ``(X^T X + N lam I) theta = X^T y``, solved as the
+        equivalent (better conditioned) least-squares problem
+        ``[X; sqrt(N lam) I] theta ~ [y; 0]``.
+    """
+
+    def __init__(self, X: object, y: object, lam: float = 0.0, *, normaliser: float | None = None):
+        self._init_data(X, y, lam, normaliser)
+        gram = np.maximum(self._gram_eigs, 0.0) / self.normaliser
+        self.mu = float(self.ridge + gram[0])
+        self.M = float(self.ridge + gram[-1])
+        self.theta_star = _readonly(self._solve())
+        self.f_star = float(self.value(self.theta_star))
+        self._freeze()
+
+    def __repr__(self) -> str:
+        return (f"LeastSquares(n_samples={self.n_samples}, dim={self.dim}, lam={self.lam:g}, "
+                f"normaliser={self.normaliser:g})")
+
+    def _solve(self) -> np.ndarray:
+        n_lam = self.lam * self.n_samples
+        if n_lam > 0:
+            A = np.vstack([self.X, np.sqrt(n_lam) * np.eye(self.dim)])
+            b = np.concatenate([self.y, np.zeros(self.dim)])
+        else:
+            A, b = self.X, self.y
+        return np.linalg.lstsq(A, b, rcond=None)[0]
+
+    def _loss(self, m: np.ndarray) -> np.ndarray:
+        res = m - self.y
+        return 0.5 * res * res
+
+    def _dloss(self, m: np.ndarray) -> np.ndarray:
+        return m - self.y
+
+    def _with_data(self, X, y, normaliser):
+        return LeastSquares(X, y, self.lam, normaliser=normaliser)
+
+    def lipschitz_on_ball(self, radius: float) -> float:
+        """Per-sample gradient bound on ``||theta|| <= radius``.
+
+        ``max_n ||x_n|| (||x_n|| radius + |y_n|) + lam radius``.
+        """
+        radius = check_real("radius", radius, nonnegative=True)
+        xn = np.sqrt(self._sq_norms)
+        return float(np.max(xn * (xn * radius + np.abs(self.y))) + self.lam * radius)
+
+
+def _logistic_newton(X: np.ndarray, y: np.ndarray, ridge: float, normaliser: float,
+                     max_iter: int = 100) -> np.ndarray:
+    """Minimise the ridge logistic loss by damped Newton's method.
+
+    ``F(theta) = (1/normaliser) sum_n log(1 + exp(-y_n x_n^T theta))
+    + (ridge/2)||theta||^2``, strictly convex for ``ridge > 0``.  Losses use
+    ``np.logaddexp`` and probabilities ``scipy.special.expit`` so nothing
+    overflows.  Iterates until the gradient norm stops decreasing once below
+    ``1e-9`` (quadratic convergence makes the final gradient ~1e-16 scale)
+    and raises ``RuntimeError`` if it never gets below
+    ``1e-9 (1 + max_n ||x_n||)``.
+    """
+    dim = X.shape[1]
+
+    def objective(th: np.ndarray) -> float:
+        return float(np.logaddexp(0.0, -y * (X @ th)).sum() / normaliser + 0.5 * ridge * (th @ th))
+
+    theta = np.zeros(dim)
+    best, best_norm = theta, np.inf
+    eye = np.eye(dim)
+    for _ in range(max_iter):
+        m = X @ theta
+        g = X.T @ (-y * expit(-y * m)) / normaliser + ridge * theta
+        g_norm = float(np.linalg.norm(g))
+        if g_norm < best_norm:
+            best, best_norm = theta, g_norm
+        elif best_norm < 1e-9:
+            break
+        if g_norm == 0.0:
+            break
+        w = expit(m) * expit(-m)
+        H = (X.T * w) @ X / normaliser + ridge * eye
+        step = -scipy.linalg.cho_solve(scipy.linalg.cho_factor(H), g)
+        slope = float(g @ step)
+        f0, s = objective(theta), 1.0
+        # Armijo backtracking, except where the predicted decrease -slope is
+        # below what double precision resolves in F: there the iterate is
+        # deep in Newton's quadratic-convergence region and full steps are used.
+        if -slope > 1e-10 * (1.0 + abs(f0)):
+            while objective(theta + s * step) > f0 + 1e-4 * s * slope and s > 1e-12:
+                s *= 0.5
+        theta = theta + s * step
+    scale = 1.0 + float(np.sqrt(np.max(np.einsum("nd,nd->n", X, X))))
+    if not best_norm <= 1e-9 * scale:
+        raise RuntimeError(f"Newton's method did not converge: gradient norm {best_norm:.3g}")
+    return best
+
+
+class LogisticRegression(_LinearModel):
+    """Ridge logistic regression with labels in ``{-1, +1}``.
+
+    Per-sample loss ``log(1 + exp(-y_n x_n^T theta)) + (lam/2)||theta||^2``.
+
+    Parameters
+    ----------
+    X : array_like, shape (N, D)
+    y : array_like, shape (N,)
+        Labels, each ``-1`` or ``+1``.
+    lam : float
+        Ridge coefficient, must be ``> 0`` (makes ``f`` strongly convex, hence
+        PL, with a unique minimiser).
+    normaliser : float, optional
+        Divisor of the loss sum (default ``N``; see module docstring).
+
+    Attributes
+    ----------
+    mu : float
+        ``ridge`` (``= lam`` for full data).
+    M : float
+        ``ridge + lambda_max(X^T X) / (4 normaliser)``.
+    theta_star : ndarray
+        Minimiser found by damped Newton's method.
+    f_star : float
+        ``f(theta_star)``, accurate to ~1e-12 relative.
+    """
+
+    def __init__(self, X: object, y: object, lam: float, *, normaliser: float | None = None):
+        self._init_data(X, y, lam, normaliser)
+        if not np.all(np.abs(self.y) == 1.0):
+            raise ValueError(f"y must contain only -1 and +1 labels, got {np.unique(self.y)!r}")
+        if not self.lam > 0:
+            raise ValueError(f"lam must be positive for LogisticRegression, got {lam!r}")
+        self.mu = float(self.ridge)
+        self.M = float(self.ridge + max(self._gram_eigs[-1], 0.0) / (4.0 * self.normaliser))
+        theta_star = _logistic_newton(np.asarray(self.X), np.asarray(self.y), self.ridge,
+                                      self.normaliser)
+        self.theta_star = _readonly(theta_star)
+        self.f_star = float(self.value(self.theta_star))
+        self._freeze()
+
+    def __repr__(self) -> str:
+        return (f"LogisticRegression(n_samples={self.n_samples}, dim={self.dim}, "
+                f"lam={self.lam:g}, normaliser={self.normaliser:g})")
+
+    def _loss(self, m: np.ndarray) -> np.ndarray:
+        return np.logaddexp(0.0, -self.y * m)
+
+    def _dloss(self, m: np.ndarray) -> np.ndarray:
+        return -self.y * expit(-self.y * m)
+
+    def _with_data(self, X, y, normaliser):
+        return LogisticRegression(X, y, self.lam, normaliser=normaliser)
+
+    def lipschitz_on_ball(self, radius: float) -> float:
+        """Per-sample gradient bound ``max_n ||x_n|| + lam * radius`` on ``||theta|| <= radius``."""
+        radius = check_real("radius", radius, nonnegative=True)
+        return float(np.sqrt(self._sq_norms.max()) + self.lam * radius)
+
+
+class LinearLoss(_LinearModel):
+    """Linear per-sample loss ``<x_n, theta>`` (convex, 0-smooth, unbounded below).
+
+    Used for stability counterexamples: every per-sample gradient is the
+    constant ``x_n``, so the loss is ``G``-Lipschitz with
+    ``G = max_n ||x_n||``.
+
+    Parameters
+    ----------
+    X : array_like, shape (N, D)
+    normaliser : float, optional
+        Divisor of the loss sum (default ``N``; see module docstring).
+
+    Attributes
+    ----------
+    mu, M : float
+        Both ``0``.
+    f_star : float
+        ``-inf``.
+    G : float
+        ``max_n ||x_n||``.
+    """
+
+    _has_labels = False
+
+    def __init__(self, X: object, *, normaliser: float | None = None):
+        self._init_data(X, None, 0.0, normaliser)
+        self.mu = 0.0
+        self.M = 0.0
+        self.f_star = -np.inf
+        self.G = float(np.sqrt(self._sq_norms.max()))
+        self._freeze()
+
+    def __repr__(self) -> str:
+        return (f"LinearLoss(n_samples={self.n_samples}, dim={self.dim}, "
+                f"normaliser={self.normaliser:g})")
+
+    def _loss(self, m: np.ndarray) -> np.ndarray:
+        return m
+
+    def _dloss(self, m: np.ndarray) -> np.ndarray:
+        return np.ones_like(m)
+
+    def _with_data(self, X, y, normaliser):
+        return LinearLoss(X, normaliser=normaliser)
+
+    def lipschitz_on_ball(self, radius: float) -> float:
+        """``max_n ||x_n||`` (independent of *radius*)."""
+        check_real("radius", radius, nonnegative=True)
+        return self.G
+
+
+# --------------------------------------------------------------------------- #
+# Adjacent data sets
+# --------------------------------------------------------------------------- #
+
+
+def _check_data_problem(problem: object) -> _LinearModel:
+    if not isinstance(problem, _LinearModel):
+        raise ValueError(
+            "problem must be a data problem (LeastSquares, LogisticRegression or LinearLoss), "
+            f"got {problem!r}"
+        )
+    return problem
+
+
+def _check_index(problem: _LinearModel, index: object) -> int:
+    index = check_int("index", index, minimum=0)
+    if index >= problem.n_samples:
+        raise ValueError(f"index must be < n_samples={problem.n_samples}, got {index!r}")
+    return index
+
+
+def make_neighbour(problem: _LinearModel, index: int, x_new: object, y_new: float | None = None):
+    """Replace sample *index* (replace-one adjacency) [dni, Sec. 3, Def. 3.4].
+
+    Parameters
+    ----------
+    problem : LeastSquares, LogisticRegression or LinearLoss
+    index : int
+        Row to replace, ``0 <= index < n_samples``.
+    x_new : array_like, shape (D,)
+        New feature vector.
+    y_new : float, optional
+        New label; ``None`` keeps the old label.  Must be ``None`` for
+        :class:`LinearLoss` (no labels).
+
+    Returns
+    -------
+    Problem
+        Same class, same ``lam`` and ``normaliser``, row *index* replaced.
+    """
+    problem = _check_data_problem(problem)
+    index = _check_index(problem, index)
+    x_new = check_array("x_new", x_new, shape=(problem.dim,))
+    X = np.array(problem.X)
+    X[index] = x_new
+    if problem.y is None:
+        if y_new is not None:
+            raise ValueError(f"y_new must be None for {type(problem).__name__}, got {y_new!r}")
+        y = None
+    else:
+        y = np.array(problem.y)
+        if y_new is not None:
+            y[index] = check_real("y_new", y_new)
+    return problem._with_data(X, y, problem.normaliser)
+
+
+def remove_sample(problem: _LinearModel, index: int):
+    """Delete sample *index*, keeping the normaliser at the original ``N``.
+
+    This is the "remove-one" data set of the sensitivity definition
+    [dni, Def. B.1, eq. (19)]: ``f_{-n}(theta) = (1/N) sum_{j != n} loss_j``,
+    so that ``grad f - grad f_{-n} = grad loss_n / N``.
+
+    Returns
+    -------
+    Problem
+        Same class with ``n_samples - 1`` rows and the same ``normaliser``.
+    """
+    problem = _check_data_problem(problem)
+    index = _check_index(problem, index)
+    if problem.n_samples == 1:
+        raise ValueError(f"problem must have at least 2 samples to remove one, got {problem!r}")
+    X = np.delete(np.asarray(problem.X), index, axis=0)
+    y = None if problem.y is None else np.delete(np.asarray(problem.y), index)
+    return problem._with_data(X, y, problem.normaliser)
