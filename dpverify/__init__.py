@@ -1,0 +1,49 @@
+"""dpverify: symbolic-and-numeric verification of theorems about DP noisy gradient descent.
+
+>>> from theorems import dni
+>>> import dpverify
+>>> v = dpverify.check(dni.ERUB)          # doctest: +SKIP
+>>> v.verdict, v.expected                 # doctest: +SKIP
+('holds', 'holds')
+"""
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .spec import (  # noqa: E402
+    Choice, Claim, Constant, Domain, DomainError, ExpectationBound, Identity, Inequality, Int,
+    LimitPath, Minimiser, Rate, Real, Relation, Seq, Source, SupBound,
+)
+from .verdict import Evidence, Verdict  # noqa: E402
+
+
+def check(claim, *, seed: int = 0, runs: int = 20000, samples: int = 150, confidence: float = 0.99,
+          at: dict | None = None, chunk_runs: int = 65536) -> Verdict:
+    """Check ``claim`` (a :class:`Claim` or its id) every way that applies; return its Verdict.
+
+    ``at`` pins every parameter to one point (a point outside the claim's hypotheses raises
+    :class:`DomainError` naming the hypothesis and the value).
+    """
+    from . import registry
+    from .checks import Config, run
+
+    if isinstance(claim, str):
+        claim = registry.get(claim)
+    if not isinstance(claim, Claim):
+        raise TypeError(f"claim must be a dpverify Claim or a claim id, got {type(claim).__name__}")
+    return run(claim, Config(seed=seed, runs=runs, samples=samples, confidence=confidence, at=at,
+                             chunk_runs=chunk_runs))
+
+
+def list_claims(paper: str | None = None) -> list[Claim]:
+    """Every registered claim (of one paper if given)."""
+    from . import registry
+
+    return registry.all_claims(paper)
+
+
+__all__ = [
+    "Choice", "Claim", "Constant", "Domain", "DomainError", "Evidence", "ExpectationBound",
+    "Identity", "Inequality", "Int", "LimitPath", "Minimiser", "Rate", "Real", "Relation", "Seq",
+    "Source", "SupBound", "Verdict", "check", "list_claims", "__version__",
+]

@@ -1,0 +1,55 @@
+"""The checks, and which apply to which kind of statement.
+
+Each check is a small module with ``applies(statement)`` and ``check(statement, claim, config)``
+returning an :class:`~dpverify.verdict.Evidence`. :func:`run` applies every check that fits
+every statement of a claim and combines the evidence into a :class:`~dpverify.verdict.Verdict`.
+"""
+from __future__ import annotations
+
+from ..spec import Claim, DomainError
+from ..verdict import Verdict, claim_verdict, statement_verdict
+from . import exact, minimiser, monte_carlo, rate, sampled, scaling, sup, symbolic
+from .base import Clock, Config
+
+# (name, applies, check) in the order they run for a statement.
+CHECKS = (
+    ("symbolic", symbolic.applies, symbolic.check),
+    ("sampled", sampled.applies, sampled.check),
+    ("symbolic", minimiser.applies, minimiser.check_symbolic),
+    ("sampled", minimiser.applies, minimiser.check_numeric),
+    ("rate", rate.applies, rate.check),
+    ("exact", exact.applies, exact.check),
+    ("monte_carlo", monte_carlo.applies, monte_carlo.check),
+    ("sup", sup.applies, sup.check),
+    ("scaling", scaling.applies, scaling.check),
+)
+
+
+def checks_for(statement) -> list[str]:
+    """Names of the checks that apply to ``statement``."""
+    out = []
+    for name, applies, _ in CHECKS:
+        if applies(statement):
+            out.append(getattr(statement, "kind", name) if name == "sup" else name)
+    return out
+
+
+def run(claim: Claim, config: Config | None = None) -> Verdict:
+    """Check every statement of ``claim`` every way that applies."""
+    cfg = config or Config()
+    if cfg.at is not None:
+        claim.domain.validate(cfg.at)
+    clock = Clock()
+    evidence, per_statement = [], []
+    for stmt in claim.statements:
+        ev = [chk(stmt, claim, cfg) for _, applies, chk in CHECKS if applies(stmt)]
+        if not ev:
+            raise ValueError(f"no check applies to statement {stmt.name!r} of {claim.id}")
+        evidence.extend(ev)
+        per_statement.append(statement_verdict(ev))
+    return Verdict(id=claim.id, label=claim.label, verdict=claim_verdict(per_statement),
+                   expected=claim.expected, evidence=evidence, seconds=clock.seconds,
+                   reason=claim.reason, seed=cfg.seed, at=cfg.at)
+
+
+__all__ = ["CHECKS", "Config", "DomainError", "checks_for", "run"]

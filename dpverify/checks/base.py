@@ -1,0 +1,81 @@
+"""What every check shares: its configuration, a clock, and a time limit for SymPy."""
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..search import derive_seed
+
+
+@dataclass(frozen=True)
+class Config:
+    """Knobs of a verification run. Every random choice derives from ``seed``.
+
+    ``samples``: points drawn by each sampled search; ``runs``: Monte Carlo runs per parameter
+    point; ``confidence``: one-sided confidence of Monte Carlo decisions, shared across the
+    points of one check by a Bonferroni correction; ``at``: pin every parameter to one point.
+    """
+
+    seed: int = 0
+    samples: int = 150
+    runs: int = 20000
+    confidence: float = 0.99
+    at: dict | None = None
+    chunk_runs: int = 65536
+    symbolic_timeout: float = 20.0
+    dps: int = 50
+    extra: dict = field(default_factory=dict)
+
+    def seed_for(self, *names: Any) -> int:
+        return derive_seed(self.seed, *names)
+
+    def with_(self, **kw) -> "Config":
+        return replace(self, **kw)
+
+    def __post_init__(self):
+        if not isinstance(self.seed, int) or self.seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
+        if not isinstance(self.runs, int) or self.runs < 2:
+            raise ValueError(f"runs must be an integer >= 2, got {self.runs!r}")
+        if not isinstance(self.samples, int) or self.samples < 1:
+            raise ValueError(f"samples must be a positive integer, got {self.samples!r}")
+        if not (0.5 <= float(self.confidence) < 1):
+            raise ValueError(f"confidence must be in [0.5, 1), got {self.confidence!r}")
+        if not isinstance(self.chunk_runs, int) or self.chunk_runs < 1:
+            raise ValueError(f"chunk_runs must be a positive integer, got {self.chunk_runs!r}")
+
+
+class Clock:
+    def __init__(self):
+        self.t0 = time.perf_counter()
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.t0
+
+
+class SymbolicTimeout(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float):
+    """Interrupt SymPy after ``seconds`` (main thread only; elsewhere no limit is applied)."""
+    if threading.current_thread() is not threading.main_thread() or seconds <= 0:
+        yield
+        return
+
+    def handler(signum, frame):
+        raise SymbolicTimeout()
+
+    old = signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)

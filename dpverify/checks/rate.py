@@ -1,0 +1,132 @@
+"""Rate check: estimate the hidden constants of ``expr = Theta(rate)`` or ``O(rate)``.
+
+Along each declared path (a parameter sent to 0+ or infinity, others fixed at a drawn base point
+or tied to it) the ratio ``expr / rate`` is evaluated over ``DECADES`` decades in mpmath. The
+claim holds on a path when the ratio settles: its log-slope per decade over the last third of the
+sweep is below ``FLAT``. It is violated when the ratio keeps drifting (to infinity, or to 0 for
+Theta) at a slope above ``DRIFT`` per decade over the last third and has moved by more than a
+decade in total; anything in between is inconclusive.
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+from hypothesis import find, settings, HealthCheck, Phase
+from hypothesis.errors import NoSuchExample, Unsatisfiable
+import random
+
+from ..numeric import Compiled, is_finite_real, jsonable, real
+from ..spec import Rate
+from ..verdict import Evidence
+from .base import Clock, Config
+
+DECADES = 24
+STEPS_PER_DECADE = 2
+FLAT = 0.02
+DRIFT = 0.08
+BASE_POINTS = 4
+
+
+def applies(stmt) -> bool:
+    return isinstance(stmt, Rate)
+
+
+def sample_points(strategy, n: int, seed: int) -> list[dict]:
+    """``n`` points drawn deterministically from ``strategy`` (Hypothesis, seeded)."""
+    pts: list[dict] = []
+
+    def keep(p):
+        pts.append(p)
+        return False
+
+    try:
+        find(strategy, keep, settings=settings(max_examples=n, database=None, deadline=None,
+                                               suppress_health_check=list(HealthCheck),
+                                               phases=[Phase.generate]),
+             random=random.Random(seed))
+    except (NoSuchExample, Unsatisfiable):
+        pass
+    return pts[:n]
+
+
+def _sweep(stmt, claim, path, base, cfg, num, den):
+    xs, ratios = [], []
+    x0 = float(base[path.param])
+    for k in range(DECADES * STEPS_PER_DECADE + 1):
+        f = 10.0 ** (k / STEPS_PER_DECADE)
+        x = x0 * f if path.to == "inf" else x0 / f
+        pt = dict(base)
+        pt[path.param] = x
+        for name, fn in path.tied.items():
+            pt[name] = fn(x, base)
+        if not claim.domain.contains(pt):
+            break
+        try:
+            a, b = num(pt, cfg.dps), den(pt, cfg.dps)
+        except (ZeroDivisionError, OverflowError, ValueError):
+            break
+        if not (is_finite_real(a) and is_finite_real(b)) or real(b) == 0:
+            break
+        r = real(a) / real(b)
+        if r <= 0:
+            break
+        xs.append(pt)
+        ratios.append(float(mpmath.log10(r)))
+    return xs, ratios
+
+
+def check(stmt: Rate, claim, cfg: Config) -> Evidence:
+    clock = Clock()
+    num = Compiled(stmt.expr, claim)
+    den = Compiled(stmt.rate, claim)
+    bases = [cfg.at] if cfg.at is not None else sample_points(
+        claim.domain.strategy(), 6 * BASE_POINTS, cfg.seed_for(claim.id, stmt.name, "rate"))
+    lo, hi = math.inf, -math.inf
+    evaluated = 0
+    undecided = []
+    used = 0
+    for path in stmt.paths:
+        swept = 0
+        for base in bases:
+            if swept >= BASE_POINTS:
+                break
+            pts, logs = _sweep(stmt, claim, path, base, cfg, num, den)
+            evaluated += len(logs)
+            if len(logs) < 3 * STEPS_PER_DECADE:
+                continue  # the base point sits where the expressions are undefined or leave the domain
+            swept += 1
+            used = max(used, swept)
+            lo, hi = min(lo, min(logs)), max(hi, max(logs))
+            tail = max(3, len(logs) // 3)
+            slope = (logs[-1] - logs[-tail]) / ((tail - 1) / STEPS_PER_DECADE)
+            steps = [logs[i + 1] - logs[i] for i in range(len(logs) - tail, len(logs) - 1)]
+            monotone = all(s > 0 for s in steps) or all(s < 0 for s in steps)
+            moved = max(logs) - min(logs)
+            bad = slope > DRIFT or (stmt.kind == "Theta" and slope < -DRIFT)
+            if bad and monotone and moved > 1:
+                where = "infinity" if slope > 0 else "0"
+                return Evidence(
+                    "rate", stmt.name, "violated", samples=evaluated, seconds=clock.seconds,
+                    counterexample={"params": jsonable(pts[-1]), "seed": cfg.seed,
+                                    "path": f"{path.param} -> {path.to}" + (f" ({path.label})" if path.label else ""),
+                                    "base": jsonable(base)},
+                    min_margin=None,
+                    detail=(f"{stmt.kind}: expr/rate drifts to {where} as {path.param} -> {path.to}"
+                            f"{' (' + path.label + ')' if path.label else ''}: log10 ratio "
+                            f"{logs[0]:.3g} -> {logs[-1]:.3g}, slope {slope:.3g} per decade"),
+                    data={"log10_ratio": [round(v, 6) for v in logs]})
+            if abs(slope) > FLAT and not (stmt.kind == "O" and slope < 0):
+                undecided.append(f"{path.param} -> {path.to}: slope {slope:.3g} per decade, not settled")
+        if swept == 0:
+            undecided.append(f"{path.param} -> {path.to}: no base point with {3 * STEPS_PER_DECADE} "
+                             "evaluable points along the path")
+    if undecided or evaluated == 0:
+        return Evidence("rate", stmt.name, "inconclusive", samples=evaluated, seconds=clock.seconds,
+                        detail="; ".join(undecided) or "no path could be evaluated")
+    band = f"[{10 ** lo:.3g}, {10 ** hi:.3g}]"
+    return Evidence("rate", stmt.name, "holds", samples=evaluated, seconds=clock.seconds,
+                    tightness=10 ** -lo if stmt.kind == "O" else None,
+                    detail=f"{stmt.kind}: expr/rate stays in {band} along {len(stmt.paths)} path(s) "
+                           f"x {used} base point(s), {DECADES} decades each",
+                    data={"band": [10 ** lo, 10 ** hi]})

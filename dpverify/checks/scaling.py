@@ -1,0 +1,89 @@
+"""Scaling consistency: both sides of a claim must scale alike.
+
+Multiply the loss by ``c`` and the parameter vector by ``s``: every parameter declares how it
+scales (``units=(a, b)``: it becomes ``c**a * s**b`` times itself; e.g. M is (1, -2), G is
+(1, -1), eta is (-1, 2), kappa and alpha are (0, 0)). Each side's scaling exponents in ``c`` and
+``s`` are measured numerically at a drawn point; sides whose exponents differ cannot both be right.
+"""
+from __future__ import annotations
+
+import mpmath
+
+from ..numeric import Compiled, is_finite_real, jsonable, real
+from ..spec import Identity, Inequality, Rate, Seq
+from ..verdict import Evidence
+from .base import Clock, Config
+from .rate import sample_points
+
+C, S = mpmath.mpf(3) / 2, mpmath.mpf(5) / 7
+TOL = 1e-12
+
+
+def applies(stmt) -> bool:
+    return isinstance(stmt, (Identity, Inequality, Rate))
+
+
+def _sides(stmt):
+    if isinstance(stmt, Rate):
+        return stmt.expr, stmt.rate
+    return stmt.lhs, stmt.rhs
+
+
+def _scaled(claim, point, c, s):
+    out = dict(point)
+    for name, p in claim.domain.params.items():
+        a, b = p.units
+        f = c ** a * s ** b
+        if isinstance(p, Seq):
+            out[name] = [v * f for v in point[name]]
+        elif a or b:
+            out[name] = point[name] * f
+    return out
+
+
+def exponents(fn, claim, point, dps):
+    """Scaling exponents (in c and in s) of ``fn`` at ``point``, or None where undefined."""
+    with mpmath.workdps(dps):
+        base = real(fn(point, dps))
+        if not is_finite_real(base) or base == 0:
+            return None
+        out = []
+        for c, s, unit in ((C, 1, C), (1, S, S)):
+            v = real(fn(_scaled(claim, point, c, s), dps))
+            if not is_finite_real(v) or v == 0 or (v > 0) != (base > 0):
+                return None
+            out.append(float(mpmath.log(v / base) / mpmath.log(unit)))
+        return tuple(out)
+
+
+def check(stmt, claim, cfg: Config) -> Evidence:
+    clock = Clock()
+    missing = [n for n, p in claim.domain.params.items() if p.units is None]
+    lhs, rhs = _sides(stmt)
+    used = {str(s) for s in claim.expand(lhs - rhs).free_symbols}
+    missing = [n for n in missing if n in used or any(n == str(getattr(i, "base", "")) for i in used)]
+    if missing:
+        return Evidence("scaling", stmt.name, "inconclusive", seconds=clock.seconds,
+                        detail=f"units not declared for {', '.join(missing)}")
+    fl, fr = Compiled(lhs, claim), Compiled(rhs, claim)
+    pts = [cfg.at] if cfg.at is not None else sample_points(
+        claim.domain.strategy(), 5, cfg.seed_for(claim.id, stmt.name, "scaling"))
+    n = 0
+    for pt in pts:
+        try:
+            el, er = exponents(fl, claim, pt, cfg.dps), exponents(fr, claim, pt, cfg.dps)
+        except (ZeroDivisionError, ValueError, OverflowError):
+            continue
+        if el is None or er is None:
+            continue
+        n += 1
+        if any(abs(a - b) > TOL for a, b in zip(el, er)):
+            return Evidence("scaling", stmt.name, "violated", samples=n, seconds=clock.seconds,
+                            counterexample={"params": jsonable(pt), "seed": cfg.seed},
+                            detail=(f"sides scale differently: lhs ~ c^{el[0]:.4g} s^{el[1]:.4g}, "
+                                    f"rhs ~ c^{er[0]:.4g} s^{er[1]:.4g}"))
+    if n == 0:
+        return Evidence("scaling", stmt.name, "inconclusive", seconds=clock.seconds,
+                        detail="no point with both sides non-zero")
+    return Evidence("scaling", stmt.name, "holds", samples=n, seconds=clock.seconds,
+                    detail=f"both sides scale alike at {n} point(s) (exponents in c and s agree)")

@@ -1,0 +1,405 @@
+"""Scenarios: how an expectation, sensitivity, stability or privacy statement meets the simulator.
+
+A scenario draws instances from the class a theorem assumes (Hypothesis strategies), maps each
+instance to a point of the claim's parameters, and measures the quantity the claim bounds. It
+knows the simulator and the accountant, never a paper: claims name the scenario they need.
+
+Interface used by the checks:
+
+* ``strategy()``: instances (JSON-able dicts), or ``None`` to use the claim's own domain;
+* ``point(instance)``: the claim's parameters at that instance;
+* ``exact(instance)`` / ``monte_carlo(instance, runs, seed, chunk_runs)``: expectation statements;
+* ``measure(instance, runs, seed) -> (value, variance)``: supremum statements (variance 0 when
+  the measurement is deterministic);
+* ``instance_at(point)``: an instance realising a pinned point (``--at``), or ``None``;
+* ``describe(instance)``: one line for the evidence.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any, Callable
+
+import mpmath
+import numpy as np
+from hypothesis import strategies as st
+
+from . import privacy, sim
+
+
+def _logfloats(lo, hi):
+    return st.floats(math.log(lo), math.log(hi)).map(math.exp)
+
+
+# =============================================================================== PGD excess risk
+@lru_cache(maxsize=16)
+def logistic_data(n: int, d: int, seed: int, scale: float = 1.0):
+    """Standardised two-class data from scikit-learn's generator, rows scaled to max norm ``scale``."""
+    from sklearn.datasets import make_classification
+
+    X, y = make_classification(n_samples=n, n_features=d, n_informative=max(1, d - 1),
+                               n_redundant=0, n_repeated=0, random_state=seed, class_sep=1.0)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    X = X * (scale / np.linalg.norm(X, axis=1).max())
+    return X, np.where(y > 0, 1.0, -1.0)
+
+
+@lru_cache(maxsize=32)
+def _logistic_problem(n, d, seed, scale, lam):
+    X, y = logistic_data(n, d, seed, scale)
+    return sim.LogisticRegression(X, y, lam)
+
+
+class PGDExcessRisk:
+    """Normalised excess risk ``(E f(theta_{T+1}) - f*)/(f(theta_1) - f*)`` of PGD with eta = 1/M.
+
+    Exact route: diagonal quadratics with spectra in ``[mu, M]`` (``mu = M/kappa``), drawn by
+    Hypothesis together with theta_1, G, N, R and the schedule. Monte Carlo route: ridge-regularised
+    logistic regression on scikit-learn data (PL with ``mu = lam``), with uniform, dynamic and
+    exponential schedules. Claim parameters produced: kappa, M, G, N, D, Delta1, R, T, sigma.
+    """
+
+    name = "diagonal quadratic"
+    mc_name = "ridge logistic regression (scikit-learn make_classification, N=200, D=5)"
+    algorithm = "PGD eq. (1), eta = 1/M"
+    supports_exact = True
+    supports_monte_carlo = True
+
+    def strategy(self):
+        @st.composite
+        def inst(draw):
+            d = draw(st.integers(1, 5))
+            M = draw(_logfloats(1e-2, 1e2))
+            kappa = draw(_logfloats(1.0, 1e3))
+            mu = M / kappa
+            inner = draw(st.lists(st.floats(0, 1), min_size=max(0, d - 2), max_size=max(0, d - 2)))
+            eigs = [mu] + [mu + u * (M - mu) for u in inner] + ([M] if d >= 2 else [])
+            theta1 = draw(st.lists(st.floats(-10, 10), min_size=d, max_size=d).filter(
+                lambda v: sum(x * x for x in v) > 1e-6))
+            T = draw(st.integers(1, 12))
+            return {
+                "eigs": eigs, "theta1": theta1, "M": M, "kappa": kappa,
+                "G": draw(_logfloats(1e-2, 1e2)), "N": draw(st.integers(1, 10000)),
+                "R": draw(_logfloats(1e-2, 1e2)), "T": T,
+                "sigma": draw(st.lists(_logfloats(1e-2, 1e2), min_size=T, max_size=T)),
+            }
+
+        return inst()
+
+    @staticmethod
+    def _delta1(inst):
+        e, th = np.asarray(inst["eigs"]), np.asarray(inst["theta1"])
+        return 0.5 * float(e @ (th * th))
+
+    def point(self, inst):
+        if inst.get("family") == "logistic":
+            p = _logistic_problem(inst["n"], inst["d"], inst["data_seed"], inst["scale"], inst["lam"])
+            return {"kappa": p.M / p.mu, "M": p.M, "G": inst["G"], "N": inst["n"], "D": inst["d"],
+                    "Delta1": float(p.value(np.zeros(inst["d"])) - p.f_star), "R": inst["R"],
+                    "T": len(inst["sigma"]), "sigma": list(inst["sigma"])}
+        return {"kappa": inst["M"] / min(inst["eigs"]) if "kappa" not in inst else inst["kappa"],
+                "M": inst["M"], "G": inst["G"], "N": inst["N"], "D": len(inst["eigs"]),
+                "Delta1": self._delta1(inst), "R": inst["R"], "T": inst["T"], "sigma": list(inst["sigma"])}
+
+    def exact(self, inst):
+        mean = sim.pgd_quadratic_moments(np.asarray(inst["eigs"]), np.asarray(inst["theta1"]),
+                                         1.0 / inst["M"], np.asarray(inst["sigma"]), inst["G"], inst["N"])
+        return float(mean[0]) / self._delta1(inst)
+
+    def instance_at(self, point):
+        d = int(point["D"])
+        mu = point["M"] / point["kappa"]
+        eigs = [mu] + [point["M"]] * (d - 1)
+        theta1 = [math.sqrt(2 * point["Delta1"] / mu)] + [0.0] * (d - 1)
+        return {"eigs": eigs, "theta1": theta1, "M": point["M"], "kappa": point["kappa"], "G": point["G"],
+                "N": point["N"], "R": point["R"], "T": int(point["T"]), "sigma": list(point["sigma"])}
+
+    def mc_instances(self, cfg):
+        out = []
+        n, d, seed, scale = 200, 5, 0, 1.0
+        for lam, T, kind in ((0.05, 10, "uniform"), (0.05, 10, "dynamic"), (0.1, 20, "exponential")):
+            p = _logistic_problem(n, d, seed, scale, lam)
+            G, R = 1.0, 1e-3
+            delta1 = float(p.value(np.zeros(d)) - p.f_star)
+            alpha = d * G**2 / (2 * R * p.M * n**2 * delta1)
+            if kind == "uniform":
+                sig = sim.uniform(T, R)
+            elif kind == "dynamic":
+                sig = sim.dynamic_pgd(p.M / p.mu, alpha, R, T)
+            else:
+                sig = sim.exponential_for_budget(0.1, T, R)
+            out.append({"family": "logistic", "n": n, "d": d, "data_seed": seed, "scale": scale, "lam": lam,
+                        "G": G, "R": R, "schedule": kind, "sigma": [float(x) for x in sig]})
+        return out
+
+    def monte_carlo(self, inst, runs, seed, chunk_runs):
+        if inst.get("family") == "logistic":
+            p = _logistic_problem(inst["n"], inst["d"], inst["data_seed"], inst["scale"], inst["lam"])
+            theta1 = np.zeros(inst["d"])
+            n = inst["n"]
+        else:
+            p = sim.Quadratic(np.asarray(inst["eigs"]))
+            theta1 = np.asarray(inst["theta1"])
+            n = inst["N"]
+        delta1 = float(p.value(theta1[None, :])[0] - p.f_star)
+        res = sim.pgd(p, theta1, 1.0 / (inst.get("M") or p.M), np.asarray(inst["sigma"]), inst["G"], n,
+                      runs, seed, chunk_runs=chunk_runs,
+                      statistic=lambda th: (p.value(th) - p.f_star) / delta1)
+        return res.mean, res.var
+
+    def describe(self, inst):
+        if inst.get("family") == "logistic":
+            return (f"logistic regression N={inst['n']} D={inst['d']} lambda={inst['lam']}, "
+                    f"{inst.get('schedule', 'given')} schedule T={len(inst['sigma'])}")
+        return f"quadratic D={len(inst['eigs'])} kappa={self.point(inst)['kappa']:.4g} T={inst['T']}"
+
+
+# =============================================================================== point scenarios
+class PointScenario:
+    """The instance is the claim's point itself; ``fn(point) -> value`` measures it exactly."""
+
+    strategy = None
+    search_runs = 2
+
+    def __init__(self, fn: Callable[[dict], float], what: str, optimise: int = 3):
+        self.fn = fn
+        self.what = what
+        self.optimise = optimise
+
+    def point(self, inst):
+        return inst
+
+    def instance_at(self, point):
+        return dict(point)
+
+    def measure(self, inst, runs, seed):
+        return float(self.fn(inst)), 0.0
+
+    def describe(self, inst):
+        return self.what
+
+
+def _renyi_over_order(p):
+    """D_alpha(N(0, s^2) || N(Delta, s^2)) / alpha with s = Delta*sigma, by mpmath quadrature."""
+    d = p["Delta"]
+    val = privacy.renyi_divergence_gaussians(0.0, d, d * p["sigma"], p["order"], dps=25)
+    return float(val) / p["order"]
+
+
+def _gaussian_delta_at_printed_eps(p):
+    rho, delta = p["rho"], p["delta"]
+    eps = privacy.zcdp_to_dp(rho, delta)
+    return float(privacy.gaussian_delta_exact(eps, math.sqrt(2 * rho)))
+
+
+GAUSSIAN_RENYI = PointScenario(_renyi_over_order, "Gaussian mechanism, Renyi divergence by quadrature (25 digits)",
+                               optimise=0)
+GAUSSIAN_PROFILE = PointScenario(_gaussian_delta_at_printed_eps,
+                                 "Gaussian mechanism with mu = sqrt(2 rho): exact privacy profile (Balle & Wang)")
+
+
+# =============================================================================== Algorithm 1 privacy
+class Algorithm1Accounting:
+    """zCDP of PGD with Algorithm 1's budget accounting, with the sensitivity measured on data.
+
+    The instance is the claim's point (schedule sigma_1..sigma_T, budget R, clipping norm G, sample
+    count N); the adjacency relation is the scenario's. The sensitivity of the clipped mean gradient is measured on a logistic
+    dataset and its worst neighbour found by construction (the replaced sample's feature vector
+    negated, or the sample removed with the normaliser kept at N), at random parameters; each
+    executed step then costs Delta_measured^2 / (2 (G sigma_t / N)^2) (Lemma B.2), summed over the
+    steps Algorithm 1 runs (Lemma B.1).
+    """
+
+    strategy = None
+    search_runs = 2
+
+    def __init__(self, adjacency: str):
+        self.adjacency = adjacency
+
+    def point(self, inst):
+        return inst
+
+    def instance_at(self, point):
+        return dict(point)
+
+    @staticmethod
+    def measured_sensitivity(G: float, N: int, adjacency: str, seed: int = 0) -> float:
+        rng = np.random.default_rng(seed)
+        d = 3
+        X = rng.normal(size=(N, d))
+        X *= (10.0 * max(G, 1.0)) / np.linalg.norm(X, axis=1, keepdims=True)  # gradients saturate the clip
+        y = np.where(rng.random(N) < 0.5, -1.0, 1.0)
+        base = sim.LogisticRegression(X, y, 1e-9)  # ridge negligible: clipping caps every gradient at G
+        other = (sim.make_neighbour(base, 0, -X[0]) if adjacency == "replace" else sim.remove_sample(base, 0))
+        thetas = rng.normal(scale=0.01, size=(8, d))
+        diff = base.grad(thetas, clip=G) - other.grad(thetas, clip=G)
+        return float(np.linalg.norm(diff, axis=1).max())
+
+    def measure(self, inst, runs, seed):
+        sig = [float(x) for x in inst["sigma"]]
+        G, N, R, adj = float(inst["G"]), int(inst["N"]), float(inst["R"]), self.adjacency
+        acc = privacy.algorithm1_privacy(sig, R, adjacency=adj, clip_or_G=G, N=N)
+        delta = self.measured_sensitivity(G, N, adj)
+        rho = sum(delta**2 / (2 * (G * s / N) ** 2) for s in sig[: acc.steps])
+        return rho, 0.0
+
+    def describe(self, inst):
+        return (f"Algorithm 1, {self.adjacency}-one neighbours, T={len(inst['sigma'])}, "
+                f"sensitivity measured on clipped logistic gradients")
+
+
+# =============================================================================== squared-loss sensitivity
+class SquaredLossSensitivity:
+    """Remove-one sensitivity max_n ||grad f(theta; x_n)||/N of the squared loss 1/2 (x^T theta - 1)^2.
+
+    Instances: N, D, data centred with max norm 1 (the lemma's hypotheses), theta with ||theta|| <= B.
+    """
+
+    search_runs = 2
+    search_domain = None
+
+    def strategy(self):
+        @st.composite
+        def inst(draw):
+            n = draw(st.integers(2, 6))
+            d = draw(st.integers(1, 3))
+            rows = draw(st.lists(st.lists(st.floats(-1, 1), min_size=d, max_size=d), min_size=n, max_size=n))
+            X = np.asarray(rows, float)
+            X = X - X.mean(axis=0)
+            m = np.linalg.norm(X, axis=1).max()
+            if m < 1e-3:
+                X = np.zeros((n, d))
+                X[0, 0], X[1, 0] = 1.0, -1.0
+            else:
+                X = X / m
+            B = draw(_logfloats(1e-2, 1e2))
+            direction = draw(st.lists(st.floats(-1, 1), min_size=d, max_size=d).filter(
+                lambda v: sum(x * x for x in v) > 1e-6))
+            r = draw(st.floats(0, 1))
+            u = np.asarray(direction) / np.linalg.norm(direction)
+            return {"X": X.tolist(), "theta": (u * r * B).tolist(), "B": B, "N": n}
+
+        return inst()
+
+    def point(self, inst):
+        return {"B": inst["B"], "N": inst["N"]}
+
+    def instance_at(self, point):
+        n = int(point["N"])
+        X = np.zeros((n, 1))
+        X[0, 0], X[1, 0] = 1.0, -1.0
+        return {"X": X.tolist(), "theta": [-float(point["B"])], "B": point["B"], "N": n}
+
+    def measure(self, inst, runs, seed):
+        X = np.asarray(inst["X"], float)
+        p = sim.LeastSquares(X, np.ones(len(X)))
+        norms = p.per_sample_grad_norms(np.asarray(inst["theta"], float)[None, :])
+        return float(norms.max()) / inst["N"], 0.0
+
+    def describe(self, inst):
+        return f"squared loss, N={inst['N']}, D={len(inst['theta'])}, ||theta||={np.linalg.norm(inst['theta']):.4g}"
+
+
+# =============================================================================== uniform stability
+class PGDStability:
+    """Uniform-stability gap of PGD by coupled runs on neighbouring datasets (shared noise).
+
+    ``family="linear"``: per-sample loss <x, theta> with ||x|| <= G (convex, 0-smooth, so
+    M-smooth for every M); the gap sup_{||x|| <= G} E[f(theta; x) - f(theta'; x)] equals
+    G ||E(theta - theta')||, computed from the coupled runs. ``family="logistic"``: logistic loss
+    with features of norm <= G (convex, G-Lipschitz, G^2/4-smooth); the gap is measured at the
+    candidate points +-G u (u the mean direction of theta' - theta) by Monte Carlo, a lower
+    estimate of the supremum. The replaced sample and the new one are drawn by Hypothesis.
+    """
+
+    search_runs = 256
+    search_domain = None
+
+    def __init__(self, families=("linear",), adjacency="replace"):
+        self.families = tuple(families)
+        self.adjacency = adjacency
+
+    def strategy(self):
+        @st.composite
+        def inst(draw):
+            fam = draw(st.sampled_from(self.families))
+            n = draw(st.integers(2, 20))
+            d = draw(st.integers(1, 3))
+            G = draw(_logfloats(1e-1, 10.0))
+            rows = draw(st.lists(st.lists(st.floats(-1, 1), min_size=d, max_size=d), min_size=n + 1,
+                                 max_size=n + 1))
+            X = np.asarray(rows, float)
+            norms = np.maximum(np.linalg.norm(X, axis=1, keepdims=True), 1e-12)
+            X = G * X / np.maximum(norms, 1.0) if fam == "linear" else G * X / norms
+            smooth = 0.0 if fam == "linear" else G**2 / 4
+            M = draw(_logfloats(1e-2, 1e2)) if fam == "linear" else smooth
+            eta = draw(st.floats(0.01, 0.99)) * 2 / M
+            T = draw(st.integers(1, 30))
+            return {"family": fam, "X": X[:n].tolist(), "x_new": X[n].tolist(), "index": 0, "G": G,
+                    "M": M, "eta": eta, "T": T, "N": n, "noise": draw(st.floats(0, 2)),
+                    "labels": [1.0] * n}
+
+        return inst()
+
+    def point(self, inst):
+        return {"G": inst["G"], "eta": inst["eta"], "T": inst["T"], "N": inst["N"], "M": inst["M"],
+                "adjacency": self.adjacency}
+
+    def instance_at(self, point):
+        G = float(point["G"])
+        n = int(point["N"])
+        X = np.zeros((n, 1))
+        X[:, 0] = G
+        return {"family": "linear", "X": X.tolist(), "x_new": [-G], "index": 0, "G": G, "M": point["M"],
+                "eta": point["eta"], "T": int(point["T"]), "N": n, "noise": 1.0, "labels": [1.0] * n}
+
+    def _problems(self, inst):
+        X = np.asarray(inst["X"], float)
+        if inst["family"] == "linear":
+            a = sim.LinearLoss(X)
+        else:
+            a = sim.LogisticRegression(X, np.asarray(inst["labels"]), 1e-9)
+        if self.adjacency == "replace":
+            b = sim.make_neighbour(a, inst["index"], np.asarray(inst["x_new"]))
+        else:
+            b = sim.remove_sample(a, inst["index"])
+        return a, b
+
+    def measure(self, inst, runs, seed):
+        a, b = self._problems(inst)
+        d = a.dim
+        T = inst["T"]
+        sig = np.full(T, inst["noise"])
+        th_a, th_b = sim.coupled_pgd(a, b, np.zeros(d), inst["eta"], sig, inst["G"], inst["N"],
+                                     runs, seed % (2**32))
+        G = inst["G"]
+        diff = th_a - th_b
+        if inst["family"] == "linear":
+            gap = G * float(np.linalg.norm(diff.mean(axis=0)))
+            return gap, 0.0
+        u = diff.mean(axis=0)
+        nrm = np.linalg.norm(u)
+        u = u / nrm if nrm > 0 else np.eye(d)[0]
+        best = (-math.inf, 0.0)
+        for sgn in (1.0, -1.0):
+            x = sgn * G * u
+            la = np.logaddexp(0.0, -(th_a @ x))
+            lb = np.logaddexp(0.0, -(th_b @ x))
+            g = la - lb
+            m = float(g.mean())
+            if m > best[0]:
+                best = (m, float(g.var(ddof=1)) if len(g) > 1 else 0.0)
+        return best
+
+    def describe(self, inst):
+        return (f"{inst['family']} loss, N={inst['N']}, T={inst['T']}, eta={inst['eta']:.4g}, "
+                f"{self.adjacency}-one neighbours, shared noise")
+
+
+# =============================================================================== instances
+PGD_ERUB = PGDExcessRisk()
+ALGORITHM1_REPLACE = Algorithm1Accounting("replace")
+ALGORITHM1_REMOVE = Algorithm1Accounting("remove")
+SQUARED_SENSITIVITY = SquaredLossSensitivity()
+STABILITY_LINEAR = PGDStability(("linear",), "replace")
+STABILITY_CONVEX = PGDStability(("linear", "logistic"), "replace")

@@ -1,0 +1,1 @@
+"""Claims of the five seed papers, one module per paper."""

@@ -1,0 +1,479 @@
+"""Claims of [dni]: "On Dynamic Noise Influence in Differential Private Learning" (ICLR 2021 submission).
+
+Seed file ``000_155fea93f75f24eb.txt``. Every claim is encoded as printed; where OCR garbled a
+formula the surrounding derivation decides (and the ``Source.text`` quotes what was read). Where
+the paper is wrong the printed claim is kept with ``expected="violated"`` and a ``-corrected``
+claim that holds sits next to it.
+
+Notation (eq. (2)): kappa = M/mu, gamma = 1 - 1/kappa, 1/alpha = 2 R M N^2 (f(theta_1) - f*)/(D G^2),
+q_t = gamma^(T-t) alpha (eq. (3)).
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+from dpverify.spec import (
+    Choice, Claim, Constant, Domain, ExpectationBound, Identity, Inequality, Int, LimitPath,
+    Minimiser, Rate, Real, Relation, Seq, Source, SupBound,
+)
+
+from dpverify import scenarios as sc
+
+SEED = "000_155fea93f75f24eb.txt"
+
+# ----------------------------------------------------------------------------- symbols
+kappa, alpha, R, T, t, s = sp.symbols("kappa alpha R T t s")
+c, alpha0 = sp.symbols("c alpha0")
+M, mu, G, N, D, Delta1, eta = sp.symbols("M mu G N D Delta1 eta")
+eps, delta, rho, order = sp.symbols("epsilon delta rho order")
+B = sp.Symbol("B")
+q = sp.IndexedBase("q")
+sigma = sp.IndexedBase("sigma")
+gamma = sp.Symbol("gamma")
+k_ = sp.Symbol("k", positive=True)  # kappa = 1 + k in proofs
+h_ = sp.Symbol("h", positive=True)  # kappa = (1+h)^2/(h(h+2)), i.e. sqrt(gamma) = 1/(1+h): kappa > 1
+a_ = sp.Symbol("a", positive=True)
+KAPPA_H = {kappa: (1 + h_) ** 2 / (h_ * (h_ + 2))}
+
+GAMMA = {gamma: 1 - 1 / kappa}
+L = sp.log(1 / delta)
+
+# ----------------------------------------------------------------------------- shared pieces
+ERUB_UNIFORM_T = gamma**T + alpha * kappa * (1 - gamma**T) * T          # (21)
+T_STAR_UNIFORM = sp.log(1 + sp.log(1 / gamma) / alpha) / sp.log(1 / gamma)  # (23)
+ERUB_24 = (1 + kappa * sp.log(1 + sp.log(1 / gamma) / alpha)) / (1 + sp.log(1 / gamma) / alpha)  # (24)
+RATE_5 = kappa**2 / (kappa + 1 / alpha) * sp.log(1 + 1 / (kappa * alpha))
+
+SIGMA2_DYNAMIC = gamma ** ((t - T) / 2) * (1 - gamma ** (T / 2)) / (R * (1 - sp.sqrt(gamma)))  # (7)
+ERUB_DYNAMIC_T = gamma**T + alpha * ((1 - gamma ** (T / 2)) / (1 - sp.sqrt(gamma))) ** 2
+A_DYN = alpha / (1 - sp.sqrt(gamma)) ** 2
+T_26 = 2 * sp.log(alpha / (alpha + (1 - sp.sqrt(gamma)) ** 2)) / sp.log(gamma)  # (26)
+ERUB_MIN_DYN = A_DYN / (A_DYN + 1)
+RATE_8 = kappa**2 * alpha / (kappa**2 * alpha + 1)
+
+RHO_PRINTED = eps + 2 * L + 2 * sp.sqrt(L * (eps + L))    # below Lemma B.3, as printed
+RHO_ROOT = eps + 2 * L - 2 * sp.sqrt(L * (eps + L))       # the root of rho + 2 sqrt(rho L) = eps
+R_MA = eps**2 / L                                         # section 4.1.3 / Table 2
+
+
+def _src(label, eq=None, text=""):
+    return Source(SEED, label, eq, text)
+
+
+# ----------------------------------------------------------------------------- Theorem 4.1
+ERUB = Claim(
+    id="dni/thm-4.1",
+    source=_src("Theorem 4.1", "(3)",
+                "ERUB = gamma^T + R sum_t q_t sigma_t^2, q_t = gamma^(T-t) alpha, eta = 1/M"),
+    kind="expectation bound",
+    summary="PGD with eta = 1/M on an M-smooth mu-PL loss: E f(theta_{T+1}) - f* <= "
+            "(gamma^T + R sum_t q_t sigma_t^2)(f(theta_1) - f*).",
+    domain=Domain(
+        kappa=Real(ge=1, search=(1.0, 1e3), log=True),
+        M=Real(gt=0, search=(1e-2, 1e2), log=True, units=(1, -2)),
+        G=Real(gt=0, search=(1e-2, 1e2), log=True, units=(1, -1)),
+        N=Real(ge=1, search=(1, 1e4), log=True),
+        D=Int(ge=1, search=(1, 50)),
+        Delta1=Real(gt=0, search=(1e-3, 1e3), log=True, units=(1, 0)),
+        R=Real(gt=0, search=(1e-2, 1e2), log=True),
+        T=Int(ge=1, search=(1, 12)),
+        sigma=Seq("T", Real(gt=0, search=(1e-2, 1e2), log=True)),
+    ),
+    definitions={alpha: D * G**2 / (2 * R * M * N**2 * Delta1), **GAMMA},
+    statements=(
+        Identity("contraction with eta = 1/M",
+                 lhs=(1 - 2 * mu * eta * (1 - M * eta / 2)).subs({eta: 1 / M, mu: M / kappa}),
+                 rhs=gamma),
+        Identity("unrolled noise term equals R sum q_t sigma_t^2",
+                 lhs=sp.Sum(gamma ** (T - t) * M / 2 * (G * sigma[t] / (N * M)) ** 2 * D, (t, 1, T)) / Delta1,
+                 rhs=R * sp.Sum(gamma ** (T - t) * alpha * sigma[t] ** 2, (t, 1, T))),
+        ExpectationBound("ERUB (3)",
+                         bound=gamma**T + R * sp.Sum(gamma ** (T - t) * alpha * sigma[t] ** 2, (t, 1, T)),
+                         scenario=sc.PGD_ERUB),
+    ),
+)
+
+# ----------------------------------------------------------------------------- Theorem 4.2
+_uniform_domain = Domain(
+    Relation(sp.Ge(kappa, 1 / (1 - c)), "kappa >= 1/(1 - c)"),
+    Relation(sp.Lt(alpha, alpha0), "alpha < alpha0"),
+    kappa=Real(gt=1, search=(1.001, 1e4), log=True),
+    alpha=Real(gt=0, search=(1e-8, 10.0), log=True),
+    c=Real(gt=0, lt=1, search=(0.05, 0.95)),
+    alpha0=Real(gt=0, search=(1e-2, 20.0), log=True),
+    T=Int(ge=1, search=(1, 60)),
+)
+THM_4_2 = Claim(
+    id="dni/thm-4.2",
+    source=_src("Theorem 4.2", "(4), (5), (21)-(24)",
+                "sigma_t^2 = T/R; T = ln(1 + ln(1/gamma)/alpha)/ln(1/gamma) (23); "
+                "ERUB = (1 + kappa ln(1 + ln(1/gamma)/alpha))/(1 + ln(1/gamma)/alpha) (24); "
+                "ERUB_min^uniform = Theta(kappa^2/(kappa + 1/alpha) ln(1 + 1/(kappa alpha))) (5), read from the proof"),
+    kind="rate",
+    summary="Uniform schedule: the T of (23), the bound (24) at that T, and its Theta rate (5).",
+    domain=_uniform_domain,
+    definitions=GAMMA,
+    statements=(
+        Identity("uniform ERUB (21): R sum q_t T/R = alpha kappa (1 - gamma^T) T",
+                 lhs=gamma**T + sp.Sum(gamma ** (T - t) * alpha * T, (t, 1, T)),
+                 rhs=ERUB_UNIFORM_T),
+        Identity("(24) is (21) at the T of (23)", lhs=ERUB_UNIFORM_T.subs(T, T_STAR_UNIFORM), rhs=ERUB_24),
+        Inequality("ln(1/gamma) <= 1/(c kappa)", lhs=sp.log(1 / gamma), rhs=1 / (c * kappa)),
+        Inequality("ln(1/gamma) >= 1/kappa", lhs=1 / kappa, rhs=sp.log(1 / gamma)),
+        Rate("(5): (24) = Theta(kappa^2/(kappa + 1/alpha) ln(1 + 1/(kappa alpha)))",
+             expr=ERUB_24, rate=RATE_5, kind="Theta",
+             paths=(LimitPath("alpha", "0+"), LimitPath("kappa", "inf"),
+                    LimitPath("kappa", "inf", {"alpha": lambda x, b: b["alpha"] * b["kappa"] / x},
+                              "kappa alpha fixed"))),
+        Rate("(4): T of (23) = O(kappa ln(1 + 1/(kappa alpha)))",
+             expr=T_STAR_UNIFORM, rate=kappa * sp.log(1 + 1 / (kappa * alpha)), kind="O",
+             paths=(LimitPath("alpha", "0+"), LimitPath("kappa", "inf"))),
+    ),
+)
+
+# ----------------------------------------------------------------------------- Lemma 4.1 and (25)
+_seq_domain = Domain(
+    T=Int(ge=1, search=(1, 8)),
+    R=Real(gt=0, search=(1e-2, 1e2), log=True),
+    q=Seq("T", Real(gt=0, search=(1e-4, 1e2), log=True)),
+)
+SUM_SQRT_Q = sp.Sum(sp.sqrt(q[t]), (t, 1, T))
+LEMMA_4_1 = Claim(
+    id="dni/lemma-4.1",
+    source=_src("Lemma 4.1", "(6)",
+                "min R sum q_t sigma_t^2 = (sum sqrt q_t)^2 when sigma_t^2 = (1/(R sqrt q_t)) sum_i sqrt q_i, "
+                "subject to sum sigma_t^-2 = R"),
+    kind="minimiser",
+    summary="The dynamic schedule minimises the weighted noise under the budget; the minimum is (sum sqrt q_t)^2.",
+    domain=_seq_domain,
+    statements=(
+        Minimiser("optimal schedule (6)",
+                  objective=R * sp.Sum(q[t] * sigma[t] ** 2, (t, 1, T)),
+                  constraint=sp.Sum(sigma[t] ** -2, (t, 1, T)) - R,
+                  value=SUM_SQRT_Q**2, var="sigma", index=s,
+                  argmin=sp.sqrt(sp.Sum(sp.sqrt(q[t]), (t, 1, T)) / (R * sp.sqrt(q[s])))),
+        Inequality("the minimum is below the uniform schedule's T sum q_t",
+                   lhs=SUM_SQRT_Q**2, rhs=T * sp.Sum(q[t], (t, 1, T))),
+    ),
+)
+
+EQ_25 = Claim(
+    id="dni/eq-25",
+    source=_src("Proof of Lemma 4.1", "(25)",
+                "T sum q_t - (sum sqrt q_t)^2 = T^2 (1/T) sum (sqrt q_t - (1/T) sum sqrt q)^2 = T^2 Var"),
+    kind="identity",
+    summary="Uniform minus dynamic weighted noise equals T^2 times the variance of sqrt(q_t) over t.",
+    domain=_seq_domain,
+    statements=(
+        Identity("variance identity (25)",
+                 lhs=T * sp.Sum(q[t], (t, 1, T)) - SUM_SQRT_Q**2,
+                 rhs=T**2 * sp.Sum((sp.sqrt(q[t]) - sp.Sum(sp.sqrt(q[s]), (s, 1, T)) / T) ** 2, (t, 1, T)) / T),
+    ),
+)
+
+# ----------------------------------------------------------------------------- Theorem 4.3
+_dyn_domain = Domain(
+    Relation(sp.Le(alpha, alpha0), "alpha <= alpha0"),
+    Relation(sp.Le(t, T), "t <= T"),
+    kappa=Real(ge=1, search=(1.0, 1e4), log=True),
+    alpha=Real(gt=0, search=(1e-8, 10.0), log=True),
+    alpha0=Real(gt=0, search=(1e-2, 20.0), log=True),
+    R=Real(gt=0, search=(1e-2, 1e2), log=True),
+    T=Int(ge=1, search=(1, 40)),
+    t=Int(ge=1, search=(1, 40)),
+)
+THM_4_3 = Claim(
+    id="dni/thm-4.3",
+    source=_src("Theorem 4.3", "(7), (8), (26)",
+                "sigma_t^2 = (1/R) gamma^((t-T)/2)(1 - gamma^(T/2))/(1 - sqrt gamma) (7, OCR garbled; "
+                "Lemma 4.1 with q_t = gamma^(T-t) alpha decides); T = 2 log_gamma(alpha/(alpha + (1 - sqrt gamma)^2)) "
+                "(26); ERUB_min = Theta(kappa^2 alpha/(kappa^2 alpha + 1)) (8); kappa <= (1 - sqrt gamma)^-1 <= 2 kappa"),
+    kind="rate",
+    summary="Dynamic schedule: its ERUB, the minimising T, the minimum and its Theta rate.",
+    domain=_dyn_domain,
+    definitions=GAMMA,
+    statements=(
+        Identity("(7) is Lemma 4.1's schedule for q_t = gamma^(T-t) alpha",
+                 lhs=SIGMA2_DYNAMIC,
+                 rhs=sp.Sum(sp.sqrt(gamma ** (T - s) * alpha), (s, 1, T)) / (R * sp.sqrt(gamma ** (T - t) * alpha)),
+                 reparam=KAPPA_H),
+        Identity("dynamic ERUB: gamma^T + alpha((1 - gamma^(T/2))/(1 - sqrt gamma))^2",
+                 lhs=gamma**T + R * sp.Sum(gamma ** (T - t) * alpha * SIGMA2_DYNAMIC, (t, 1, T)),
+                 rhs=ERUB_DYNAMIC_T, reparam=KAPPA_H),
+        Identity("the T of (26) is stationary", lhs=sp.diff(ERUB_DYNAMIC_T, T).subs(T, T_26), rhs=0),
+        Identity("minimum at (26) is A/(A + 1), A = alpha (1 - sqrt gamma)^-2",
+                 lhs=ERUB_DYNAMIC_T.subs(T, T_26), rhs=ERUB_MIN_DYN),
+        Identity("(1 - sqrt gamma)^-2 = kappa(2 kappa - 1 + 2 sqrt(kappa(kappa - 1)))",
+                 lhs=(1 - sp.sqrt(gamma)) ** -2, rhs=kappa * (2 * kappa - 1 + 2 * sp.sqrt(kappa * (kappa - 1))),
+                 reparam=KAPPA_H),
+        Inequality("kappa <= (1 - sqrt gamma)^-1", lhs=kappa, rhs=1 / (1 - sp.sqrt(gamma)), reparam=KAPPA_H),
+        Inequality("(1 - sqrt gamma)^-1 <= 2 kappa", lhs=1 / (1 - sp.sqrt(gamma)), rhs=2 * kappa,
+                   reparam=KAPPA_H),
+        Inequality("ERUB_min <= 4 kappa^2 alpha/(kappa^2 alpha + 1)", lhs=ERUB_MIN_DYN, rhs=4 * RATE_8,
+                   reparam={**KAPPA_H, alpha: a_}),
+        Inequality("ERUB_min >= kappa^2 alpha/(4 kappa^2 alpha + 1) >= (1/4) kappa^2 alpha/(kappa^2 alpha + 1)",
+                   lhs=RATE_8 / 4, rhs=ERUB_MIN_DYN, reparam={**KAPPA_H, alpha: a_}),
+        Rate("(8): ERUB_min = Theta(kappa^2 alpha/(kappa^2 alpha + 1))", expr=ERUB_MIN_DYN, rate=RATE_8,
+             paths=(LimitPath("alpha", "0+"), LimitPath("kappa", "inf"),
+                    LimitPath("kappa", "inf", {"alpha": lambda x, b: b["alpha"] * b["kappa"] ** 2 / x ** 2},
+                              "kappa^2 alpha fixed"))),
+        Rate("(7): T of (26) = O(2 kappa ln(1 + 1/(kappa^2 alpha)))", expr=T_26,
+             rate=2 * kappa * sp.log(1 + 1 / (kappa**2 * alpha)), kind="O",
+             paths=(LimitPath("alpha", "0+"), LimitPath("kappa", "inf"))),
+    ),
+    constants=(
+        Constant("upper constant 4 of (8)", "4",
+                 sp.limit((1 + sp.sqrt(1 - 1 / sp.Symbol("x"))) ** 2, sp.Symbol("x"), sp.oo),
+                 match="bound-ge", note="sup over kappa >= 1, alpha > 0 of ERUB_min/(kappa^2 alpha/(kappa^2 alpha+1))"),
+        Constant("lower constant 1/4 of (8)", "1/4", sp.Integer(1), match="bound-le",
+                 note="tight lower constant is 1 (kappa = 1): the printed 1/4 is valid but loose"),
+        Constant("kappa <= (1 - sqrt gamma)^-1: constant 1", "1",
+                 sp.limit((1 + sp.sqrt(1 - 1 / sp.Symbol("x"))), sp.Symbol("x"), 1), match="bound-le"),
+        Constant("(1 - sqrt gamma)^-1 <= 2 kappa: constant 2", "2",
+                 sp.limit((1 + sp.sqrt(1 - 1 / sp.Symbol("x"))), sp.Symbol("x"), sp.oo), match="bound-ge"),
+    ),
+)
+
+# ----------------------------------------------------------------------------- privacy lemmas
+SIG, DELTA = sp.Symbol("sigma"), sp.Symbol("Delta")
+_x = sp.Symbol("x", real=True)
+
+
+def _gauss(mean, sd):
+    return sp.exp(-(_x - mean) ** 2 / (2 * sd**2)) / (sp.sqrt(2 * sp.pi) * sd)
+
+
+# Renyi divergence of order `order` between the outputs on neighbouring inputs (f(x) - f(x') = Delta).
+RENYI_OVER_ORDER = sp.log(sp.Integral(
+    sp.exp(order * sp.log(_gauss(0, DELTA * SIG)) + (1 - order) * sp.log(_gauss(DELTA, DELTA * SIG))),
+    (_x, -sp.oo, sp.oo))) / (order - 1) / order
+
+LEMMA_B_2 = Claim(
+    id="dni/lemma-b.2",
+    source=_src("Lemma B.2", None, "M(x) = f(x) + N(0, Delta^2 sigma^2 I) satisfies 1/(2 sigma^2)-zCDP"),
+    kind="privacy bound",
+    summary="Gaussian mechanism with noise std Delta*sigma is 1/(2 sigma^2)-zCDP (Bun & Steinke 2016).",
+    domain=Domain(
+        sigma=Real(gt=0, search=(0.2, 20.0), log=True),
+        Delta=Real(gt=0, search=(1e-3, 1e3), log=True),
+        order=Real(gt=1, search=(1.01, 64.0), log=True),
+    ),
+    statements=(
+        Identity("D_alpha(N(0, s^2) || N(Delta, s^2)) / alpha = 1/(2 sigma^2) with s = Delta sigma (SymPy integral)",
+                 lhs=RENYI_OVER_ORDER, rhs=1 / (2 * SIG**2), reparam={order: 1 + a_, SIG: sp.Symbol("S", positive=True),
+                                                                     DELTA: sp.Symbol("Dl", positive=True)}),
+        SupBound("Renyi divergence of order alpha over alpha <= 1/(2 sigma^2)",
+                 bound=1 / (2 * SIG**2), scenario=sc.GAUSSIAN_RENYI, kind="privacy"),
+    ),
+)
+
+LEMMA_B_3 = Claim(
+    id="dni/lemma-b.3",
+    source=_src("Lemma B.3", None, "rho-zCDP implies (rho + 2 sqrt(rho ln(1/delta)), delta)-DP for any delta > 0"),
+    kind="privacy bound",
+    summary="zCDP to (eps, delta)-DP conversion (Bun & Steinke 2016, Prop. 1.3).",
+    domain=Domain(
+        rho=Real(gt=0, search=(1e-4, 10.0), log=True),
+        delta=Real(gt=0, lt=1, search=(1e-12, 0.5), log=True),
+        order=Real(gt=1, search=(1.001, 1e4), log=True),
+    ),
+    statements=(
+        Identity("RDP conversion rho a + ln(1/delta)/(a - 1) at its minimiser a* = 1 + sqrt(ln(1/delta)/rho)",
+                 lhs=(rho * order + L / (order - 1)).subs(order, 1 + sp.sqrt(L / rho)),
+                 rhs=rho + 2 * sp.sqrt(rho * L)),
+        Inequality("rho + 2 sqrt(rho ln 1/delta) is the minimum over RDP orders",
+                   lhs=rho + 2 * sp.sqrt(rho * L), rhs=rho * order + L / (order - 1)),
+        SupBound("exact delta of the Gaussian mechanism at eps = rho + 2 sqrt(rho ln 1/delta)",
+                 bound=delta, scenario=sc.GAUSSIAN_PROFILE, kind="privacy"),
+    ),
+)
+
+_eps_delta = dict(
+    epsilon=Real(gt=0, search=(1e-3, 50.0), log=True),
+    delta=Real(gt=0, lt=1, search=(1e-12, 0.5), log=True),
+)
+_INVERSION_CONSTANTS_TEXT = "Appendix D: 0.1963-zCDP (equal to (4, 1e-8)-DP) which implies R = 0.3927"
+ZCDP_INVERSION = Claim(
+    id="dni/claim-zcdp-inversion",
+    source=_src("below Lemma B.3; section 4.1.3; Appendix D", None,
+                "By solving rho + 2 sqrt(rho ln(1/delta)) = eps, we can get rho = eps + 2 ln(1/delta) + "
+                "2 sqrt(ln(1/delta)(eps + ln(1/delta))); R = 2 rho. " + _INVERSION_CONSTANTS_TEXT),
+    kind="identity",
+    summary="The rho solving Lemma B.3's equation, and appendix D's 0.1963-zCDP / R = 0.3927.",
+    domain=Domain(**_eps_delta),
+    statements=(
+        Identity("printed rho solves rho + 2 sqrt(rho ln 1/delta) = eps",
+                 lhs=RHO_PRINTED + 2 * sp.sqrt(RHO_PRINTED * L), rhs=eps),
+    ),
+    expected="violated",
+    reason=("the printed '+' root is spurious: it solves rho - 2 sqrt(rho L) = eps; the root is "
+            "rho = eps + 2L - 2 sqrt(L(eps + L)) = (sqrt(L + eps) - sqrt L)^2 (appendix D's 0.1963 uses it)"),
+    constants=(
+        Constant("rho of (4, 1e-8)-DP from the printed formula", "0.1963",
+                 RHO_PRINTED.subs({eps: 4, delta: sp.Rational(1, 10**8)}),
+                 note="the printed formula gives 81.48, not appendix D's 0.1963"),
+    ),
+)
+ZCDP_INVERSION_CORRECTED = Claim(
+    id="dni/claim-zcdp-inversion-corrected",
+    source=ZCDP_INVERSION.source,
+    kind="identity",
+    summary="rho = eps + 2L - 2 sqrt(L(eps + L)) = (sqrt(L + eps) - sqrt L)^2 solves Lemma B.3's equation.",
+    domain=Domain(**_eps_delta),
+    statements=(
+        Identity("rho = (sqrt(L + eps) - sqrt L)^2", lhs=RHO_ROOT,
+                 rhs=(sp.sqrt(L + eps) - sp.sqrt(L)) ** 2),
+        Identity("rho solves rho + 2 sqrt(rho ln 1/delta) = eps",
+                 lhs=RHO_ROOT + 2 * sp.sqrt(RHO_ROOT * L), rhs=eps),
+    ),
+    constants=(
+        Constant("rho of (4, 1e-8)-DP", "0.1963", RHO_ROOT.subs({eps: 4, delta: sp.Rational(1, 10**8)})),
+        Constant("R = 2 rho for (4, 1e-8)-DP", "0.3927", 2 * RHO_ROOT.subs({eps: 4, delta: sp.Rational(1, 10**8)})),
+    ),
+)
+
+R_COMPARISON = Claim(
+    id="dni/claim-r-comparison",
+    source=_src("Section 4.1.3", None,
+                "based on Lemma B.3, R = 2 rho = 2 eps + 4 ln(1/delta) + 4 sqrt(ln(1/delta)(eps + ln(1/delta))) ... "
+                "it is easy to see R = R_zCDP > R_MA when eps <= 2 ln(1/delta); R_MA = eps^2/ln(1/delta) (Table 2)"),
+    kind="inequality",
+    summary="R_zCDP > R_MA = eps^2/ln(1/delta) when eps <= 2 ln(1/delta).",
+    domain=Domain(Relation(sp.Le(eps, 2 * L), "epsilon <= 2 ln(1/delta)"), **_eps_delta),
+    statements=(
+        Inequality("with the printed R = 2 eps + 4L + 4 sqrt(L(eps + L))", lhs=R_MA, rhs=2 * RHO_PRINTED,
+                   strict=True),
+        Inequality("with the R that Lemma B.3 gives (R = 2 rho, rho + 2 sqrt(rho L) = eps)", lhs=R_MA,
+                   rhs=2 * RHO_ROOT, strict=True),
+    ),
+    expected="violated",
+    reason=("holds only for the spurious printed root; with the rho that Lemma B.3 gives, "
+            "R_zCDP = 2 eps^2/(sqrt(L + eps) + sqrt L)^2 < R_MA/2 for every eps > 0 (e.g. eps=4, delta=1e-8: 0.3927 < 0.8686)"),
+)
+R_COMPARISON_CORRECTED = Claim(
+    id="dni/claim-r-comparison-corrected",
+    source=R_COMPARISON.source,
+    kind="inequality",
+    summary="R_zCDP = 2 (sqrt(L + eps) - sqrt L)^2 < R_MA/2 for every eps > 0, 0 < delta < 1.",
+    domain=Domain(**_eps_delta),
+    statements=(
+        Identity("R_zCDP = 2 eps^2/(sqrt(L + eps) + sqrt L)^2", lhs=2 * RHO_ROOT,
+                 rhs=2 * eps**2 / (sp.sqrt(L + eps) + sp.sqrt(L)) ** 2),
+        Inequality("R_zCDP < R_MA / 2", lhs=2 * RHO_ROOT, rhs=R_MA / 2, strict=True),
+    ),
+)
+
+# ----------------------------------------------------------------------------- Theorem 3.1
+_privacy_domain = Domain(
+    T=Int(ge=1, search=(1, 20)),
+    sigma=Seq("T", Real(gt=0, search=(0.05, 50.0), log=True)),
+    R=Real(gt=0, search=(1e-2, 1e2), log=True),
+    G=Real(gt=0, search=(1e-2, 1e2), log=True),
+    N=Int(ge=2, search=(2, 1000)),
+)
+THM_3_1 = Claim(
+    id="dni/thm-3.1",
+    source=_src("Theorem 3.1", None,
+                "PGD with privatized gradients defined by Algorithm 1, stops at step T ... satisfies rho-zCDP "
+                "where rho <= R/2 (Definition 3.4: adjacent datasets d, d' in D^n differ in one sample)"),
+    kind="privacy bound",
+    summary="PGD with Algorithm 1's budget accounting is rho-zCDP with rho <= R/2, for any schedule.",
+    domain=_privacy_domain,
+    statements=(
+        SupBound("rho <= R/2 under Definition 3.4's neighbours (same size, one sample replaced)",
+                 bound=R / 2, scenario=sc.ALGORITHM1_REPLACE, kind="privacy"),
+    ),
+    expected="violated",
+    reason=("the proof uses Def. B.1's remove-one sensitivity G/N, but Def. 3.4's neighbours d, d' in D^n "
+            "differ by a replaced sample: sensitivity 2G/N, so rho = 2 sum sigma_t^-2 < 2R, not R/2"),
+)
+THM_3_1_CORRECTED = Claim(
+    id="dni/thm-3.1-corrected",
+    source=THM_3_1.source,
+    kind="privacy bound",
+    summary="rho < 2R for replace-one neighbours (Def. 3.4); rho < R/2 for remove-one with fixed N (Def. B.1).",
+    domain=_privacy_domain,
+    statements=(
+        SupBound("rho <= 2R for replace-one neighbours (Def. 3.4)", bound=2 * R,
+                 scenario=sc.ALGORITHM1_REPLACE, kind="privacy"),
+        SupBound("rho <= R/2 for remove-one neighbours with fixed normaliser N (Def. B.1)", bound=R / 2,
+                 scenario=sc.ALGORITHM1_REMOVE, kind="privacy"),
+    ),
+)
+
+# ----------------------------------------------------------------------------- Lemma B.4
+LEMMA_B_4 = Claim(
+    id="dni/lemma-b.4",
+    source=_src("Lemma B.4", None,
+                "If max_n ||x_n|| = 1 and (1/N) sum x_n = 0, Delta_2 = max_i (1/N) sqrt(2 f(theta; x_i)) ||x_i|| "
+                "<= (1/N) sqrt(D_M^2 + 1), D_M bounding ||theta|| over Theta_M (OCR: '1(DM |theta|2 + 1)'; the "
+                "proof bounds (1/2N) sum [(||x_n|| ||theta||)^2 + 1])"),
+    kind="sensitivity bound",
+    summary="Remove-one gradient sensitivity of the squared loss 1/2 (x^T theta - 1)^2 on centred data of max norm 1.",
+    domain=Domain(B=Real(gt=0, search=(1e-2, 1e2), log=True), N=Int(ge=2, search=(2, 6))),
+    statements=(
+        SupBound("max_i ||grad f(theta; x_i)||/N <= sqrt(B^2 + 1)/N for ||theta|| <= B",
+                 bound=sp.sqrt(B**2 + 1) / N, scenario=sc.SQUARED_SENSITIVITY, kind="sensitivity"),
+    ),
+    expected="violated",
+    reason=("the proof bounds the average loss f(theta) (the linear term cancels because the data are centred) "
+            "but the sensitivity needs the per-sample loss, where x_i^T theta - 1 can reach -(B + 1): "
+            "sensitivity (B + 1)/N > sqrt(B^2 + 1)/N"),
+)
+LEMMA_B_4_CORRECTED = Claim(
+    id="dni/lemma-b.4-corrected",
+    source=LEMMA_B_4.source,
+    kind="sensitivity bound",
+    summary="Remove-one sensitivity of the squared loss is at most (B + 1)/N, attained (x_i = e, theta = -B e).",
+    domain=LEMMA_B_4.domain,
+    statements=(
+        SupBound("max_i ||grad f(theta; x_i)||/N <= (B + 1)/N for ||theta|| <= B",
+                 bound=(B + 1) / N, scenario=sc.SQUARED_SENSITIVITY, kind="sensitivity"),
+    ),
+)
+
+# ----------------------------------------------------------------------------- Theorem A.3
+_stab_domain = lambda adj: Domain(  # noqa: E731
+    Relation(sp.Lt(eta, 2 / M), "eta < 2/M"),
+    G=Real(gt=0, search=(1e-1, 10.0), log=True, units=(1, -1)),
+    eta=Real(gt=0, search=(1e-4, 1e2), log=True, units=(-1, 2)),
+    M=Real(gt=0, search=(1e-2, 1e2), log=True, units=(1, -2)),
+    T=Int(ge=1, search=(1, 30)),
+    N=Int(ge=2, search=(2, 20)),
+    adjacency=Choice(adj),
+)
+THM_A_3 = Claim(
+    id="dni/thm-a.3",
+    source=_src("Theorem A.3", None,
+                "Suppose eta < 2/M for M smooth, G-Lipschitz f(theta; x). Then PGD is s-uniformly stable with "
+                "s = G^2 T eta / N (Definition A.1: any neighbour datasets d, d' in D^N)"),
+    kind="stability bound",
+    summary="Uniform stability of PGD: s = G^2 T eta / N.",
+    domain=_stab_domain(("replace",)),
+    statements=(
+        SupBound("sup_x E[f(M(d); x) - f(M(d'); x)] <= G^2 T eta / N",
+                 bound=G**2 * T * eta / N, scenario=sc.STABILITY_LINEAR, kind="stability"),
+    ),
+    expected="violated",
+    reason=("Def. A.1's neighbours replace a sample, and a linear (convex, G-Lipschitz, M-smooth) loss moves "
+            "the iterate by eta ||x_n - x_n'||/N <= 2 G eta/N per step: s = 2 G^2 T eta/N (Bassily et al. 2019 "
+            "also assume convexity, which the statement omits)"),
+)
+THM_A_3_CORRECTED = Claim(
+    id="dni/thm-a.3-corrected",
+    source=THM_A_3.source,
+    kind="stability bound",
+    summary="For convex, M-smooth, G-Lipschitz losses and eta < 2/M, PGD is (2 G^2 T eta / N)-uniformly stable.",
+    domain=_stab_domain(("replace",)),
+    statements=(
+        SupBound("sup_x E[f(M(d); x) - f(M(d'); x)] <= 2 G^2 T eta / N (convex losses)",
+                 bound=2 * G**2 * T * eta / N, scenario=sc.STABILITY_CONVEX, kind="stability"),
+    ),
+)
+
+CLAIMS = (
+    THM_3_1, THM_3_1_CORRECTED,
+    ERUB, THM_4_2, LEMMA_4_1, EQ_25, THM_4_3, LEMMA_B_2, LEMMA_B_3,
+    ZCDP_INVERSION, ZCDP_INVERSION_CORRECTED, R_COMPARISON, R_COMPARISON_CORRECTED,
+    LEMMA_B_4, LEMMA_B_4_CORRECTED, THM_A_3, THM_A_3_CORRECTED,
+)
