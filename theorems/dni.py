@@ -327,7 +327,8 @@ ZCDP_INVERSION_CORRECTED = Claim(
                  lhs=RHO_ROOT + 2 * sp.sqrt(RHO_ROOT * L), rhs=eps),
     ),
     constants=(
-        Constant("rho of (4, 1e-8)-DP", "0.1963", RHO_ROOT.subs({eps: 4, delta: sp.Rational(1, 10**8)})),
+        Constant("rho of (4, 1e-8)-DP", "0.1963", RHO_ROOT.subs({eps: 4, delta: sp.Rational(1, 10**8)}),
+                 match="truncate", note="0.19635... is printed cut to 0.1963; rounding gives 0.1964"),
         Constant("R = 2 rho for (4, 1e-8)-DP", "0.3927", 2 * RHO_ROOT.subs({eps: 4, delta: sp.Rational(1, 10**8)})),
     ),
 )
