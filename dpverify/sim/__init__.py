@@ -11,10 +11,13 @@ problems    Quadratic, LeastSquares, LogisticRegression, LinearLoss, adjacency h
 schedules   uniform, dynamic, pgd_influence, dynamic_pgd, exponential schedules (sigma_t)
 algorithms  budget_steps, pgd, pgd_budgeted, coupled_pgd, gd, MCResult
 moments     exact moments of PGD on diagonal quadratics
+momentum    momentum_pgd (bias-corrected momentum, eq. (10)) and its exact quadratic moments
+sgd         psgd (private SGD, Sec. 4.3), minibatch_grad, sampling_noise_moments
 """
 
 from .algorithms import MCResult, budget_steps, coupled_pgd, gd, pgd, pgd_budgeted
 from .moments import pgd_quadratic_mean_var, pgd_quadratic_moments, pgd_quadratic_variance
+from .momentum import momentum_pgd, momentum_quadratic_mean_var, momentum_quadratic_moments
 from .problems import (
     LeastSquares,
     LinearLoss,
@@ -35,6 +38,7 @@ from .schedules import (
     total_cost,
     uniform,
 )
+from .sgd import index_rng, minibatch_grad, psgd, sampling_noise_moments
 
 __all__ = [
     "BLOCK",
@@ -64,4 +68,11 @@ __all__ = [
     "pgd_quadratic_moments",
     "pgd_quadratic_variance",
     "pgd_quadratic_mean_var",
+    "momentum_pgd",
+    "momentum_quadratic_moments",
+    "momentum_quadratic_mean_var",
+    "psgd",
+    "minibatch_grad",
+    "sampling_noise_moments",
+    "index_rng",
 ]

@@ -1,0 +1,319 @@
+"""Private gradient descent with bias-corrected momentum [dni, eq. (10)].
+
+The paper's momentum [dni, Sec. 3 and Algorithm 1, line 5] post-processes the
+privatised gradient ``g_t = grad f(theta_t) + sigma_t G nu_t / N`` with
+
+    phi(m_t, g_t) = [beta (1 - beta^(t-1)) m_t + (1 - beta) g_t] / (1 - beta^t),
+    m_2 = g_1,
+
+and steps ``theta_{t+1} = theta_t - eta_t m_{t+1}``.  [dni, eq. (10)] writes
+the same recursion through the biased moving average ``v``:
+
+    v_1 = 0,   v_{t+1} = beta v_t + (1 - beta) g_t,   m_{t+1} = v_{t+1} / (1 - beta^t).
+
+Equivalence (the form used here): for ``t >= 2`` the bias correction of the
+previous step gives ``v_t = (1 - beta^(t-1)) m_t``, so
+
+    v_{t+1} / (1 - beta^t) = [beta (1 - beta^(t-1)) m_t + (1 - beta) g_t] / (1 - beta^t)
+                           = phi(m_t, g_t),
+
+and for ``t = 1``: ``v_2 = (1 - beta) g_1`` so ``m_2 = v_2 / (1 - beta) = g_1``
+(the factor ``1 - beta^0 = 0`` also kills the ``m_1`` term of ``phi``).
+``tests/test_sim_momentum.py`` checks the two recursions agree numerically.
+
+``beta = 0`` gives ``v_{t+1} = m_{t+1} = g_t``: plain PGD [dni, eq. (1)].  The
+simulator reuses the noise stream of :func:`~dpverify.sim.algorithms.pgd`
+(block ``b`` draws ``nu_t`` of shape ``(rows, D)`` from
+``block_rng(seed, b)``, step after step) and performs, for ``beta = 0``, the
+very same floating-point operations as its generic path
+(``0 * v + 1 * g == g`` and ``v / 1 == v`` exactly), so ``beta = 0``
+reproduces ``pgd(..., fast_path=False)`` bit for bit -- and hence ``pgd`` on
+data problems, which have no fast path.  (On a :class:`Quadratic`, ``pgd``'s
+default diagonal fast path associates the arithmetic differently and agrees
+only to rounding.)
+
+Exact moments on a diagonal quadratic
+-------------------------------------
+On ``f = f* + 1/2 sum_i lam_i delta_i^2`` (``delta = theta - theta*``) each
+coordinate's state ``x = (delta_i, v_i)`` evolves linearly with additive
+Gaussian noise.  With ``k_t = eta_t / (1 - beta^t)`` and ``s_t = G sigma_t / N``:
+
+    g        = lam delta + s_t nu
+    v'       = (1 - beta) lam delta + beta v + (1 - beta) s_t nu
+    delta'   = delta - k_t v'
+             = (1 - k_t (1 - beta) lam) delta - k_t beta v - k_t (1 - beta) s_t nu
+
+i.e. ``x' = A_t x + b_t nu`` with
+
+    A_t = [[1 - k_t (1 - beta) lam,  -k_t beta],
+           [(1 - beta) lam,           beta    ]],
+    b_t = [-k_t (1 - beta) s_t, (1 - beta) s_t],
+
+so the mean propagates as ``mu' = A_t mu`` and the covariance as
+``S' = A_t S A_t^T + b_t b_t^T`` from ``mu_1 = (delta_1, 0)``, ``S_1 = 0``.
+Coordinates stay independent and ``delta_i`` Gaussian, so with ``m_i`` and
+``s_i^2`` the mean and variance of ``delta_{T+1,i}``:
+
+    E[f(theta_{T+1})] - f* = 1/2 sum_i lam_i (m_i^2 + s_i^2),
+    Var[f(theta_{T+1})]    = sum_i lam_i^2 / 4 (2 s_i^4 + 4 s_i^2 m_i^2)
+
+(the Gaussian quadratic form of :mod:`dpverify.sim.moments`).  ``beta = 0``
+gives ``A = [[1 - eta lam, 0], [lam, 0]]``: the PGD recursion of
+:func:`~dpverify.sim.moments.pgd_quadratic_mean_var`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import check_array, check_int, check_real, check_seed
+from .algorithms import (
+    MCResult,
+    Statistic,
+    _block_moments,
+    _check_clip_support,
+    _check_problem,
+    _check_statistic,
+    _check_steps,
+    _check_theta1,
+    _combine,
+    _noise_multiplier,
+)
+from .moments import _prepare
+from .problems import Problem
+from .rng import block_rng, block_slices, iter_chunks
+
+__all__ = ["momentum_pgd", "momentum_quadratic_moments", "momentum_quadratic_mean_var"]
+
+
+# --------------------------------------------------------------------------- #
+# Shared helpers (also used by dpverify.sim.sgd)
+# --------------------------------------------------------------------------- #
+
+
+def _check_beta(beta: object) -> float:
+    """Return *beta* as a float in ``[0, 1)`` [dni, eq. (10)]."""
+    beta = check_real("beta", beta, nonnegative=True)
+    if not beta < 1.0:
+        raise ValueError(f"beta must be in [0, 1), got {beta!r}")
+    return beta
+
+
+def _momentum_update(v: np.ndarray, g: np.ndarray, beta: float, correction: float) -> None:
+    """In place: ``v <- beta v + (1 - beta) g`` and ``g <- v / correction`` [dni, eq. (10)].
+
+    On return *g* holds ``m_{t+1} = v_{t+1} / (1 - beta^t)`` with
+    ``correction = 1 - beta^t``.  For ``beta = 0`` (``correction = 1``) every
+    operation is exact and *g* is returned unchanged (up to the sign of zero).
+    """
+    v *= beta
+    g *= 1.0 - beta
+    v += g
+    np.divide(v, correction, out=g)
+
+
+def _progress(enabled: bool, total: int, desc: str):
+    if not enabled:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit="run", desc=desc)
+
+
+# --------------------------------------------------------------------------- #
+# Monte Carlo
+# --------------------------------------------------------------------------- #
+
+
+def _momentum_chunk(problems: list[Problem], thetas: list[np.ndarray], etas: np.ndarray,
+                    scales: np.ndarray, beta: float, clip: float | None, seed: int,
+                    start: int, blocks: list[int]) -> None:
+    """Evolve ``thetas[i]`` (chunk arrays, modified in place) by momentum PGD.
+
+    Same noise, block order and gradient evaluation (one block at a time) as
+    the generic PGD kernel; all problems see the same noise.
+    """
+    n, dim = thetas[0].shape
+    slices = block_slices(start, start + n)
+    rngs = [block_rng(seed, b) for b in blocks]
+    noise = np.empty((n, dim))
+    step = np.empty((n, dim))
+    grad = np.empty((n, dim))
+    vs = [np.zeros((n, dim)) for _ in problems]
+    for t, (eta, scale) in enumerate(zip(etas.tolist(), scales.tolist()), start=1):
+        correction = 1.0 - beta ** t
+        for rng, sl in zip(rngs, slices):
+            rng.standard_normal(out=noise[sl])
+        for problem, theta, v in zip(problems, thetas, vs):
+            for sl in slices:
+                grad[sl] = problem.grad(theta[sl], clip)
+            # g_t = grad + scale * noise (into step), exactly as in pgd
+            np.multiply(noise, scale, out=step)
+            step += grad
+            _momentum_update(v, step, beta, correction)   # step <- m_{t+1}
+            step *= eta
+            theta -= step
+
+
+def momentum_pgd(problem: Problem, theta1: object, etas: object, sigmas: object, beta: float,
+                 G: float | None, N: float, runs: int, seed: int, chunk_runs: int = 65536,
+                 clip: float | None = None, statistic: Statistic | None = None,
+                 progress: bool = False, *, return_thetas: bool = False) -> MCResult:
+    """Monte Carlo estimate of a statistic of PGD with momentum [dni, eq. (10)].
+
+    Runs, for ``t = 1..T`` from ``theta_1 = theta1`` and ``v_1 = 0``
+    [dni, eq. (10) and Algorithm 1]::
+
+        g_t      = grad f(theta_t) + sigma_t G nu_t / N,
+        v_{t+1}  = beta v_t + (1 - beta) g_t,
+        m_{t+1}  = v_{t+1} / (1 - beta^t),
+        theta_{t+1} = theta_t - eta_t m_{t+1},
+
+    which equals the paper's ``m_{t+1} = phi(m_t, g_t)`` with ``m_2 = g_1``
+    (see the module docstring).  With *clip*, per-sample gradients are clipped
+    to norm ``clip`` and ``G`` is replaced by ``clip``.
+
+    Parameters
+    ----------
+    problem : Problem
+        Objective (see :mod:`dpverify.sim.problems`).
+    theta1 : array_like, shape (D,)
+        Common starting point.
+    etas : float or array_like, shape (T,)
+        Step sizes ``eta_t >= 0``.
+    sigmas : array_like, shape (T,)
+        Noise scales ``sigma_t >= 0`` (``T = len(sigmas)``, may be 0).
+    beta : float
+        Momentum coefficient in ``[0, 1)``; ``beta = 0`` is plain PGD and
+        reproduces :func:`~dpverify.sim.algorithms.pgd` (same seed) bit for
+        bit on its generic path (see the module docstring).
+    G, N, runs, seed, chunk_runs, clip, statistic, progress, return_thetas
+        As in :func:`~dpverify.sim.algorithms.pgd`.  Results are
+        bit-identical for every ``chunk_runs``.
+
+    Returns
+    -------
+    MCResult
+    """
+    problem = _check_problem("problem", problem)
+    theta1 = _check_theta1(theta1, problem.dim)
+    etas, sigmas = _check_steps(etas, sigmas)
+    beta = _check_beta(beta)
+    multiplier, clip = _noise_multiplier(G, N, clip)
+    _check_clip_support(problem, clip)
+    runs = check_int("runs", runs)
+    seed = check_seed(seed)
+    check_int("chunk_runs", chunk_runs)
+    statistic = _check_statistic(statistic, problem)
+    scales = sigmas * multiplier
+
+    out = np.empty((runs, problem.dim)) if return_thetas else None
+    bar = _progress(progress, runs, "momentum_pgd")
+    moments: list[tuple] = []
+    for start, stop, blocks in iter_chunks(runs, chunk_runs):
+        theta = out[start:stop] if out is not None else np.empty((stop - start, problem.dim))
+        theta[...] = theta1
+        _momentum_chunk([problem], [theta], etas, scales, beta, clip, seed, start, blocks)
+        moments.extend(_block_moments(statistic, theta, start))
+        if bar is not None:
+            bar.update(stop - start)
+    if bar is not None:
+        bar.close()
+    return _combine(moments, seed, len(sigmas), out)
+
+
+# --------------------------------------------------------------------------- #
+# Exact moments on diagonal quadratics
+# --------------------------------------------------------------------------- #
+
+
+def _batched(eigs, theta1, etas, sigmas, G, N, theta_star) -> bool:
+    """Whether any input other than ``beta`` carries a parameter-point axis."""
+    return (np.ndim(eigs) == 2 or np.ndim(theta1) == 2 or np.ndim(sigmas) == 2
+            or np.ndim(etas) == 2 or np.ndim(G) == 1 or np.ndim(N) == 1
+            or (theta_star is not None and np.ndim(theta_star) == 2))
+
+
+def _momentum_propagate(eigs, theta1, etas, sigmas, beta, G, N, theta_star):
+    """Mean ``m`` and variance ``s^2`` of ``delta_{T+1}``, both of shape ``(P, D)``."""
+    batched = _batched(eigs, theta1, etas, sigmas, G, N, theta_star)
+    eigs, delta1, etas, _ = _prepare(eigs, theta1, etas, sigmas, G, N, theta_star)
+    # Same validation again with eta = 1: c = 1 * sigma_t * G / N = s_t exactly.
+    s = _prepare(eigs, delta1, 1.0, sigmas, G, N, None)[3]
+    beta_arr = check_array("beta", beta, ndim=(0, 1), nonnegative=True)
+    if not (beta_arr < 1.0).all():
+        raise ValueError(f"beta must be in [0, 1) entry-wise, got {beta!r}")
+    P = eigs.shape[0]
+    if beta_arr.ndim == 1 and beta_arr.shape[0] != P:
+        if P == 1 and not batched:
+            P = beta_arr.shape[0]
+        else:
+            raise ValueError(f"beta must have {P} parameter points like the other inputs, "
+                             f"got {beta_arr.shape[0]}")
+    dim, T = eigs.shape[1], etas.shape[1]
+    lam = np.broadcast_to(eigs, (P, dim))
+    beta_p = np.broadcast_to(beta_arr, (P,))[:, None].astype(np.float64)  # (P, 1)
+    etas = np.broadcast_to(etas, (P, T))
+    s = np.broadcast_to(s, (P, T))
+    one_m = 1.0 - beta_p
+
+    mx = np.array(np.broadcast_to(delta1, (P, dim)), dtype=np.float64)  # E delta
+    mv = np.zeros((P, dim))                                              # E v
+    sxx = np.zeros((P, dim))
+    sxv = np.zeros((P, dim))
+    svv = np.zeros((P, dim))
+    a21 = one_m * lam
+    a22 = beta_p
+    for t in range(T):
+        k = etas[:, t:t + 1] / (1.0 - beta_p ** (t + 1))                # (P, 1)
+        a11 = 1.0 - k * a21
+        a12 = -k * beta_p
+        b2 = one_m * s[:, t:t + 1]
+        b1 = -k * b2
+        mx, mv = a11 * mx + a12 * mv, a21 * mx + a22 * mv
+        sxx, sxv, svv = (
+            a11 * a11 * sxx + 2.0 * a11 * a12 * sxv + a12 * a12 * svv + b1 * b1,
+            a11 * a21 * sxx + (a11 * a22 + a12 * a21) * sxv + a12 * a22 * svv + b1 * b2,
+            a21 * a21 * sxx + 2.0 * a21 * a22 * sxv + a22 * a22 * svv + b2 * b2,
+        )
+    return lam, mx, np.maximum(sxx, 0.0)
+
+
+def momentum_quadratic_mean_var(eigs, theta1, etas, sigmas, beta, G, N, theta_star=None):
+    """Exact mean and variance of ``f(theta_{T+1}) - f*`` for momentum PGD [dni, eq. (10)].
+
+    Propagates the mean and 2x2 covariance of ``(theta_i - theta*_i, v_i)``
+    per eigen-direction (module docstring), then uses the Gaussian quadratic
+    form ``E = 1/2 sum_i lam_i (m_i^2 + s_i^2)``,
+    ``Var = sum_i lam_i^2 / 4 (2 s_i^4 + 4 s_i^2 m_i^2)``.
+
+    Parameters
+    ----------
+    eigs, theta1, etas, sigmas, G, N, theta_star
+        As in :func:`~dpverify.sim.moments.pgd_quadratic_mean_var` (each may
+        carry a leading axis of ``P`` parameter points).
+    beta : float or array_like, shape (P,)
+        Momentum coefficient(s) in ``[0, 1)``.
+
+    Returns
+    -------
+    mean, var : ndarray, shape (P,)
+        ``P = 1`` when no input carries a point axis.
+    """
+    lam, m, s2 = _momentum_propagate(eigs, theta1, etas, sigmas, beta, G, N, theta_star)
+    mean = 0.5 * np.einsum("pd,pd->p", lam, m * m + s2)
+    var = 0.25 * np.einsum("pd,pd->p", lam * lam, 2.0 * s2 * s2 + 4.0 * s2 * m * m)
+    return mean, var
+
+
+def momentum_quadratic_moments(eigs, theta1, etas, sigmas, beta, G, N,
+                               theta_star=None) -> np.ndarray:
+    """Exact expected excess risk ``E[f(theta_{T+1})] - f*`` of momentum PGD [dni, eq. (10)].
+
+    Arguments as in :func:`momentum_quadratic_mean_var`.
+
+    Returns
+    -------
+    ndarray, shape (P,)
+    """
+    return momentum_quadratic_mean_var(eigs, theta1, etas, sigmas, beta, G, N, theta_star)[0]

@@ -1,0 +1,301 @@
+"""Private stochastic gradient descent (PSGD) [dni, Sec. 4.3].
+
+Each step every run samples a mini-batch of ``n = batch`` indices uniformly
+*with replacement* from the problem's samples [dni, Sec. 4.3: "random
+subsampling with replacement"], averages the (optionally clipped) per-sample
+gradients and adds the privacy noise of the batch mean, ``G sigma_t nu_t / n``
+(``G -> clip`` when clipping) [dni, Sec. 4.3: "we replace N ... by n"]:
+
+    grad_hat_t  = (1/n) sum_{j in B_t} grad f(theta_t; x_j),
+    g_t         = grad_hat_t + G sigma_t nu_t / n,
+    theta_{t+1} = theta_t - eta_t g_t                          (plain), or
+    theta_{t+1} = theta_t - eta_t m_{t+1}                      (beta given),
+
+with ``m_{t+1}`` the bias-corrected momentum of [dni, eq. (10)] (see
+:mod:`dpverify.sim.momentum`).
+
+Mini-batch gradient and normaliser
+----------------------------------
+For a full data set (``normaliser == n_samples``) ``grad_hat`` is the plain
+batch average.  In general the batch average is multiplied by
+``n_samples / normaliser`` so that ``E[grad_hat] = problem.grad(theta, clip)``
+also for :func:`~dpverify.sim.problems.remove_sample` data sets (whose
+``normaliser`` stays at the original ``N``).  The sampling noise
+``xi = grad_hat - E[grad_hat]`` has covariance ``Cov(grad f(theta; x_J)) / n``
+(``J`` uniform), reported by :func:`sampling_noise_moments`.
+
+Randomness
+----------
+Block ``b`` draws its privacy noise ``nu_t`` (shape ``(rows, D)``) from
+``block_rng(seed, b)`` exactly as :func:`~dpverify.sim.algorithms.pgd`
+does, and its mini-batch indices (shape ``(rows, n)``, per step) from a
+second generator, the first child of that block's ``SeedSequence``
+(``SeedSequence(seed, spawn_key=(b, 0))``).  Hence run ``i`` sees the same
+``nu_t`` in ``psgd`` and in ``pgd`` with the same seed (only the
+mini-batches are extra), and results are bit-identical for every
+``chunk_runs``.  Gradients are computed one block at a time on the gathered
+``(rows, n, D)`` rows (``BLOCK * n * D`` floats of scratch memory).
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from ._validate import check_int, check_real, check_seed
+from .algorithms import (
+    MCResult,
+    Statistic,
+    _block_moments,
+    _check_statistic,
+    _check_steps,
+    _check_theta1,
+    _combine,
+    _noise_multiplier,
+)
+from .momentum import _check_beta, _momentum_update, _progress
+from .problems import _check_data_problem, _LinearModel
+from .rng import block_rng, block_slices, iter_chunks
+
+__all__ = ["psgd", "minibatch_grad", "sampling_noise_moments", "index_rng"]
+
+
+def index_rng(seed: int, block: int) -> np.random.Generator:
+    """Generator of the mini-batch indices of block *block* [dni, Sec. 4.3].
+
+    A PCG64 generator seeded by ``SeedSequence(seed, spawn_key=(block, 0))``,
+    the first child of the ``SeedSequence`` behind
+    :func:`~dpverify.sim.rng.block_rng` ``(seed, block)``; independent of the
+    privacy-noise stream.
+    """
+    seed = check_seed(seed)
+    block = check_int("block", block, minimum=0)
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(block, 0))))
+
+
+def _check_clip(clip: object) -> float | None:
+    return None if clip is None else check_real("clip", clip, positive=True)
+
+
+def _dloss(problem: _LinearModel, m: np.ndarray, y: np.ndarray | None) -> np.ndarray:
+    """``phi_j'(m_j)`` for gathered samples with labels *y* (same shape as *m*).
+
+    Reuses the problem's own derivative ``_dloss``, which reads only the
+    labels ``self.y`` (broadcast against the margins); here they are the
+    gathered labels.
+    """
+    return type(problem)._dloss(SimpleNamespace(y=y), m)
+
+
+def _batch_grad(problem: _LinearModel, theta: np.ndarray, idx: np.ndarray,
+                clip: float | None) -> np.ndarray:
+    """Mini-batch gradient for each row of *theta* ``(rows, D)``, batch *idx* ``(rows, n)``."""
+    n = idx.shape[-1]
+    Xb = problem.X[idx]                                   # (rows, n, D)
+    m = np.einsum("rnd,rd->rn", Xb, theta)
+    r = _dloss(problem, m, None if problem.y is None else problem.y[idx])
+    factor = problem.n_samples / (problem.normaliser * n)
+    if clip is None:
+        out = np.einsum("rn,rnd->rd", r, Xb)
+        out *= factor
+        if problem.lam != 0.0:
+            out += problem.ridge * theta
+        return out
+    # per-sample norms ||r x + lam theta|| by the expansion used in problems._norms
+    sq = r * r * problem._sq_norms[idx]
+    if problem.lam != 0.0:
+        tt = np.einsum("rd,rd->r", theta, theta)[:, None]
+        sq = sq + 2.0 * problem.lam * r * m + (problem.lam * problem.lam) * tt
+    norms = np.sqrt(np.maximum(sq, 0.0))
+    scale = np.minimum(1.0, clip / np.maximum(norms, np.finfo(np.float64).tiny))
+    out = np.einsum("rn,rnd->rd", scale * r, Xb)
+    if problem.lam != 0.0:
+        out += problem.lam * scale.sum(axis=-1)[:, None] * theta
+    out *= factor
+    return out
+
+
+def minibatch_grad(problem: _LinearModel, theta: object, indices: object,
+                   clip: float | None = None) -> np.ndarray:
+    """Mini-batch gradient of PSGD for given batches [dni, Sec. 4.3].
+
+    Parameters
+    ----------
+    problem : LeastSquares, LogisticRegression or LinearLoss
+    theta : array_like, shape (rows, D)
+    indices : array_like of int, shape (rows, n)
+        Row ``i`` of the output uses samples ``indices[i]`` (repeats allowed).
+    clip : float, optional
+        Clip each per-sample gradient to norm ``clip`` before averaging.
+
+    Returns
+    -------
+    ndarray, shape (rows, D)
+        ``(n_samples / normaliser) (1/n) sum_j grad f(theta_i; x_{indices[i, j]})``
+        (the plain average for a full data set).
+    """
+    problem = _check_data_problem(problem)
+    theta = problem._check_theta(theta)
+    if theta.ndim != 2:
+        raise ValueError(f"theta must have shape (rows, {problem.dim}), got shape {theta.shape}")
+    idx = np.asarray(indices)
+    if (idx.ndim != 2 or idx.shape[0] != theta.shape[0] or idx.shape[1] == 0
+            or not np.issubdtype(idx.dtype, np.integer)):
+        raise ValueError(f"indices must be an integer array of shape ({theta.shape[0]}, n) "
+                         f"with n >= 1, got {indices!r}")
+    if idx.size and (idx.min() < 0 or idx.max() >= problem.n_samples):
+        raise ValueError(f"indices must lie in [0, n_samples={problem.n_samples}), "
+                         f"got range [{idx.min()}, {idx.max()}]")
+    return _batch_grad(problem, theta, idx, _check_clip(clip))
+
+
+def sampling_noise_moments(problem: _LinearModel, theta: object, batch: int,
+                           clip: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and covariance trace of the PSGD mini-batch gradient at *theta* [dni, Sec. 4.3].
+
+    With ``J`` uniform on the samples, the mini-batch gradient of ``batch``
+    i.i.d. draws has (exactly)
+
+        mean  = problem.grad(theta, clip)                  (the full gradient),
+        trace = tr Cov(grad_hat) = c^2 tr Cov(grad f(theta; x_J)) / batch,
+
+    with ``c = n_samples / normaliser`` (1 for a full data set).  In the
+    notation of [dni, Sec. 4.3, Theorem 4.7], ``grad_hat = grad + sigma_g xi / n``
+    with ``E xi = 0`` and ``E ||xi||^2 <= D`` holds with equality for
+    ``sigma_g = batch * sqrt(trace / D)``, the smallest admissible
+    ``sigma_g`` at this ``theta``.
+
+    Parameters
+    ----------
+    problem : LeastSquares, LogisticRegression or LinearLoss
+    theta : array_like, shape (..., D)
+    batch : int
+        Batch size ``n >= 1``.
+    clip : float, optional
+        Per-sample clipping norm.
+
+    Returns
+    -------
+    mean : ndarray, shape (..., D)
+    trace : ndarray, shape (...)
+
+    Notes
+    -----
+    Materialises the ``(..., N, D)`` per-sample gradients (centred before
+    squaring, so no cancellation).
+    """
+    problem = _check_data_problem(problem)
+    theta = problem._check_theta(theta)
+    batch = check_int("batch", batch)
+    clip = _check_clip(clip)
+    m = theta @ problem.X.T                                          # (..., N)
+    r = problem._dloss(m)
+    g = r[..., None] * problem.X + problem.lam * theta[..., None, :]  # (..., N, D)
+    if clip is not None:
+        norms = np.sqrt(np.einsum("...nd,...nd->...n", g, g))
+        g = g * np.minimum(1.0, clip / np.maximum(norms, np.finfo(np.float64).tiny))[..., None]
+    centred = g - g.mean(axis=-2, keepdims=True)
+    c = problem.n_samples / problem.normaliser
+    trace = c * c * np.einsum("...nd,...nd->...", centred, centred) / (problem.n_samples * batch)
+    return problem.grad(theta, clip), trace
+
+
+def _psgd_chunk(problem: _LinearModel, theta: np.ndarray, etas: np.ndarray, scales: np.ndarray,
+                batch: int, beta: float | None, clip: float | None, seed: int, start: int,
+                blocks: list[int]) -> None:
+    """Evolve the chunk array *theta* in place by PSGD (optionally with momentum)."""
+    n, dim = theta.shape
+    slices = block_slices(start, start + n)
+    noise_rngs = [block_rng(seed, b) for b in blocks]
+    idx_rngs = [index_rng(seed, b) for b in blocks]
+    noise = np.empty((n, dim))
+    step = np.empty((n, dim))
+    grad = np.empty((n, dim))
+    v = np.zeros((n, dim)) if beta is not None else None
+    for t, (eta, scale) in enumerate(zip(etas.tolist(), scales.tolist()), start=1):
+        for nrng, irng, sl in zip(noise_rngs, idx_rngs, slices):
+            idx = irng.integers(0, problem.n_samples, size=(sl.stop - sl.start, batch))
+            nrng.standard_normal(out=noise[sl])
+            grad[sl] = _batch_grad(problem, theta[sl], idx, clip)
+        np.multiply(noise, scale, out=step)
+        step += grad
+        if v is not None:
+            _momentum_update(v, step, beta, 1.0 - beta ** t)
+        step *= eta
+        theta -= step
+
+
+def psgd(problem: _LinearModel, theta1: object, etas: object, sigmas: object, batch: int,
+         G: float | None, N: float | None, runs: int, seed: int, chunk_runs: int = 65536,
+         clip: float | None = None, beta: float | None = None,
+         statistic: Statistic | None = None, progress: bool = False, *,
+         return_thetas: bool = False) -> MCResult:
+    """Monte Carlo estimate of a statistic of private SGD [dni, Sec. 4.3].
+
+    For ``t = 1..T`` from ``theta_1 = theta1``, every run draws a mini-batch
+    of *batch* indices uniformly with replacement, forms the mini-batch
+    gradient ``grad_hat_t`` (:func:`minibatch_grad`), adds ``G sigma_t nu_t /
+    batch`` and steps plainly (``beta=None``, [dni, eq. (1)] with the
+    stochastic gradient) or with the bias-corrected momentum of
+    [dni, eq. (10)] (``beta`` given; Theorem 4.8 setting).
+
+    Parameters
+    ----------
+    problem : LeastSquares, LogisticRegression or LinearLoss
+        Data problem (a :class:`Quadratic` has no samples to draw).
+    theta1 : array_like, shape (D,)
+    etas : float or array_like, shape (T,)
+    sigmas : array_like, shape (T,)
+        Noise scales ``sigma_t >= 0`` (``T = len(sigmas)``).
+    batch : int
+        Batch size ``n >= 1`` (may exceed ``n_samples``: sampling is with
+        replacement).
+    G : float or None
+        Per-sample gradient bound; the noise is ``G sigma_t nu_t / batch``
+        [dni, Sec. 4.3].  Ignored (may be ``None``) when *clip* is given.
+    N : float or None
+        Data-set size ``N`` of the privacy analysis (sampling rate
+        ``batch / N``, [dni, Sec. 4.3]).  Validated (positive) when given but
+        it does **not** enter the iteration: the sensitivity of the
+        mini-batch mean is ``G / batch``, not ``G / N``.
+    runs, seed, chunk_runs, statistic, progress, return_thetas
+        As in :func:`~dpverify.sim.algorithms.pgd`; results are
+        bit-identical for every ``chunk_runs``.
+    clip : float, optional
+        Clip per-sample gradients to norm ``clip``; ``G`` is replaced by ``clip``.
+    beta : float, optional
+        Momentum coefficient in ``[0, 1)``; ``None`` for plain PSGD
+        (``beta=0`` gives the same result bit for bit).
+
+    Returns
+    -------
+    MCResult
+    """
+    problem = _check_data_problem(problem)
+    theta1 = _check_theta1(theta1, problem.dim)
+    etas, sigmas = _check_steps(etas, sigmas)
+    batch = check_int("batch", batch)
+    if N is not None:
+        check_real("N", N, positive=True)
+    multiplier, clip = _noise_multiplier(G, batch, clip)
+    beta = None if beta is None else _check_beta(beta)
+    runs = check_int("runs", runs)
+    seed = check_seed(seed)
+    check_int("chunk_runs", chunk_runs)
+    statistic = _check_statistic(statistic, problem)
+    scales = sigmas * multiplier
+
+    out = np.empty((runs, problem.dim)) if return_thetas else None
+    bar = _progress(progress, runs, "psgd")
+    moments: list[tuple] = []
+    for start, stop, blocks in iter_chunks(runs, chunk_runs):
+        theta = out[start:stop] if out is not None else np.empty((stop - start, problem.dim))
+        theta[...] = theta1
+        _psgd_chunk(problem, theta, etas, scales, batch, beta, clip, seed, start, blocks)
+        moments.extend(_block_moments(statistic, theta, start))
+        if bar is not None:
+            bar.update(stop - start)
+    if bar is not None:
+        bar.close()
+    return _combine(moments, seed, len(sigmas), out)
