@@ -396,6 +396,52 @@ class PGDStability:
                 f"{self.adjacency}-one neighbours, shared noise")
 
 
+# =============================================================================== momentum threshold
+def t_hat(beta: float, gamma: float, limit: int = 10_000_000) -> int:
+    """[dni, Lemma B.7]: the largest t with gamma^(t-1) >= (1 - beta)/(1 - beta^t).
+
+    h(t) = gamma^(t-1)(1 - beta^t) starts at h(1) = 1 - beta and decays to 0, so the set is finite.
+    log h is scanned for every t (NumPy, log space) until gamma^(t-1) < (1 - beta)/2, so a set
+    that is not a prefix of 1..T_hat would still be seen; the decision at the boundary is
+    re-evaluated in mpmath at 40 digits.
+    """
+    lb, lg = math.log1p(-beta), math.log(gamma)
+    stop = min(limit, int(math.ceil((math.log(2) - lb) / -lg)) + 2)
+    ts = np.arange(1, stop + 1, dtype=float)
+    logh = (ts - 1) * lg + np.log1p(-np.exp(ts * math.log(beta)))
+    ok = np.nonzero(logh >= lb - 1e-12)[0]
+    cands = sorted({1, *(int(x) + 1 for x in ok[-3:])})
+    b, g = mpmath.mpf(beta), mpmath.mpf(gamma)
+    with mpmath.workdps(40):
+        best = 1
+        for t in range(max(1, cands[-1] - 2), cands[-1] + 3):
+            if g ** (t - 1) * (1 - b**t) >= 1 - b:
+                best = max(best, t)
+    return best
+
+
+def _t_hat_below(p):
+    b, g = mpmath.mpf(p["beta"]), mpmath.mpf(p["gamma_m"])
+    th = t_hat(p["beta"], p["gamma_m"])
+    ts = np.arange(1, th + 1, dtype=float)
+    ratio = np.exp(math.log1p(-p["beta"]) - np.log1p(-np.exp(ts * math.log(p["beta"])))
+                   - (ts - 1) * math.log(p["gamma_m"]))
+    worst = int(np.argmax(ratio)) + 1
+    with mpmath.workdps(40):  # the worst t, and both ends, in mpmath
+        return float(max((1 - b) / ((1 - b**t) * g ** (t - 1)) for t in {1, worst, th}))
+
+
+def _t_hat_above(p):
+    b, g = mpmath.mpf(p["beta"]), mpmath.mpf(p["gamma_m"])
+    th = t_hat(p["beta"], p["gamma_m"])
+    with mpmath.workdps(40):
+        return float(max((1 - b) / ((1 - b**t) * g ** (th - 1)) for t in range(th + 1, th + 200)))
+
+
+T_HAT_BELOW = PointScenario(_t_hat_below, "Lemma B.7 threshold: every t <= T_hat (scan in mpmath)", optimise=1)
+T_HAT_ABOVE = PointScenario(_t_hat_above, "Lemma B.7 threshold: t = T_hat+1..T_hat+199 (mpmath)", optimise=1)
+
+
 # =============================================================================== instances
 PGD_ERUB = PGDExcessRisk()
 ALGORITHM1_REPLACE = Algorithm1Accounting("replace")

@@ -472,9 +472,57 @@ THM_A_3_CORRECTED = Claim(
     ),
 )
 
+# ----------------------------------------------------------------------------- momentum auxiliary lemmas
+beta, g_ = sp.symbols("beta gamma_m")      # momentum beta and the gamma of Theorem 4.4 (a parameter here)
+w = sp.IndexedBase("w")                     # w_i stands for ||v_{i+1}||^2 >= 0
+k, i_ = sp.symbols("k i", integer=True)
+_momentum_pair = Domain(
+    Relation(sp.Lt(beta, g_), "beta < gamma"),
+    beta=Real(gt=0, lt=1, search=(1e-3, 0.999)),
+    gamma_m=Real(gt=0, lt=1, search=(1e-3, 0.9999)),
+    T=Int(ge=2, search=(2, 9)),
+    w=Seq("T", Real(ge=0, search=(0.0, 10.0))),
+)
+LEMMA_B_6 = Claim(
+    id="dni/lemma-b.6",
+    source=_src("Lemma B.6", None,
+                "sum_t gamma^(T-t) sum_{i=1}^{t-1} ||v_{i+1}||^2 sum_{k=t-i}^{t-1} k beta^k <= "
+                "2 beta gamma/((gamma - beta)^2 (1 - beta)) sum_{i=1}^{T-1} gamma^(T-i) ||v_{i+1}||^2 "
+                "(beta < gamma < 1, a = beta/gamma in the proof)"),
+    kind="inequality",
+    summary="Momentum auxiliary inequality over arbitrary non-negative sequences ||v_{i+1}||^2.",
+    domain=_momentum_pair,
+    statements=(
+        Inequality("(B.6) for every non-negative sequence w_i = ||v_{i+1}||^2",
+                   lhs=sp.Sum(g_ ** (T - t) * sp.Sum(w[i_] * sp.Sum(k * beta**k, (k, t - i_, t - 1)), (i_, 1, t - 1)),
+                              (t, 1, T)),
+                   rhs=2 * beta * g_ / ((g_ - beta) ** 2 * (1 - beta)) * sp.Sum(g_ ** (T - i_) * w[i_], (i_, 1, T - 1)),
+                   skip=("symbolic",)),
+        Inequality("proof step: sum_{j=1}^{n} j a^j <= a/(1 - a)^2 with a = beta/gamma",
+                   lhs=sp.Sum(k * (beta / g_) ** k, (k, 1, T)), rhs=(beta / g_) / (1 - beta / g_) ** 2),
+    ),
+)
+
+LEMMA_B_7 = Claim(
+    id="dni/lemma-b.7",
+    source=_src("Lemma B.7", None,
+                "T_hat = max t s.t. gamma^(t-1) >= (1 - beta)/(1 - beta^t). If t <= T_hat, (1 - beta)/(1 - beta^t) "
+                "<= gamma^(t-1) for t = 1..T_hat. If t > T_hat, (1 - beta)/(1 - beta^t) < gamma^(T_hat - 1)"),
+    kind="inequality",
+    summary="The threshold T_hat splitting the momentum influence into two regimes.",
+    domain=Domain(beta=Real(gt=0, lt=1, search=(1e-3, 0.999)), gamma_m=Real(gt=0, lt=1, search=(1e-3, 0.9999))),
+    statements=(
+        Identity("h(1) = gamma^0 (1 - beta^1) = 1 - beta", lhs=(g_ ** (t - 1) * (1 - beta**t)).subs(t, 1), rhs=1 - beta),
+        SupBound("max_{t <= T_hat} (1 - beta)/((1 - beta^t) gamma^(t-1)) <= 1", bound=sp.Integer(1),
+                 scenario=sc.T_HAT_BELOW, kind="supremum"),
+        SupBound("max_{t > T_hat} (1 - beta)/((1 - beta^t) gamma^(T_hat-1)) <= 1", bound=sp.Integer(1),
+                 scenario=sc.T_HAT_ABOVE, kind="supremum"),
+    ),
+)
+
 CLAIMS = (
     THM_3_1, THM_3_1_CORRECTED,
     ERUB, THM_4_2, LEMMA_4_1, EQ_25, THM_4_3, LEMMA_B_2, LEMMA_B_3,
     ZCDP_INVERSION, ZCDP_INVERSION_CORRECTED, R_COMPARISON, R_COMPARISON_CORRECTED,
-    LEMMA_B_4, LEMMA_B_4_CORRECTED, THM_A_3, THM_A_3_CORRECTED,
+    LEMMA_B_4, LEMMA_B_4_CORRECTED, THM_A_3, THM_A_3_CORRECTED, LEMMA_B_6, LEMMA_B_7,
 )

@@ -29,7 +29,7 @@ def checks_for(statement) -> list[str]:
     """Names of the checks that apply to ``statement``."""
     out = []
     for name, applies, _ in CHECKS:
-        if applies(statement):
+        if applies(statement) and name not in statement.skip:
             out.append(getattr(statement, "kind", name) if name == "sup" else name)
     return out
 
@@ -42,7 +42,7 @@ def run(claim: Claim, config: Config | None = None) -> Verdict:
     clock = Clock()
     evidence, per_statement = [], []
     for stmt in claim.statements:
-        ev = [chk(stmt, claim, cfg) for _, applies, chk in CHECKS if applies(stmt)]
+        ev = [chk(stmt, claim, cfg) for name, applies, chk in CHECKS if applies(stmt) and name not in stmt.skip]
         if not ev:
             raise ValueError(f"no check applies to statement {stmt.name!r} of {claim.id}")
         evidence.extend(ev)
