@@ -93,6 +93,41 @@ ERUB = Claim(
     ),
 )
 
+# ----------------------------------------------------------------------------- Theorem 4.7
+sigma_g = sp.Symbol("sigma_g")
+n_batch = sp.Max(N * sp.sqrt(R), 1)
+R_PRIME = R * N**2 / n_batch**2
+THM_4_7 = Claim(
+    id="dni/thm-4.7",
+    source=_src("Theorem 4.7", "(14)",
+                "PSGD with n = max{N sqrt(R), 1}: ERUB = gamma^T + alpha_g sigma_g^2 + R' sum_t q_t sigma_t^2, "
+                "q_t = gamma^(T-t) alpha, sum_t 1/sigma_t^2 = R', alpha_g = D/(2 mu N^2 R (f(theta_1) - f*)); "
+                "sampling noise grad_t = grad f + sigma_g xi_t/n with E||xi_t||^2 <= D; R' = R/p^2, p = n/N"),
+    kind="expectation bound",
+    summary="Private SGD with eta = 1/M: the PGD bound plus alpha_g sigma_g^2 for mini-batch sampling noise.",
+    domain=Domain(
+        kappa=Real(ge=1, search=(1.0, 1e3), log=True),
+        M=Real(gt=0, search=(1e-2, 1e2), log=True, units=(1, -2)),
+        G=Real(gt=0, search=(1e-2, 1e2), log=True, units=(1, -1)),
+        N=Real(ge=1, search=(1, 1e4), log=True),
+        D=Int(ge=1, search=(1, 50)),
+        Delta1=Real(gt=0, search=(1e-3, 1e3), log=True, units=(1, 0)),
+        R=Real(gt=0, search=(1e-4, 1.0), log=True),
+        T=Int(ge=1, search=(1, 12)),
+        sigma=Seq("T", Real(gt=0, search=(1e-2, 1e2), log=True)),
+        sigma_g=Real(ge=0, search=(0.0, 10.0), units=(1, -1)),
+    ),
+    definitions={alpha: D * G**2 / (2 * R * M * N**2 * Delta1), **GAMMA},
+    statements=(
+        Identity("alpha is unchanged when N^2 R is replaced by n^2 R' (n >= 1)",
+                 lhs=D * G**2 / (2 * R_PRIME * M * n_batch**2 * Delta1), rhs=alpha),
+        ExpectationBound("ERUB (14)",
+                         bound=gamma**T + D / (2 * (M / kappa) * N**2 * R * Delta1) * sigma_g**2
+                         + R_PRIME * sp.Sum(gamma ** (T - t) * alpha * sigma[t] ** 2, (t, 1, T)),
+                         scenario=sc.PSGD_ERUB),
+    ),
+)
+
 # ----------------------------------------------------------------------------- Theorem 4.2
 _uniform_domain = Domain(
     Relation(sp.Ge(kappa, 1 / (1 - c)), "kappa >= 1/(1 - c)"),
@@ -522,7 +557,7 @@ LEMMA_B_7 = Claim(
 
 CLAIMS = (
     THM_3_1, THM_3_1_CORRECTED,
-    ERUB, THM_4_2, LEMMA_4_1, EQ_25, THM_4_3, LEMMA_B_2, LEMMA_B_3,
+    ERUB, THM_4_7, THM_4_2, LEMMA_4_1, EQ_25, THM_4_3, LEMMA_B_2, LEMMA_B_3,
     ZCDP_INVERSION, ZCDP_INVERSION_CORRECTED, R_COMPARISON, R_COMPARISON_CORRECTED,
     LEMMA_B_4, LEMMA_B_4_CORRECTED, THM_A_3, THM_A_3_CORRECTED, LEMMA_B_6, LEMMA_B_7,
 )
