@@ -154,6 +154,71 @@ class PGDExcessRisk:
         return f"quadratic D={len(inst['eigs'])} kappa={self.point(inst)['kappa']:.4g} T={inst['T']}"
 
 
+class MomentumExcessRisk(PGDExcessRisk):
+    """Momentum PGD [dni, eq. (10)] with eta_t = eta0/(2M) on diagonal quadratics, exactly.
+
+    Draws quadratics as :class:`PGDExcessRisk` does plus beta and eta0 satisfying Theorem 4.4's
+    hypotheses (gamma = 1 - eta0/kappa, beta < gamma, eta0 <= 8/(sqrt(1 + 64c) + 1) with
+    c = beta gamma (gamma - beta)^-2 (1 - beta)^-3). The point carries the exact
+    Vsum = sum_t gamma^(T-t) E||v_{t+1}||^2 of the momentum-effect term.
+    """
+
+    name = "diagonal quadratic, momentum"
+    algorithm = "bias-corrected momentum PGD, eq. (10)"
+    supports_monte_carlo = False
+
+    @staticmethod
+    def eta0_max(beta, gamma):
+        c = beta * gamma / ((gamma - beta) ** 2 * (1 - beta) ** 3)
+        return 8 / (math.sqrt(1 + 64 * c) + 1)
+
+    def strategy(self):
+        base = super().strategy()
+
+        @st.composite
+        def inst(draw):
+            d = draw(base)
+            kappa = max(d["kappa"], 1.01)
+            mu = d["M"] / kappa
+            d["eigs"] = [mu] + d["eigs"][1:]
+            d["kappa"] = kappa
+            e0 = draw(st.floats(1e-3, 0.999)) * min(8.0, kappa)
+            gamma = 1 - e0 / kappa
+            beta = draw(st.floats(1e-3, 0.999)) * gamma
+            d.update(beta=beta, eta0=e0)
+            return d
+
+        return inst().filter(lambda d: d["eta0"] <= self.eta0_max(d["beta"], 1 - d["eta0"] / d["kappa"]))
+
+    def _vsum(self, inst):
+        eta = inst["eta0"] / (2 * inst["M"])
+        v = sim.momentum_quadratic_velocity(np.asarray(inst["eigs"]), np.asarray(inst["theta1"]), eta,
+                                            np.asarray(inst["sigma"]), inst["beta"], inst["G"], inst["N"])[0]
+        gamma = 1 - inst["eta0"] / inst["kappa"]
+        T = len(inst["sigma"])
+        return float(sum(gamma ** (T - t) * v[t - 1] for t in range(1, T + 1)))
+
+    def point(self, inst):
+        pt = super().point(inst)
+        pt.update(beta=inst["beta"], eta0=inst["eta0"], Vsum=self._vsum(inst))
+        return pt
+
+    def exact(self, inst):
+        eta = inst["eta0"] / (2 * inst["M"])
+        mean = sim.momentum_quadratic_moments(np.asarray(inst["eigs"]), np.asarray(inst["theta1"]), eta,
+                                              np.asarray(inst["sigma"]), inst["beta"], inst["G"], inst["N"])
+        return float(mean[0]) / self._delta1(inst)
+
+    def instance_at(self, point):
+        inst = super().instance_at(point)
+        inst.update(beta=point["beta"], eta0=point["eta0"])
+        return inst
+
+    def describe(self, inst):
+        return (f"quadratic D={len(inst['eigs'])} kappa={inst['kappa']:.4g} beta={inst['beta']:.3g} "
+                f"eta0={inst['eta0']:.3g} T={inst['T']}")
+
+
 class PSGDExcessRisk(PGDExcessRisk):
     """Normalised excess risk of private SGD [dni, section 4.3] with eta = 1/M, by Monte Carlo.
 
@@ -501,6 +566,7 @@ T_HAT_ABOVE = PointScenario(_t_hat_above, "Lemma B.7 threshold: t = T_hat+1..T_h
 # =============================================================================== instances
 PGD_ERUB = PGDExcessRisk()
 PSGD_ERUB = PSGDExcessRisk()
+MOMENTUM_ERUB = MomentumExcessRisk()
 ALGORITHM1_REPLACE = Algorithm1Accounting("replace")
 ALGORITHM1_REMOVE = Algorithm1Accounting("remove")
 SQUARED_SENSITIVITY = SquaredLossSensitivity()

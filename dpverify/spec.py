@@ -306,6 +306,10 @@ def _show(v: Any) -> str:
 def relation_holds(r: Relation, point: Mapping[str, Any]) -> bool:
     subs = {s: sp.Float(point[str(s)], 30) for s in r.rel.free_symbols if str(s) in point}
     val = r.rel.subs(subs)
+    if val not in (sp.true, sp.false):
+        missing = sorted(str(s) for s in val.free_symbols)
+        raise ValueError(f"relation {r.describe()!r} uses {', '.join(missing)}, which is not a parameter "
+                         "of the domain (write relations in the domain's own parameters)")
     return bool(val)
 
 

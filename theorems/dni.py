@@ -27,6 +27,8 @@ c, alpha0 = sp.symbols("c alpha0")
 M, mu, G, N, D, Delta1, eta = sp.symbols("M mu G N D Delta1 eta")
 eps, delta, rho, order = sp.symbols("epsilon delta rho order")
 B = sp.Symbol("B")
+beta = sp.Symbol("beta")
+k, i_ = sp.symbols("k i", integer=True)
 q = sp.IndexedBase("q")
 sigma = sp.IndexedBase("sigma")
 gamma = sp.Symbol("gamma")
@@ -90,6 +92,72 @@ ERUB = Claim(
         ExpectationBound("ERUB (3)",
                          bound=gamma**T + R * sp.Sum(gamma ** (T - t) * alpha * sigma[t] ** 2, (t, 1, T)),
                          scenario=sc.PGD_ERUB),
+    ),
+)
+
+# ----------------------------------------------------------------------------- Theorem 4.4
+eta0, Vsum = sp.symbols("eta0 Vsum")
+GAMMA_MOM = {gamma: 1 - eta0 / kappa}
+C_MOM = beta * gamma / ((gamma - beta) ** 2 * (1 - beta) ** 3)
+U3 = sp.Sum(gamma ** (T - t) * (1 - beta) ** 2 / (1 - beta**t) ** 2
+            * sp.Sum(beta ** (2 * (t - i_)) * sigma[i_] ** 2, (i_, 1, t)), (t, 1, T))
+Z_MOM = 1 - beta * gamma * eta0**2 / ((1 - beta) ** 3 * (gamma - beta) ** 2) - eta0 / 4
+THM_4_4 = Claim(
+    id="dni/thm-4.4",
+    source=_src("Theorem 4.4", "(11)-(13)",
+                "beta < gamma, beta in (0,1), eta_t = eta0/(2M) (Lemma B.5's proof), "
+                "eta0 <= 8 (sqrt(1 + 64 beta gamma (gamma-beta)^-2 (1-beta)^-3) + 1)^-1; EER <= (gamma^T + "
+                "2 R eta0 alpha U3)(f(theta_1) - f*) - Z/(2M) sum_t gamma^(T-t) E||v_{t+1}||^2, gamma = 1 - eta0/kappa, "
+                "Z = 1 - beta gamma eta0^2/((1-beta)^3 (gamma-beta)^2) - eta0/4 >= 0, U3 = sum_t gamma^(T-t) "
+                "(1-beta)^2/(1-beta^t)^2 sum_i beta^(2(t-i)) sigma_i^2 (OCR garbled; Z read so that Z >= 0 is "
+                "exactly the printed condition on eta0, and eta from the proofs)"),
+    kind="expectation bound",
+    summary="Momentum PGD under PL: convergence, averaged-noise and momentum-effect terms.",
+    domain=Domain(
+        Relation(sp.Lt(beta, 1 - eta0 / kappa), "beta < gamma = 1 - eta0/kappa"),
+        Relation(sp.Lt(eta0, kappa), "eta0 < kappa"),
+        Relation(sp.Le(eta0, 8 / (sp.sqrt(1 + 64 * C_MOM.subs(GAMMA_MOM)) + 1)), "eta0 <= 8/(sqrt(1 + 64c) + 1)"),
+        kappa=Real(gt=1, search=(1.01, 1e3), log=True),
+        M=Real(gt=0, search=(1e-2, 1e2), log=True, units=(1, -2)),
+        G=Real(gt=0, search=(1e-2, 1e2), log=True, units=(1, -1)),
+        N=Real(ge=1, search=(1, 1e4), log=True),
+        D=Int(ge=1, search=(1, 50)),
+        Delta1=Real(gt=0, search=(1e-3, 1e3), log=True, units=(1, 0)),
+        R=Real(gt=0, search=(1e-2, 1e2), log=True),
+        T=Int(ge=1, search=(1, 12)),
+        sigma=Seq("T", Real(gt=0, search=(1e-2, 1e2), log=True)),
+        beta=Real(gt=0, lt=1, search=(1e-3, 0.999)),
+        eta0=Real(gt=0, search=(1e-3, 8.0), log=True),
+        Vsum=Real(ge=0, search=(0.0, 10.0), units=(1, -1)),
+    ),
+    definitions={alpha: D * G**2 / (2 * R * M * N**2 * Delta1), **GAMMA_MOM},
+    statements=(
+        Identity("Z >= 0 is exactly the printed condition on eta0 (the larger root of Z = 0)",
+                 lhs=Z_MOM.subs(eta0, sp.Symbol("e")).subs(sp.Symbol("e"), 8 / (sp.sqrt(1 + 64 * C_MOM) + 1)), rhs=0,
+                 skip=("scaling", "symbolic")),
+        ExpectationBound("EER bound (11)",
+                         bound=gamma**T + 2 * R * eta0 * alpha * U3 - Z_MOM * Vsum / (2 * M * Delta1),
+                         scenario=sc.MOMENTUM_ERUB),
+        ExpectationBound("(11) without its momentum-effect term (weaker, since Z >= 0)",
+                         bound=gamma**T + 2 * R * eta0 * alpha * U3, scenario=sc.MOMENTUM_ERUB),
+    ),
+    expected="violated",
+    reason=("with eta_t = eta0/(2M) one PL descent step contracts by 1 - (eta0/kappa)(1 - eta0/4), not gamma = "
+            "1 - eta0/kappa: the bound fails even without its momentum-effect term (kappa=1.01, eta0=0.5, "
+            "beta=0.01, negligible noise: 0.0577 > gamma^5 = 0.0328)"),
+)
+GAMMA_MOM_C = {gamma: 1 - eta0 / kappa * (1 - eta0 / 4)}
+THM_4_4_CORRECTED = Claim(
+    id="dni/thm-4.4-corrected",
+    source=THM_4_4.source,
+    kind="expectation bound",
+    summary=("(11) with the contraction 1 - (eta0/kappa)(1 - eta0/4) and without the momentum-effect term; "
+             "checked on quadratics (no proof)."),
+    domain=THM_4_4.domain,
+    definitions={alpha: D * G**2 / (2 * R * M * N**2 * Delta1), **GAMMA_MOM_C},
+    statements=(
+        ExpectationBound("E f(theta_{T+1}) - f* <= (gamma'^T + 2 R eta0 alpha U3)(f(theta_1) - f*)",
+                         bound=gamma**T + 2 * R * eta0 * alpha * U3, scenario=sc.MOMENTUM_ERUB),
     ),
 )
 
@@ -508,9 +576,8 @@ THM_A_3_CORRECTED = Claim(
 )
 
 # ----------------------------------------------------------------------------- momentum auxiliary lemmas
-beta, g_ = sp.symbols("beta gamma_m")      # momentum beta and the gamma of Theorem 4.4 (a parameter here)
+g_ = sp.Symbol("gamma_m")                  # the gamma of Lemmas B.6-B.7 (a free parameter there)
 w = sp.IndexedBase("w")                     # w_i stands for ||v_{i+1}||^2 >= 0
-k, i_ = sp.symbols("k i", integer=True)
 _momentum_pair = Domain(
     Relation(sp.Lt(beta, g_), "beta < gamma"),
     beta=Real(gt=0, lt=1, search=(1e-3, 0.999)),
@@ -557,7 +624,7 @@ LEMMA_B_7 = Claim(
 
 CLAIMS = (
     THM_3_1, THM_3_1_CORRECTED,
-    ERUB, THM_4_7, THM_4_2, LEMMA_4_1, EQ_25, THM_4_3, LEMMA_B_2, LEMMA_B_3,
+    ERUB, THM_4_4, THM_4_4_CORRECTED, THM_4_7, THM_4_2, LEMMA_4_1, EQ_25, THM_4_3, LEMMA_B_2, LEMMA_B_3,
     ZCDP_INVERSION, ZCDP_INVERSION_CORRECTED, R_COMPARISON, R_COMPARISON_CORRECTED,
     LEMMA_B_4, LEMMA_B_4_CORRECTED, THM_A_3, THM_A_3_CORRECTED, LEMMA_B_6, LEMMA_B_7,
 )

@@ -17,7 +17,8 @@ sgd         psgd (private SGD, Sec. 4.3), minibatch_grad, sampling_noise_moments
 
 from .algorithms import MCResult, budget_steps, coupled_pgd, gd, pgd, pgd_budgeted
 from .moments import pgd_quadratic_mean_var, pgd_quadratic_moments, pgd_quadratic_variance
-from .momentum import momentum_pgd, momentum_quadratic_mean_var, momentum_quadratic_moments
+from .momentum import (momentum_pgd, momentum_quadratic_mean_var, momentum_quadratic_moments,
+                       momentum_quadratic_velocity)
 from .problems import (
     LeastSquares,
     LinearLoss,
@@ -71,6 +72,7 @@ __all__ = [
     "momentum_pgd",
     "momentum_quadratic_moments",
     "momentum_quadratic_mean_var",
+    "momentum_quadratic_velocity",
     "psgd",
     "minibatch_grad",
     "sampling_noise_moments",

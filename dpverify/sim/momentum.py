@@ -234,8 +234,11 @@ def _batched(eigs, theta1, etas, sigmas, G, N, theta_star) -> bool:
             or (theta_star is not None and np.ndim(theta_star) == 2))
 
 
-def _momentum_propagate(eigs, theta1, etas, sigmas, beta, G, N, theta_star):
-    """Mean ``m`` and variance ``s^2`` of ``delta_{T+1}``, both of shape ``(P, D)``."""
+def _momentum_propagate(eigs, theta1, etas, sigmas, beta, G, N, theta_star, record=None):
+    """Mean ``m`` and variance ``s^2`` of ``delta_{T+1}``, both of shape ``(P, D)``.
+
+    With a list ``record``, ``E||v_{t+1}||^2`` (shape ``(P,)``) is appended after every step t.
+    """
     batched = _batched(eigs, theta1, etas, sigmas, G, N, theta_star)
     eigs, delta1, etas, _ = _prepare(eigs, theta1, etas, sigmas, G, N, theta_star)
     # Same validation again with eta = 1: c = 1 * sigma_t * G / N = s_t exactly.
@@ -276,7 +279,19 @@ def _momentum_propagate(eigs, theta1, etas, sigmas, beta, G, N, theta_star):
             a11 * a21 * sxx + (a11 * a22 + a12 * a21) * sxv + a12 * a22 * svv + b1 * b2,
             a21 * a21 * sxx + 2.0 * a21 * a22 * sxv + a22 * a22 * svv + b2 * b2,
         )
+        if record is not None:
+            record.append((mv * mv + np.maximum(svv, 0.0)).sum(axis=1))
     return lam, mx, np.maximum(sxx, 0.0)
+
+
+def momentum_quadratic_velocity(eigs, theta1, etas, sigmas, beta, G, N, theta_star=None):
+    """Exact ``E||v_{t+1}||^2`` for t = 1..T, shape ``(P, T)`` [dni, eq. (10), Theorem 4.4].
+
+    The velocity second moments of the same recursion as :func:`momentum_quadratic_mean_var`.
+    """
+    rec: list = []
+    _momentum_propagate(eigs, theta1, etas, sigmas, beta, G, N, theta_star, record=rec)
+    return np.stack(rec, axis=1)
 
 
 def momentum_quadratic_mean_var(eigs, theta1, etas, sigmas, beta, G, N, theta_star=None):
