@@ -563,10 +563,70 @@ T_HAT_BELOW = PointScenario(_t_hat_below, "Lemma B.7 threshold: every t <= T_hat
 T_HAT_ABOVE = PointScenario(_t_hat_above, "Lemma B.7 threshold: t = T_hat+1..T_hat+199 (mpmath)", optimise=1)
 
 
+# =============================================================================== momentum gradient variance
+class MomentumGradientDrift:
+    """[dni, Lemma B.5] on arbitrary trajectories of theta_{t+1} = theta_t - eta_t v_{t+1}/b_t.
+
+    Instances: beta < gamma < 1, eta0 > 0, M > 0, a quadratic with Hessian eigenvalues in [0, M]
+    (so grad is M-Lipschitz), theta_1 and ANY velocity sequence v_2..v_{T+1} (the lemma uses
+    only smoothness and the update rule). Measured: LHS / RHS, with eta_t = eta0/(2M),
+    b_t = 1 - beta^t, LHS = sum_t gamma^(T-t) (2(1-beta) eta_t / b_t) sum_{i<=t} beta^(t-i)
+    ||grad_t - grad_i||^2 and RHS = eta0^3 beta gamma / (2M(1-beta)^3(gamma-beta)^2)
+    sum_{i<T} gamma^(T-i) ||v_{i+1}||^2.
+    """
+
+    search_runs = 2
+    search_domain = None
+    optimise = 0
+
+    def strategy(self):
+        @st.composite
+        def inst(draw):
+            gamma = draw(st.floats(0.05, 0.9999))
+            beta = draw(st.floats(0.001, 0.999)) * gamma
+            T = draw(st.integers(2, 10))
+            d = draw(st.integers(1, 3))
+            M = draw(_logfloats(1e-2, 1e2))
+            eigs = [M * u for u in draw(st.lists(st.floats(0, 1), min_size=d, max_size=d))]
+            eigs[0] = M
+            vs = draw(st.lists(st.lists(st.floats(-10, 10), min_size=d, max_size=d), min_size=T, max_size=T))
+            return {"beta": beta, "gamma_m": gamma, "eta0": draw(_logfloats(1e-3, 8.0)), "M": M, "T": T,
+                    "eigs": eigs, "theta1": draw(st.lists(st.floats(-10, 10), min_size=d, max_size=d)), "v": vs}
+
+        return inst().filter(lambda d: sum(x * x for row in d["v"][:-1] for x in row) > 1e-12)
+
+    def point(self, inst):
+        return {k: inst[k] for k in ("beta", "gamma_m", "eta0", "M", "T")}
+
+    def instance_at(self, point):
+        return None
+
+    def measure(self, inst, runs, seed):
+        beta, gamma, eta0, M, T = (inst[k] for k in ("beta", "gamma_m", "eta0", "M", "T"))
+        H = np.asarray(inst["eigs"])
+        v = np.asarray(inst["v"], float)          # v[t-1] = v_{t+1}, t = 1..T
+        eta = eta0 / (2 * M)
+        theta = [np.asarray(inst["theta1"], float)]
+        for t in range(1, T + 1):
+            theta.append(theta[-1] - eta * v[t - 1] / (1 - beta**t))
+        grads = [H * th for th in theta]          # grad_t = H theta_t, t = 1..T+1
+        lhs = 0.0
+        for t in range(1, T + 1):
+            inner = sum(beta ** (t - i) * float(np.sum((grads[t - 1] - grads[i - 1]) ** 2)) for i in range(1, t + 1))
+            lhs += gamma ** (T - t) * 2 * (1 - beta) * eta / (1 - beta**t) * inner
+        coef = eta0**3 * beta * gamma / (2 * M * (1 - beta) ** 3 * (gamma - beta) ** 2)
+        rhs = coef * sum(gamma ** (T - i) * float(np.sum(v[i - 1] ** 2)) for i in range(1, T))
+        return lhs / rhs, 0.0
+
+    def describe(self, inst):
+        return f"quadratic D={len(inst['eigs'])}, T={inst['T']}, arbitrary velocities"
+
+
 # =============================================================================== instances
 PGD_ERUB = PGDExcessRisk()
 PSGD_ERUB = PSGDExcessRisk()
 MOMENTUM_ERUB = MomentumExcessRisk()
+MOMENTUM_DRIFT = MomentumGradientDrift()
 ALGORITHM1_REPLACE = Algorithm1Accounting("replace")
 ALGORITHM1_REMOVE = Algorithm1Accounting("remove")
 SQUARED_SENSITIVITY = SquaredLossSensitivity()

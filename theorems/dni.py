@@ -585,6 +585,29 @@ _momentum_pair = Domain(
     T=Int(ge=2, search=(2, 9)),
     w=Seq("T", Real(ge=0, search=(0.0, 10.0))),
 )
+LEMMA_B_5 = Claim(
+    id="dni/lemma-b.5",
+    source=_src("Lemma B.5", None,
+                "sum_t gamma^(T-t) (2(1-beta) eta_t/b_t) sum_{i<=t} beta^(t-i) ||grad_t - grad_i||^2 <= "
+                "eta0^3 beta gamma/(2M(1-beta)^3(gamma-beta)^2) sum_{i=1}^{T-1} gamma^(T-i) ||v_{i+1}||^2, "
+                "eta_t = eta0/(2M), b_t = 1 - beta^t (left weight garbled by OCR; read from the U2 term of "
+                "Theorem 4.4's proof, which reproduces the printed constant through Lemma B.6)"),
+    kind="inequality",
+    summary="Gradient drift along momentum trajectories, bounded by the velocities (smoothness only).",
+    domain=Domain(
+        Relation(sp.Lt(beta, g_), "beta < gamma"),
+        beta=Real(gt=0, lt=1, search=(1e-3, 0.999)),
+        gamma_m=Real(gt=0, lt=1, search=(0.05, 0.9999)),
+        eta0=Real(gt=0, search=(1e-3, 8.0), log=True),
+        M=Real(gt=0, search=(1e-2, 1e2), log=True),
+        T=Int(ge=2, search=(2, 10)),
+    ),
+    statements=(
+        SupBound("LHS / RHS <= 1 over quadratics with Hessian <= M and arbitrary velocities",
+                 bound=sp.Integer(1), scenario=sc.MOMENTUM_DRIFT, kind="supremum"),
+    ),
+)
+
 LEMMA_B_6 = Claim(
     id="dni/lemma-b.6",
     source=_src("Lemma B.6", None,
@@ -626,5 +649,5 @@ CLAIMS = (
     THM_3_1, THM_3_1_CORRECTED,
     ERUB, THM_4_4, THM_4_4_CORRECTED, THM_4_7, THM_4_2, LEMMA_4_1, EQ_25, THM_4_3, LEMMA_B_2, LEMMA_B_3,
     ZCDP_INVERSION, ZCDP_INVERSION_CORRECTED, R_COMPARISON, R_COMPARISON_CORRECTED,
-    LEMMA_B_4, LEMMA_B_4_CORRECTED, THM_A_3, THM_A_3_CORRECTED, LEMMA_B_6, LEMMA_B_7,
+    LEMMA_B_4, LEMMA_B_4_CORRECTED, THM_A_3, THM_A_3_CORRECTED, LEMMA_B_5, LEMMA_B_6, LEMMA_B_7,
 )
