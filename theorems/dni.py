@@ -58,6 +58,20 @@ RHO_ROOT = eps + 2 * L - 2 * sp.sqrt(L * (eps + L))       # the root of rho + 2 
 R_MA = eps**2 / L                                         # section 4.1.3 / Table 2
 
 
+# The parameters of a PGD run on an M-smooth, mu-PL loss (eq. (2)); units for the scaling check.
+PGD_PARAMS = dict(
+    kappa=Real(ge=1, search=(1.0, 1e3), log=True),
+    M=Real(gt=0, search=(1e-2, 1e2), log=True, units=(1, -2)),
+    G=Real(gt=0, search=(1e-2, 1e2), log=True, units=(1, -1)),
+    N=Real(ge=1, search=(1, 1e4), log=True),
+    D=Int(ge=1, search=(1, 50)),
+    Delta1=Real(gt=0, search=(1e-3, 1e3), log=True, units=(1, 0)),
+    R=Real(gt=0, search=(1e-2, 1e2), log=True),
+    T=Int(ge=1, search=(1, 12)),
+    sigma=Seq("T", Real(gt=0, search=(1e-2, 1e2), log=True)),
+)
+
+
 def _src(label, eq=None, text=""):
     return Source(SEED, label, eq, text)
 
@@ -70,17 +84,7 @@ ERUB = Claim(
     kind="expectation bound",
     summary="PGD with eta = 1/M on an M-smooth mu-PL loss: E f(theta_{T+1}) - f* <= "
             "(gamma^T + R sum_t q_t sigma_t^2)(f(theta_1) - f*).",
-    domain=Domain(
-        kappa=Real(ge=1, search=(1.0, 1e3), log=True),
-        M=Real(gt=0, search=(1e-2, 1e2), log=True, units=(1, -2)),
-        G=Real(gt=0, search=(1e-2, 1e2), log=True, units=(1, -1)),
-        N=Real(ge=1, search=(1, 1e4), log=True),
-        D=Int(ge=1, search=(1, 50)),
-        Delta1=Real(gt=0, search=(1e-3, 1e3), log=True, units=(1, 0)),
-        R=Real(gt=0, search=(1e-2, 1e2), log=True),
-        T=Int(ge=1, search=(1, 12)),
-        sigma=Seq("T", Real(gt=0, search=(1e-2, 1e2), log=True)),
-    ),
+    domain=Domain(**PGD_PARAMS),
     definitions={alpha: D * G**2 / (2 * R * M * N**2 * Delta1), **GAMMA},
     statements=(
         Identity("contraction with eta = 1/M",
@@ -117,15 +121,7 @@ THM_4_4 = Claim(
         Relation(sp.Lt(beta, 1 - eta0 / kappa), "beta < gamma = 1 - eta0/kappa"),
         Relation(sp.Lt(eta0, kappa), "eta0 < kappa"),
         Relation(sp.Le(eta0, 8 / (sp.sqrt(1 + 64 * C_MOM.subs(GAMMA_MOM)) + 1)), "eta0 <= 8/(sqrt(1 + 64c) + 1)"),
-        kappa=Real(gt=1, search=(1.01, 1e3), log=True),
-        M=Real(gt=0, search=(1e-2, 1e2), log=True, units=(1, -2)),
-        G=Real(gt=0, search=(1e-2, 1e2), log=True, units=(1, -1)),
-        N=Real(ge=1, search=(1, 1e4), log=True),
-        D=Int(ge=1, search=(1, 50)),
-        Delta1=Real(gt=0, search=(1e-3, 1e3), log=True, units=(1, 0)),
-        R=Real(gt=0, search=(1e-2, 1e2), log=True),
-        T=Int(ge=1, search=(1, 12)),
-        sigma=Seq("T", Real(gt=0, search=(1e-2, 1e2), log=True)),
+        **{**PGD_PARAMS, "kappa": Real(gt=1, search=(1.01, 1e3), log=True)},
         beta=Real(gt=0, lt=1, search=(1e-3, 0.999)),
         eta0=Real(gt=0, search=(1e-3, 8.0), log=True),
         Vsum=Real(ge=0, search=(0.0, 10.0), units=(1, -1)),
@@ -173,18 +169,8 @@ THM_4_7 = Claim(
                 "sampling noise grad_t = grad f + sigma_g xi_t/n with E||xi_t||^2 <= D; R' = R/p^2, p = n/N"),
     kind="expectation bound",
     summary="Private SGD with eta = 1/M: the PGD bound plus alpha_g sigma_g^2 for mini-batch sampling noise.",
-    domain=Domain(
-        kappa=Real(ge=1, search=(1.0, 1e3), log=True),
-        M=Real(gt=0, search=(1e-2, 1e2), log=True, units=(1, -2)),
-        G=Real(gt=0, search=(1e-2, 1e2), log=True, units=(1, -1)),
-        N=Real(ge=1, search=(1, 1e4), log=True),
-        D=Int(ge=1, search=(1, 50)),
-        Delta1=Real(gt=0, search=(1e-3, 1e3), log=True, units=(1, 0)),
-        R=Real(gt=0, search=(1e-4, 1.0), log=True),
-        T=Int(ge=1, search=(1, 12)),
-        sigma=Seq("T", Real(gt=0, search=(1e-2, 1e2), log=True)),
-        sigma_g=Real(ge=0, search=(0.0, 10.0), units=(1, -1)),
-    ),
+    domain=Domain(**{**PGD_PARAMS, "R": Real(gt=0, search=(1e-4, 1.0), log=True),
+                     "sigma_g": Real(ge=0, search=(0.0, 10.0), units=(1, -1))}),
     definitions={alpha: D * G**2 / (2 * R * M * N**2 * Delta1), **GAMMA},
     statements=(
         Identity("alpha is unchanged when N^2 R is replaced by n^2 R' (n >= 1)",
