@@ -182,6 +182,57 @@ THM_4_7 = Claim(
     ),
 )
 
+# ----------------------------------------------------------------------------- Theorem 4.8
+_w = lambda tt: (1 - beta) ** 2 / (1 - beta**tt) ** 2 * sp.Sum(beta ** (2 * (tt - i_)), (i_, 1, tt))  # noqa: E731
+U3_G = sigma_g**2 / G**2 * sp.Sum(gamma ** (T - t) * _w(t), (t, 1, T))
+ALPHA_G = D / (2 * (M / kappa) * N**2 * R * Delta1)
+_thm48_domain = Domain(
+    Relation(sp.Lt(beta, 1 - eta0 / kappa), "beta < gamma = 1 - eta0/kappa"),
+    Relation(sp.Lt(eta0, kappa), "eta0 < kappa"),
+    Relation(sp.Le(eta0, 8 / (sp.sqrt(1 + 64 * C_MOM.subs(GAMMA_MOM)) + 1)), "eta0 <= 8/(sqrt(1 + 64c) + 1)"),
+    kappa=Real(gt=1, search=(1.01, 1e3), log=True),
+    M=PGD_PARAMS["M"], G=PGD_PARAMS["G"], D=PGD_PARAMS["D"], Delta1=PGD_PARAMS["Delta1"],
+    N=Real(ge=1, search=(1, 1e4), log=True),
+    R=Real(gt=0, search=(1e-4, 1.0), log=True),
+    T=Int(ge=1, search=(1, 30)),
+    t=Int(ge=1, search=(1, 30)),
+    beta=Real(gt=0, lt=1, search=(1e-3, 0.999)),
+    eta0=Real(gt=0, search=(1e-3, 8.0), log=True),
+    sigma_g=Real(gt=0, search=(1e-2, 10.0), log=True, units=(1, -1)),
+)
+THM_4_8 = Claim(
+    id="dni/thm-4.8",
+    source=_src("Theorem 4.8", "(15)",
+                "assumptions of Theorem 4.4 (gamma = 1 - eta0/kappa); n = max{N sqrt(R), 1}; U3 = U3^g + U3 with "
+                "alpha R U3^g <= alpha_g sigma_g^2, U3^g = (sigma_g^2/G^2) sum_t gamma^(T-t) (1-beta)^2/(1-beta^t)^2 "
+                "sum_i beta^(2(t-i)); proof: ... <= (sigma_g^2/G^2) 1/(1 - gamma) = (sigma_g^2/G^2) kappa; "
+                "alpha R' U3^g <= D sigma_g^2/(2 mu N^2 R (f(theta_1) - f*)) (R' = R N^2/n^2)"),
+    kind="inequality",
+    summary="PSGD with momentum: the sampling-noise part of U3 costs at most alpha_g sigma_g^2.",
+    domain=_thm48_domain,
+    definitions={alpha: D * G**2 / (2 * R * M * N**2 * Delta1), **GAMMA_MOM},
+    statements=(
+        Inequality("proof step: (1-beta)^2/(1-beta^t)^2 sum_{i<=t} beta^(2(t-i)) <= 1", lhs=_w(t), rhs=sp.Integer(1)),
+        Inequality("(15): alpha R' U3^g <= alpha_g sigma_g^2", lhs=alpha * R_PRIME * U3_G, rhs=ALPHA_G * sigma_g**2,
+                   skip=("symbolic",)),
+    ),
+    expected="violated",
+    reason=("the proof bounds sum_t gamma^(T-t) by 1/(1 - gamma) = kappa, but Theorem 4.4's gamma = 1 - eta0/kappa "
+            "gives kappa/eta0: (15) fails whenever eta0 < 1 - gamma^T (e.g. beta -> 0, eta0 = 1/2, T large)"),
+)
+THM_4_8_CORRECTED = Claim(
+    id="dni/thm-4.8-corrected",
+    source=THM_4_8.source,
+    kind="inequality",
+    summary="alpha R' U3^g <= alpha_g sigma_g^2 / eta0, so the sampling term of (11) is at most 2 alpha_g sigma_g^2.",
+    domain=_thm48_domain,
+    definitions=THM_4_8.definitions,
+    statements=(
+        Inequality("alpha R' U3^g <= alpha_g sigma_g^2 / eta0", lhs=alpha * R_PRIME * U3_G,
+                   rhs=ALPHA_G * sigma_g**2 / eta0, skip=("symbolic",)),
+    ),
+)
+
 # ----------------------------------------------------------------------------- Theorem 4.2
 _uniform_domain = Domain(
     Relation(sp.Ge(kappa, 1 / (1 - c)), "kappa >= 1/(1 - c)"),
@@ -633,7 +684,7 @@ LEMMA_B_7 = Claim(
 
 CLAIMS = (
     THM_3_1, THM_3_1_CORRECTED,
-    ERUB, THM_4_4, THM_4_4_CORRECTED, THM_4_7, THM_4_2, LEMMA_4_1, EQ_25, THM_4_3, LEMMA_B_2, LEMMA_B_3,
+    ERUB, THM_4_4, THM_4_4_CORRECTED, THM_4_7, THM_4_8, THM_4_8_CORRECTED, THM_4_2, LEMMA_4_1, EQ_25, THM_4_3, LEMMA_B_2, LEMMA_B_3,
     ZCDP_INVERSION, ZCDP_INVERSION_CORRECTED, R_COMPARISON, R_COMPARISON_CORRECTED,
     LEMMA_B_4, LEMMA_B_4_CORRECTED, THM_A_3, THM_A_3_CORRECTED, LEMMA_B_5, LEMMA_B_6, LEMMA_B_7,
 )
