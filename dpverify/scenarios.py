@@ -559,6 +559,22 @@ def _t_hat_above(p):
         return float(max((1 - b) / ((1 - b**t) * g ** (th - 1)) for t in range(th + 1, th + 200)))
 
 
+def _u3_uniform_ratio(p):
+    """[dni, proof of Theorem 4.5]: U3 of the uniform schedule over its printed bound."""
+    kappa, eta0, beta, T, R = p["kappa"], p["eta0"], p["beta"], int(p["T"]), p["R"]
+    gamma = 1 - eta0 / kappa
+    th = t_hat(beta, gamma)
+    s2 = T / R
+    with mpmath.workdps(30):
+        b, g = mpmath.mpf(beta), mpmath.mpf(gamma)
+        u3 = mpmath.fsum(g ** (T - t) * (1 - b) ** 2 / (1 - b**t) ** 2
+                         * mpmath.fsum(b ** (2 * (t - i)) for i in range(1, t + 1)) * s2 for t in range(1, T + 1))
+        bound = s2 * g ** (T - 1) * (min(T, th) + max((g ** (th - T) - 1) / (1 - g), 0))
+        return float(u3 / bound)
+
+
+U3_UNIFORM = PointScenario(_u3_uniform_ratio, "uniform schedule sigma_t^2 = T/R, U3 in mpmath (30 digits)",
+                           optimise=1)
 T_HAT_BELOW = PointScenario(_t_hat_below, "Lemma B.7 threshold: every t <= T_hat (scan in mpmath)", optimise=1)
 T_HAT_ABOVE = PointScenario(_t_hat_above, "Lemma B.7 threshold: t = T_hat+1..T_hat+199 (mpmath)", optimise=1)
 

@@ -157,6 +157,31 @@ THM_4_4_CORRECTED = Claim(
     ),
 )
 
+# ----------------------------------------------------------------------------- Theorem 4.5
+THM_4_5 = Claim(
+    id="dni/thm-4.5",
+    source=_src("Theorem 4.5", None,
+                "proof of Theorem 4.5: with sigma_t^2 = T/R, U3 <= (T/R) gamma^(T-1) (min{T, T_hat} + "
+                "max{(gamma^(T_hat-T) - 1)/(1 - gamma), 0}), T_hat of Lemma B.7, gamma = 1 - eta0/kappa "
+                "(the theorem's O-bound and its T are too garbled by OCR to encode; this explicit step is)"),
+    kind="inequality",
+    summary="Momentum with the uniform schedule: the explicit bound on U3 that the proof of Theorem 4.5 prints.",
+    domain=Domain(
+        Relation(sp.Lt(beta, 1 - eta0 / kappa), "beta < gamma = 1 - eta0/kappa"),
+        Relation(sp.Lt(eta0, kappa), "eta0 < kappa"),
+        Relation(sp.Le(eta0, 8 / (sp.sqrt(1 + 64 * C_MOM.subs(GAMMA_MOM)) + 1)), "eta0 <= 8/(sqrt(1 + 64c) + 1)"),
+        kappa=Real(gt=1, search=(1.01, 1e3), log=True),
+        eta0=Real(gt=0, search=(1e-3, 8.0), log=True),
+        beta=Real(gt=0, lt=1, search=(1e-3, 0.999)),
+        T=Int(ge=1, search=(1, 60)),
+        R=Real(gt=0, search=(1e-2, 1e2), log=True),
+    ),
+    statements=(
+        SupBound("U3 / ((T/R) gamma^(T-1) (min{T, T_hat} + max{(gamma^(T_hat-T) - 1)/(1 - gamma), 0})) <= 1",
+                 bound=sp.Integer(1), scenario=sc.U3_UNIFORM, kind="supremum"),
+    ),
+)
+
 # ----------------------------------------------------------------------------- Theorem 4.7
 sigma_g = sp.Symbol("sigma_g")
 n_batch = sp.Max(N * sp.sqrt(R), 1)
@@ -685,7 +710,7 @@ LEMMA_B_7 = Claim(
 CLAIMS = (
     THM_3_1, THM_3_1_CORRECTED,
     ERUB, THM_4_2, LEMMA_4_1, EQ_25, THM_4_3,
-    THM_4_4, THM_4_4_CORRECTED, THM_4_7, THM_4_8, THM_4_8_CORRECTED,
+    THM_4_4, THM_4_4_CORRECTED, THM_4_5, THM_4_7, THM_4_8, THM_4_8_CORRECTED,
     THM_A_3, THM_A_3_CORRECTED,
     LEMMA_B_2, LEMMA_B_3, ZCDP_INVERSION, ZCDP_INVERSION_CORRECTED, R_COMPARISON, R_COMPARISON_CORRECTED,
     LEMMA_B_4, LEMMA_B_4_CORRECTED, LEMMA_B_5, LEMMA_B_6, LEMMA_B_7,
