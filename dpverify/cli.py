@@ -58,28 +58,28 @@ def parse_at(text: str) -> dict[str, Any]:
     return out
 
 
-def _positive_int(name):
+def _int_at_least(name: str, minimum: int):
+    """An argparse converter for integers >= ``minimum`` whose error names the option."""
+    what = "a positive integer" if minimum == 1 else "a non-negative integer" if minimum == 0 else \
+        f"an integer >= {minimum}"
+
     def conv(s):
         try:
             v = int(s)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a positive integer, got {s!r}") from None
-        if v < 1:
-            raise argparse.ArgumentTypeError(f"{name} must be a positive integer, got {s!r}")
+            raise argparse.ArgumentTypeError(f"{name} must be {what}, got {s!r}") from None
+        if v < minimum:
+            raise argparse.ArgumentTypeError(f"{name} must be {what}, got {s!r}")
         return v
     return conv
+
+
+def _positive_int(name):
+    return _int_at_least(name, 1)
 
 
 def _nonneg_int(name):
-    def conv(s):
-        try:
-            v = int(s)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a non-negative integer, got {s!r}") from None
-        if v < 0:
-            raise argparse.ArgumentTypeError(f"{name} must be a non-negative integer, got {s!r}")
-        return v
-    return conv
+    return _int_at_least(name, 0)
 
 
 def _confidence(s):
@@ -125,6 +125,18 @@ def build_parser() -> argparse.ArgumentParser:
     cs = sub.add_parser("constants", help="constants printed in claims, against their derivation")
     cs.add_argument("--paper", help="only this paper's claims")
     cs.add_argument("--json", action="store_true")
+
+    rp = sub.add_parser("reproduce", help="reproduce a paper's experiment figure (a report, not a verdict)")
+    rp.add_argument("figure", metavar="FIGURE", help="figure id: dni/fig-2 or dni/fig-3")
+    rp.add_argument("--out", help="output directory (default out/<figure>, e.g. out/fig-3)")
+    rp.add_argument("--reps", type=_positive_int("reps"), default=100,
+                    help="repetitions (Monte Carlo runs) per configuration (default 100)")
+    rp.add_argument("--quick", action="store_true",
+                    help="reduced size: 3 data scales, 2 horizons, at most 20 reps")
+    rp.add_argument("--jobs", type=_positive_int("jobs"), default=2,
+                    help="worker processes (default 2; results do not depend on it)")
+    rp.add_argument("--seed", type=_nonneg_int("seed"), default=0, help="seed (default 0)")
+    rp.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
 
@@ -220,13 +232,31 @@ def cmd_constants(ns) -> int:
     return 0
 
 
+def cmd_reproduce(ns) -> int:
+    from . import reproduce as rep
+
+    if ns.figure not in rep.FIGURES:
+        raise UsageError(f"unknown figure id {ns.figure!r} (choose from {', '.join(rep.FIGURES)})")
+    if ns.reps < 2:
+        raise UsageError(f"--reps must be at least 2 (a standard error needs two runs), got {ns.reps}")
+    out = ns.out if ns.out is not None else os.path.join("out", ns.figure.split("/")[-1])
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise UsageError(f"--out {out!r} exists and is not a directory")
+    result = rep.reproduce(ns.figure, out, reps=ns.reps, quick=ns.quick, jobs=ns.jobs, seed=ns.seed,
+                           progress=not ns.no_progress)
+    print(result["summary"], end="")
+    print(f"wrote {len(result['files'])} files to {out}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     from .spec import DomainError
 
     parser = build_parser()
     ns = parser.parse_args(argv)
     try:
-        return {"list": cmd_list, "check": cmd_check, "constants": cmd_constants}[ns.command](ns)
+        return {"list": cmd_list, "check": cmd_check, "constants": cmd_constants,
+                "reproduce": cmd_reproduce}[ns.command](ns)
     except (UsageError, DomainError, KeyError) as exc:
         msg = exc.args[0] if exc.args else str(exc)
         print(f"dpverify: error: {msg}", file=sys.stderr)
