@@ -118,6 +118,9 @@ class Verdict:
 
     @property
     def tightness(self) -> float | None:
+        """Smallest bound-over-observed ratio of a claim that is not violated (None if violated)."""
+        if self.verdict == "violated":
+            return None
         vals = [e.tightness for e in self.evidence if e.tightness is not None and e.verdict != "violated"]
         return min(vals) if vals else None
 
