@@ -573,6 +573,33 @@ def _u3_uniform_ratio(p):
         return float(u3 / bound)
 
 
+def _u3_dynamic_ratio(p):
+    """[dni, proof of Theorem 4.6]: max over i of (coefficient of sigma_i^2 in U3) / q_i.
+
+    U3 = sum_t gamma^(T-t) (1-beta)^2/(1-beta^t)^2 sum_{i<=t} beta^(2(t-i)) sigma_i^2 is linear in
+    sigma_i^2 >= 0, so U3 <= sum_i q_i sigma_i^2 for every schedule iff this ratio is <= 1.
+    q_t = 2 gamma^(T+t)/(gamma(gamma - beta^2)) for t <= T_hat and
+    gamma^(2(T_hat-1)) (gamma^(T+1-t) - beta^(2(T+1-t)))/(gamma - beta^2) for t > T_hat.
+    """
+    kappa, eta0, beta, T = p["kappa"], p["eta0"], p["beta"], int(p["T"])
+    gamma = 1 - eta0 / kappa
+    th = t_hat(beta, gamma)
+    with mpmath.workdps(30):
+        b, g = mpmath.mpf(beta), mpmath.mpf(gamma)
+        worst = mpmath.mpf(0)
+        for i in range(1, T + 1):
+            coef = mpmath.fsum(g ** (T - t) * (1 - b) ** 2 / (1 - b**t) ** 2 * b ** (2 * (t - i))
+                               for t in range(i, T + 1))
+            if i <= th:
+                q = 2 * g ** (T + i) / (g * (g - b**2))
+            else:
+                q = g ** (2 * (th - 1)) * (g ** (T + 1 - i) - b ** (2 * (T + 1 - i))) / (g - b**2)
+            worst = max(worst, coef / q)
+        return float(worst)
+
+
+U3_DYNAMIC = PointScenario(_u3_dynamic_ratio, "U3 coefficients against the proof's q_t, in mpmath (30 digits)",
+                           optimise=1)
 U3_UNIFORM = PointScenario(_u3_uniform_ratio, "uniform schedule sigma_t^2 = T/R, U3 in mpmath (30 digits)",
                            optimise=1)
 T_HAT_BELOW = PointScenario(_t_hat_below, "Lemma B.7 threshold: every t <= T_hat (scan in mpmath)", optimise=1)
