@@ -1,9 +1,34 @@
 """Shared test configuration: a derandomized Hypothesis profile for CI."""
 import os
 
+import numpy as np
+import pytest
 from hypothesis import HealthCheck, settings
+
+from dpverify.sim import LeastSquares, LinearLoss, LogisticRegression, Quadratic
 
 settings.register_profile("ci", derandomize=True, deadline=None, database=None, max_examples=60,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", deadline=None, max_examples=60)
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def _data(n=40, d=3, seed=0, scale=2.0):
+    rng = np.random.default_rng(seed)
+    X = scale * rng.normal(size=(n, d))
+    w = rng.normal(size=d)
+    y_reg = X @ w + 0.3 * rng.normal(size=n)
+    y_cls = np.where(X @ w + 0.5 * rng.normal(size=n) > 0, 1.0, -1.0)
+    return X, y_reg, y_cls
+
+
+@pytest.fixture(scope="module")
+def problems():
+    """One problem of each simulator class, on fixed random data (shared by the simulator tests)."""
+    X, y_reg, y_cls = _data()
+    return {
+        "quadratic": Quadratic([0.2, 0.5, 1.0], theta_star=[1.0, -2.0, 0.5], f_star=0.25),
+        "least_squares": LeastSquares(X, y_reg, lam=0.05),
+        "logistic": LogisticRegression(X, y_cls, lam=0.1),
+        "linear": LinearLoss(X),
+    }
