@@ -158,7 +158,6 @@ def _claims(paper):
 
 
 def cmd_list(ns) -> int:
-    from . import registry
     from .report import claims_table
 
     claims = _claims(ns.paper)
@@ -221,7 +220,7 @@ def cmd_check(ns) -> int:
 
 
 def cmd_constants(ns) -> int:
-    from . import constants, registry
+    from . import constants
     from .report import constants_table
 
     rows = constants.rows(_claims(ns.paper))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Callable
 
 import mpmath
 import numpy as np

@@ -13,8 +13,6 @@ from __future__ import annotations
 import html
 import json
 from dataclasses import dataclass, field
-from typing import Any
-
 from .spec import VERDICTS
 
 

@@ -15,8 +15,6 @@ import pytest
 from dpverify.sim import (
     BLOCK,
     LeastSquares,
-    LinearLoss,
-    LogisticRegression,
     Quadratic,
     gd,
     minibatch_grad,
