@@ -81,18 +81,23 @@ def _with(reparam) -> str:
     return " with " + ", ".join(f"{k} = {v}" for k, v in reparam.items()) + " (positive new symbols)"
 
 
+def _difference(a, b, stmt, claim, cfg: Config) -> sp.Basic:
+    """``a - b`` with the claim's definitions, the statement's reparametrisation and any pinned scalars."""
+    diff = claim.expand(a - b)
+    if stmt.reparam:
+        diff = diff.subs(stmt.reparam)
+    if cfg.at is not None:
+        diff = diff.subs({sp.Symbol(k): v for k, v in cfg.at.items() if not isinstance(v, (list, tuple))})
+    return diff
+
+
 def check(stmt, claim, cfg: Config) -> Evidence:
     clock = Clock()
     name = stmt.name
     try:
         with time_limit(cfg.symbolic_timeout):
             if isinstance(stmt, Identity):
-                diff = claim.expand(stmt.lhs - stmt.rhs)
-                if stmt.reparam:
-                    diff = diff.subs(stmt.reparam)
-                if cfg.at is not None:
-                    diff = diff.subs({sp.Symbol(k): v for k, v in cfg.at.items()
-                                      if not isinstance(v, (list, tuple))})
+                diff = _difference(stmt.lhs, stmt.rhs, stmt, claim, cfg)
                 diff_d = diff.doit() if (diff.has(sp.Sum) or diff.has(sp.Integral)) else diff
                 if _is_zero(diff_d):
                     return Evidence("symbolic", name, "verified", seconds=clock.seconds,
@@ -108,12 +113,7 @@ def check(stmt, claim, cfg: Config) -> Evidence:
                 return Evidence("symbolic", name, "inconclusive", seconds=clock.seconds,
                                 detail="SymPy could not simplify lhs - rhs to 0")
             # inequality
-            diff = claim.expand(stmt.rhs - stmt.lhs)
-            if stmt.reparam:
-                diff = diff.subs(stmt.reparam)
-            if cfg.at is not None:
-                diff = diff.subs({sp.Symbol(k): v for k, v in cfg.at.items()
-                                  if not isinstance(v, (list, tuple))})
+            diff = _difference(stmt.rhs, stmt.lhs, stmt, claim, cfg)
             if diff.has(sp.Sum):
                 diff = diff.doit()
             if _nonneg(diff, stmt.strict):

@@ -288,12 +288,36 @@ def _combine(moments: list[tuple], seed: int, steps: int,
                     seed=seed, steps=steps, thetas=thetas)
 
 
-def _progress(enabled: bool, total: int):
+def _progress(enabled: bool, total: int, desc: str = "pgd"):
     if not enabled:
         return None
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, unit="run", desc="pgd")
+    return tqdm(total=total, unit="run", desc=desc)
+
+
+def _run_chunked(kernel: Callable[[np.ndarray, int, list[int]], None], dim: int, theta1: np.ndarray,
+                 runs: int, chunk_runs: int, seed: int, steps: int, statistic: Statistic,
+                 progress: bool, desc: str, return_thetas: bool) -> MCResult:
+    """Drive a simulator over chunks of runs; the one loop every Monte Carlo simulator shares.
+
+    Each chunk's iterates start at ``theta1`` and ``kernel(theta, start, blocks)`` advances them
+    in place; the statistic is reduced per block and blocks are combined in order, so results do
+    not depend on ``chunk_runs`` (see :mod:`dpverify.sim.rng`).
+    """
+    out = np.empty((runs, dim)) if return_thetas else None
+    bar = _progress(progress, runs, desc)
+    moments: list[tuple] = []
+    for start, stop, blocks in iter_chunks(runs, chunk_runs):
+        theta = out[start:stop] if out is not None else np.empty((stop - start, dim))
+        theta[...] = theta1
+        kernel(theta, start, blocks)
+        moments.extend(_block_moments(statistic, theta, start))
+        if bar is not None:
+            bar.update(stop - start)
+    if bar is not None:
+        bar.close()
+    return _combine(moments, seed, steps, out)
 
 
 # --------------------------------------------------------------------------- #
@@ -362,22 +386,14 @@ def pgd(problem: Problem, theta1: object, etas: object, sigmas: object, G: float
     scales = sigmas * multiplier
     use_fast = fast_path and isinstance(problem, Quadratic) and clip is None
 
-    out = np.empty((runs, problem.dim)) if return_thetas else None
-    bar = _progress(progress, runs)
-    moments: list[tuple] = []
-    for start, stop, blocks in iter_chunks(runs, chunk_runs):
-        theta = out[start:stop] if out is not None else np.empty((stop - start, problem.dim))
+    def kernel(theta, start, blocks):
         if use_fast:
             _quadratic_chunk(problem, theta1, theta, etas, scales, seed, start, blocks)
         else:
-            theta[...] = theta1
             _generic_chunk([problem], [theta], etas, scales, clip, seed, start, blocks)
-        moments.extend(_block_moments(statistic, theta, start))
-        if bar is not None:
-            bar.update(stop - start)
-    if bar is not None:
-        bar.close()
-    return _combine(moments, seed, len(sigmas), out)
+
+    return _run_chunked(kernel, problem.dim, theta1, runs, chunk_runs, seed, len(sigmas), statistic,
+                        progress, "pgd", return_thetas)
 
 
 def pgd_budgeted(problem: Problem, theta1: object, eta: object, schedule_sigmas: object,

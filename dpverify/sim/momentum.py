@@ -70,18 +70,17 @@ from ._validate import check_array, check_int, check_real, check_seed
 from .algorithms import (
     MCResult,
     Statistic,
-    _block_moments,
     _check_clip_support,
     _check_problem,
     _check_statistic,
     _check_steps,
     _check_theta1,
-    _combine,
     _noise_multiplier,
+    _run_chunked,
 )
 from .moments import _prepare
 from .problems import Problem
-from .rng import block_rng, block_slices, iter_chunks
+from .rng import block_rng, block_slices
 
 __all__ = ["momentum_pgd", "momentum_quadratic_moments", "momentum_quadratic_mean_var"]
 
@@ -110,14 +109,6 @@ def _momentum_update(v: np.ndarray, g: np.ndarray, beta: float, correction: floa
     g *= 1.0 - beta
     v += g
     np.divide(v, correction, out=g)
-
-
-def _progress(enabled: bool, total: int, desc: str):
-    if not enabled:
-        return None
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, unit="run", desc=desc)
 
 
 # --------------------------------------------------------------------------- #
@@ -207,19 +198,11 @@ def momentum_pgd(problem: Problem, theta1: object, etas: object, sigmas: object,
     statistic = _check_statistic(statistic, problem)
     scales = sigmas * multiplier
 
-    out = np.empty((runs, problem.dim)) if return_thetas else None
-    bar = _progress(progress, runs, "momentum_pgd")
-    moments: list[tuple] = []
-    for start, stop, blocks in iter_chunks(runs, chunk_runs):
-        theta = out[start:stop] if out is not None else np.empty((stop - start, problem.dim))
-        theta[...] = theta1
+    def kernel(theta, start, blocks):
         _momentum_chunk([problem], [theta], etas, scales, beta, clip, seed, start, blocks)
-        moments.extend(_block_moments(statistic, theta, start))
-        if bar is not None:
-            bar.update(stop - start)
-    if bar is not None:
-        bar.close()
-    return _combine(moments, seed, len(sigmas), out)
+
+    return _run_chunked(kernel, problem.dim, theta1, runs, chunk_runs, seed, len(sigmas), statistic,
+                        progress, "momentum_pgd", return_thetas)
 
 
 # --------------------------------------------------------------------------- #

@@ -47,16 +47,15 @@ from ._validate import check_int, check_real, check_seed
 from .algorithms import (
     MCResult,
     Statistic,
-    _block_moments,
     _check_statistic,
     _check_steps,
     _check_theta1,
-    _combine,
     _noise_multiplier,
+    _run_chunked,
 )
-from .momentum import _check_beta, _momentum_update, _progress
+from .momentum import _check_beta, _momentum_update
 from .problems import _check_data_problem, _LinearModel
-from .rng import block_rng, block_slices, iter_chunks
+from .rng import block_rng, block_slices
 
 __all__ = ["psgd", "minibatch_grad", "sampling_noise_moments", "index_rng"]
 
@@ -286,16 +285,8 @@ def psgd(problem: _LinearModel, theta1: object, etas: object, sigmas: object, ba
     statistic = _check_statistic(statistic, problem)
     scales = sigmas * multiplier
 
-    out = np.empty((runs, problem.dim)) if return_thetas else None
-    bar = _progress(progress, runs, "psgd")
-    moments: list[tuple] = []
-    for start, stop, blocks in iter_chunks(runs, chunk_runs):
-        theta = out[start:stop] if out is not None else np.empty((stop - start, problem.dim))
-        theta[...] = theta1
+    def kernel(theta, start, blocks):
         _psgd_chunk(problem, theta, etas, scales, batch, beta, clip, seed, start, blocks)
-        moments.extend(_block_moments(statistic, theta, start))
-        if bar is not None:
-            bar.update(stop - start)
-    if bar is not None:
-        bar.close()
-    return _combine(moments, seed, len(sigmas), out)
+
+    return _run_chunked(kernel, problem.dim, theta1, runs, chunk_runs, seed, len(sigmas), statistic,
+                        progress, "psgd", return_thetas)
