@@ -154,6 +154,49 @@ class PGDExcessRisk:
         return f"quadratic D={len(inst['eigs'])} kappa={self.point(inst)['kappa']:.4g} T={inst['T']}"
 
 
+class PGDExceedance(PGDExcessRisk):
+    """Probability that one PGD run's normalised excess risk exceeds a threshold, by Monte Carlo.
+
+    ``threshold(point)`` gives the threshold at the claim's parameters (e.g. an expectation bound,
+    supplied by the claim). The per-run statistic is the indicator, so its mean is the exceedance
+    probability. Instances: diagonal quadratics where that bound is attained in expectation
+    (kappa = 1, one step, D = 1 and D = 50: excess / bound is chi^2_D / D), a kappa = 10 quadratic
+    and the logistic problems of :class:`PGDExcessRisk`.
+    """
+
+    mc_name = "diagonal quadratics (kappa = 1, T = 1, D = 1, 50; kappa = 10, T = 20) and ridge logistic regression"
+    supports_exact = False
+
+    def __init__(self, threshold: Callable[[dict], float], what: str):
+        self.threshold, self.what = threshold, what
+        self.algorithm = f"PGD eq. (1), eta = 1/M, indicator of excess > {what}"
+
+    def mc_instances(self, cfg):
+        quads = [
+            {"eigs": [1.0], "theta1": [1.0], "M": 1.0, "kappa": 1.0, "G": 1.0, "N": 10, "R": 0.5, "T": 1,
+             "sigma": [1.0]},
+            {"eigs": [1.0] * 50, "theta1": [1.0] + [0.0] * 49, "M": 1.0, "kappa": 1.0, "G": 1.0, "N": 10,
+             "R": 0.5, "T": 1, "sigma": [1.0]},
+            {"eigs": [0.1, 0.55, 1.0, 1.0, 1.0], "theta1": [1.0, -1.0, 0.5, 0.0, 0.0], "M": 1.0, "kappa": 10.0,
+             "G": 1.0, "N": 10, "R": 0.5, "T": 20, "sigma": [math.sqrt(20 / 0.5)] * 20},
+        ]
+        return quads + [i for i in super().mc_instances(cfg) if i["schedule"] == "dynamic"]
+
+    def monte_carlo(self, inst, runs, seed, chunk_runs):
+        thr = float(self.threshold(self.point(inst)))
+        if inst.get("family") == "logistic":
+            p = _logistic_problem(inst["n"], inst["d"], inst["data_seed"], inst["scale"], inst["lam"])
+            theta1, n = np.zeros(inst["d"]), inst["n"]
+        else:
+            p = sim.Quadratic(np.asarray(inst["eigs"]))
+            theta1, n = np.asarray(inst["theta1"]), inst["N"]
+        delta1 = float(p.value(theta1[None, :])[0] - p.f_star)
+        res = sim.pgd(p, theta1, 1.0 / (inst.get("M") or p.M), np.asarray(inst["sigma"]), inst["G"], n,
+                      runs, seed, chunk_runs=chunk_runs,
+                      statistic=lambda th: ((p.value(th) - p.f_star) / delta1 > thr).astype(float))
+        return res.mean, res.var
+
+
 class MomentumExcessRisk(PGDExcessRisk):
     """Momentum PGD [dni, eq. (10)] with eta_t = eta0/(2M) on diagonal quadratics, exactly.
 
@@ -166,6 +209,15 @@ class MomentumExcessRisk(PGDExcessRisk):
     name = "diagonal quadratic, momentum"
     algorithm = "bias-corrected momentum PGD, eq. (10)"
     supports_monte_carlo = False
+
+    def __init__(self, schedule: str = "given", vsum: bool = True):
+        """``schedule="uniform"`` fixes sigma_t^2 = T/R (the point then carries no sigma);
+        ``vsum=False`` leaves Vsum out of the point (claims without a momentum-effect term)."""
+        if schedule not in ("given", "uniform"):
+            raise ValueError(f"schedule must be 'given' or 'uniform', got {schedule!r}")
+        self.schedule, self.vsum = schedule, vsum
+        if schedule == "uniform":
+            self.name = "diagonal quadratic, momentum, uniform schedule sigma_t^2 = T/R"
 
     @staticmethod
     def eta0_max(beta, gamma):
@@ -186,6 +238,8 @@ class MomentumExcessRisk(PGDExcessRisk):
             gamma = 1 - e0 / kappa
             beta = draw(st.floats(1e-3, 0.999)) * gamma
             d.update(beta=beta, eta0=e0)
+            if self.schedule == "uniform":
+                d["sigma"] = [math.sqrt(d["T"] / d["R"])] * d["T"]
             return d
 
         return inst().filter(lambda d: d["eta0"] <= self.eta0_max(d["beta"], 1 - d["eta0"] / d["kappa"]))
@@ -200,7 +254,11 @@ class MomentumExcessRisk(PGDExcessRisk):
 
     def point(self, inst):
         pt = super().point(inst)
-        pt.update(beta=inst["beta"], eta0=inst["eta0"], Vsum=self._vsum(inst))
+        pt.update(beta=inst["beta"], eta0=inst["eta0"])
+        if self.vsum:
+            pt["Vsum"] = self._vsum(inst)
+        if self.schedule == "uniform":
+            del pt["sigma"]
         return pt
 
     def exact(self, inst):
@@ -210,6 +268,8 @@ class MomentumExcessRisk(PGDExcessRisk):
         return float(mean[0]) / self._delta1(inst)
 
     def instance_at(self, point):
+        if self.schedule == "uniform":
+            point = {**point, "sigma": [math.sqrt(point["T"] / point["R"])] * int(point["T"])}
         inst = super().instance_at(point)
         inst.update(beta=point["beta"], eta0=point["eta0"])
         return inst
@@ -669,6 +729,8 @@ class MomentumGradientDrift:
 PGD_ERUB = PGDExcessRisk()
 PSGD_ERUB = PSGDExcessRisk()
 MOMENTUM_ERUB = MomentumExcessRisk()
+MOMENTUM_ERUB_NO_V = MomentumExcessRisk(vsum=False)
+MOMENTUM_UNIFORM_ERUB = MomentumExcessRisk(schedule="uniform", vsum=False)
 MOMENTUM_DRIFT = MomentumGradientDrift()
 ALGORITHM1_REPLACE = Algorithm1Accounting("replace")
 ALGORITHM1_REMOVE = Algorithm1Accounting("remove")

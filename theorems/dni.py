@@ -11,6 +11,7 @@ q_t = gamma^(T-t) alpha (eq. (3)).
 from __future__ import annotations
 
 import sympy as sp
+from sympy.utilities.lambdify import implemented_function
 
 from dpverify.spec import (
     Choice, Claim, Constant, Domain, ExpectationBound, Identity, Inequality, Int, LimitPath,
@@ -18,6 +19,7 @@ from dpverify.spec import (
 )
 
 from dpverify import scenarios as sc
+from dpverify.numeric import evaluate
 
 SEED = "000_155fea93f75f24eb.txt"
 
@@ -77,6 +79,7 @@ def _src(label, eq=None, text=""):
 
 
 # ----------------------------------------------------------------------------- Theorem 4.1
+ERUB_3 = gamma**T + R * sp.Sum(gamma ** (T - t) * alpha * sigma[t] ** 2, (t, 1, T))
 ERUB = Claim(
     id="dni/thm-4.1",
     source=_src("Theorem 4.1", "(3)",
@@ -93,9 +96,7 @@ ERUB = Claim(
         Identity("unrolled noise term equals R sum q_t sigma_t^2",
                  lhs=sp.Sum(gamma ** (T - t) * M / 2 * (G * sigma[t] / (N * M)) ** 2 * D, (t, 1, T)) / Delta1,
                  rhs=R * sp.Sum(gamma ** (T - t) * alpha * sigma[t] ** 2, (t, 1, T))),
-        ExpectationBound("ERUB (3)",
-                         bound=gamma**T + R * sp.Sum(gamma ** (T - t) * alpha * sigma[t] ** 2, (t, 1, T)),
-                         scenario=sc.PGD_ERUB),
+        ExpectationBound("ERUB (3)", bound=ERUB_3, scenario=sc.PGD_ERUB),
     ),
 )
 
@@ -157,47 +158,106 @@ THM_4_4_CORRECTED = Claim(
     ),
 )
 
-# ----------------------------------------------------------------------------- Theorem 4.5
+# ----------------------------------------------------------------------------- Theorems 4.5 and 4.6
+# T_hat of Lemma B.7 as a function of (beta, gamma), evaluated by the scenario's scan.
+T_HAT = implemented_function("T_hat", lambda b, g: sc.t_hat(float(b), float(g)))
+
+
+def _u3_uniform_bracket(g):
+    """The proof of Theorem 4.5: U3 <= (T/R) gamma^(T-1) (min{T, T_hat} + max{(gamma^(T_hat-T) - 1)/(1 - gamma), 0})."""
+    th = T_HAT(beta, g)
+    return sp.Min(T, th) + sp.Max((g ** (th - T) - 1) / (1 - g), 0)
+
+
+def _q_dynamic(g, tt):
+    """The proof of Theorem 4.6's q_t (both regimes of Lemma B.7's T_hat)."""
+    th = T_HAT(beta, g)
+    return sp.Piecewise((2 * g ** (T + tt) / (g * (g - beta**2)), tt <= th),
+                        (g ** (2 * (th - 1)) * (g ** (T + 1 - tt) - beta ** (2 * (T + 1 - tt))) / (g - beta**2), True))
+
+
+_MOM_RELATIONS = (
+    Relation(sp.Lt(beta, 1 - eta0 / kappa), "beta < gamma = 1 - eta0/kappa"),
+    Relation(sp.Lt(eta0, kappa), "eta0 < kappa"),
+    Relation(sp.Le(eta0, 8 / (sp.sqrt(1 + 64 * C_MOM.subs(GAMMA_MOM)) + 1)), "eta0 <= 8/(sqrt(1 + 64c) + 1)"),
+)
+_MOM_PARAMS = dict(
+    kappa=Real(gt=1, search=(1.01, 1e3), log=True),
+    eta0=Real(gt=0, search=(1e-3, 8.0), log=True),
+    beta=Real(gt=0, lt=1, search=(1e-3, 0.999)),
+    T=Int(ge=1, search=(1, 60)),
+    R=Real(gt=0, search=(1e-2, 1e2), log=True),
+    M=PGD_PARAMS["M"], G=PGD_PARAMS["G"], N=PGD_PARAMS["N"], D=PGD_PARAMS["D"], Delta1=PGD_PARAMS["Delta1"],
+)
+_ALPHA = {alpha: D * G**2 / (2 * R * M * N**2 * Delta1)}
+ERUB_4_5 = gamma**T * (1 + 2 * eta0 * alpha / gamma * T * _u3_uniform_bracket(gamma))
+ERUB_4_6 = gamma**T + 2 * eta0 * alpha * R * sp.Sum(_q_dynamic(gamma, t) * sigma[t] ** 2, (t, 1, T))
+_INHERITS = ("it is Theorem 4.4's bound (Z >= 0) with U3 bounded, so it inherits 4.4's contraction: with eta_t = "
+             "eta0/(2M) a PL step contracts by 1 - (eta0/kappa)(1 - eta0/4), not gamma = 1 - eta0/kappa, and the "
+             "bound fails where the noise is small")
+
 THM_4_5 = Claim(
     id="dni/thm-4.5",
     source=_src("Theorem 4.5", None,
                 "proof of Theorem 4.5: with sigma_t^2 = T/R, U3 <= (T/R) gamma^(T-1) (min{T, T_hat} + "
-                "max{(gamma^(T_hat-T) - 1)/(1 - gamma), 0}), T_hat of Lemma B.7, gamma = 1 - eta0/kappa "
-                "(the theorem's O-bound and its T are too garbled by OCR to encode; this explicit step is)"),
-    kind="inequality",
-    summary="Momentum with the uniform schedule: the explicit bound on U3 that the proof of Theorem 4.5 prints.",
-    domain=Domain(
-        Relation(sp.Lt(beta, 1 - eta0 / kappa), "beta < gamma = 1 - eta0/kappa"),
-        Relation(sp.Lt(eta0, kappa), "eta0 < kappa"),
-        Relation(sp.Le(eta0, 8 / (sp.sqrt(1 + 64 * C_MOM.subs(GAMMA_MOM)) + 1)), "eta0 <= 8/(sqrt(1 + 64c) + 1)"),
-        kappa=Real(gt=1, search=(1.01, 1e3), log=True),
-        eta0=Real(gt=0, search=(1e-3, 8.0), log=True),
-        beta=Real(gt=0, lt=1, search=(1e-3, 0.999)),
-        T=Int(ge=1, search=(1, 60)),
-        R=Real(gt=0, search=(1e-2, 1e2), log=True),
-    ),
+                "max{(gamma^(T_hat-T) - 1)/(1 - gamma), 0}), T_hat of Lemma B.7, gamma = 1 - eta0/kappa; "
+                "'By Theorem 4.4, because Z >= 0, ERUB <= gamma^T + 2 R eta0 alpha U3 = gamma^T (1 + (alpha'/gamma) T "
+                "(min{T, T_hat} + max{...})), alpha' = 2 eta0 alpha (the theorem's O-bound on ERUB_min and its T are "
+                "too garbled by OCR to encode; these explicit steps are)"),
+    kind="expectation bound",
+    summary=("Momentum with the uniform schedule: the proof's explicit U3 bound, and the ERUB it gives "
+             "through Theorem 4.4, against exact momentum moments on quadratics."),
+    domain=Domain(*_MOM_RELATIONS, **_MOM_PARAMS),
+    definitions={**_ALPHA, **GAMMA_MOM},
     statements=(
         SupBound("U3 / ((T/R) gamma^(T-1) (min{T, T_hat} + max{(gamma^(T_hat-T) - 1)/(1 - gamma), 0})) <= 1",
                  bound=sp.Integer(1), scenario=sc.U3_UNIFORM, kind="supremum"),
+        ExpectationBound("ERUB <= gamma^T (1 + (2 eta0 alpha/gamma) T (min{T, T_hat} + max{...}))",
+                         bound=ERUB_4_5, scenario=sc.MOMENTUM_UNIFORM_ERUB),
     ),
+    expected="violated",
+    reason=f"the U3 step holds; the ERUB step fails: {_INHERITS}",
 )
 
-# ----------------------------------------------------------------------------- Theorem 4.6
+
+def _with_corrected_contraction(printed, summary, name, bound, scenario):
+    """The ``-corrected`` claim of a momentum ERUB: gamma' = 1 - (eta0/kappa)(1 - eta0/4) for gamma."""
+    return Claim(id=printed.id + "-corrected", source=printed.source, kind="expectation bound", summary=summary,
+                 domain=printed.domain, definitions={**_ALPHA, **GAMMA_MOM_C},
+                 statements=(ExpectationBound(name, bound=bound, scenario=scenario),))
+
+
+THM_4_5_CORRECTED = _with_corrected_contraction(
+    THM_4_5, ("The uniform-schedule ERUB with Theorem 4.4-corrected's contraction gamma' = 1 - (eta0/kappa)(1 - "
+              "eta0/4) in place of gamma (also in T_hat and the U3 bound); checked on quadratics (no proof)."),
+    "ERUB <= gamma'^T (1 + (2 eta0 alpha/gamma') T (min{T, T_hat'} + max{...}))", ERUB_4_5,
+    sc.MOMENTUM_UNIFORM_ERUB)
+
 THM_4_6 = Claim(
     id="dni/thm-4.6",
     source=_src("Theorem 4.6", None,
-                "proof of Theorem 4.6: U3 <= (2 gamma^T/(gamma(gamma - beta^2))) sum_{i<=T_hat} gamma^i sigma_i^2 + "
-                "gamma^(2 T_hat - 2) sum_{i>T_hat} (gamma^(T+1-i) - beta^(2(T+1-i)))/(gamma - beta^2) sigma_i^2 = "
-                "sum_t q_t sigma_t^2 (the theorem's c1, c2 and its O-bound are too garbled by OCR to encode; "
-                "this explicit step, for every schedule, is)"),
-    kind="inequality",
-    summary="Momentum with a dynamic schedule: U3 is at most sum_t q_t sigma_t^2 with the q_t of the proof.",
-    domain=THM_4_5.domain,
+                "ERUB <= gamma^T + 2 eta0 alpha sum_t R q_t sigma_t^2 (statement); proof: U3 <= (2 gamma^T/(gamma(gamma - "
+                "beta^2))) sum_{i<=T_hat} gamma^i sigma_i^2 + gamma^(2 T_hat - 2) sum_{i>T_hat} (gamma^(T+1-i) - "
+                "beta^(2(T+1-i)))/(gamma - beta^2) sigma_i^2 = sum_t q_t sigma_t^2 (the theorem's c1, c2 and its "
+                "O-bound are too garbled by OCR to encode; these explicit steps, for every schedule, are)"),
+    kind="expectation bound",
+    summary=("Momentum with a dynamic schedule: U3 <= sum_t q_t sigma_t^2 with the proof's q_t, and the ERUB "
+             "gamma^T + 2 eta0 alpha R sum_t q_t sigma_t^2 of the statement, against exact momentum moments."),
+    domain=Domain(*_MOM_RELATIONS, **{**_MOM_PARAMS, "sigma": PGD_PARAMS["sigma"]}),
+    definitions={**_ALPHA, **GAMMA_MOM},
     statements=(
         SupBound("max_i (coefficient of sigma_i^2 in U3) / q_i <= 1 (so U3 <= sum q_t sigma_t^2 for every schedule)",
                  bound=sp.Integer(1), scenario=sc.U3_DYNAMIC, kind="supremum"),
+        ExpectationBound("ERUB <= gamma^T + 2 eta0 alpha R sum_t q_t sigma_t^2", bound=ERUB_4_6,
+                         scenario=sc.MOMENTUM_ERUB_NO_V),
     ),
+    expected="violated",
+    reason=f"the q_t step holds; the ERUB of the statement fails: {_INHERITS}",
 )
+THM_4_6_CORRECTED = _with_corrected_contraction(
+    THM_4_6, ("The dynamic-schedule ERUB with gamma' = 1 - (eta0/kappa)(1 - eta0/4) in place of gamma (also in "
+              "T_hat and q_t); checked on quadratics (no proof)."),
+    "ERUB <= gamma'^T + 2 eta0 alpha R sum_t q'_t sigma_t^2", ERUB_4_6, sc.MOMENTUM_ERUB_NO_V)
 
 # ----------------------------------------------------------------------------- Theorem 4.7
 sigma_g = sp.Symbol("sigma_g")
@@ -615,6 +675,92 @@ LEMMA_B_4_CORRECTED = Claim(
     ),
 )
 
+# ----------------------------------------------------------------------------- (17), (18): true risk
+# The derivation printed around (16)-(18): Theorem A.1 (Shalev-Shwartz et al. 2009, 5.4) with
+# probability 1 - p, TER <= sqrt((2 G^2/mu) EER) + 4 G^2/(p mu N); PGD repeated k = log2(1/p) times
+# at budget R/k each, and Markov's inequality on one repetition's EER (which gives 2 F(R/k), where
+# the text writes F(R/k): a constant the O absorbs); F = (f(theta_1) - f*) times the minimal ERUB of
+# section 4.1.3: (24) for the uniform schedule, A/(A + 1) of Theorem 4.3 for the dynamic one.
+p_fail = sp.Symbol("p")
+K_REP = sp.log(1 / p_fail, 2)
+MU_ = M / kappa
+_alpha_k = D * G**2 * K_REP / (2 * R * M * N**2 * Delta1)   # alpha at budget R/k
+TER_CHAIN_UNIFORM = (sp.sqrt(2 * G**2 / MU_ * 2 * Delta1 * ERUB_24.subs(alpha, _alpha_k))
+                     + 4 * G**2 / (p_fail * MU_ * N))
+TER_CHAIN_DYNAMIC = (sp.sqrt(2 * G**2 / MU_ * 2 * Delta1 * ERUB_MIN_DYN.subs(alpha, _alpha_k))
+                     + 4 * G**2 / (p_fail * MU_ * N))
+RATE_17 = G**2 / (MU_ * N) * (sp.sqrt(D * sp.log(N) * sp.log(1 / p_fail) / R) + 1 / p_fail)
+RATE_18 = G**2 / (MU_ * N) * (sp.sqrt(D * sp.log(1 / p_fail) / R) + 1 / p_fail)
+_ter_domain = Domain(
+    Relation(sp.Le(Delta1, G**2 * kappa / (2 * M)), "f(theta_1) - f* <= G^2/(2 mu) (G-Lipschitz and mu-PL)"),
+    kappa=Real(gt=1, search=(1.001, 1e3), log=True),
+    M=PGD_PARAMS["M"], G=PGD_PARAMS["G"],
+    N=Real(ge=2, search=(2, 1e4), log=True),
+    D=Real(ge=1, search=(1, 1e3), log=True),
+    R=PGD_PARAMS["R"],
+    Delta1=Real(gt=0, search=(1e-3, 1e3), log=True, units=(1, 0)),
+    p=Real(gt=0, le=0.5, search=(1e-6, 0.5), log=True),
+)
+_TER_PATHS = (LimitPath("N", "inf"), LimitPath("p", "0+"), LimitPath("D", "inf"), LimitPath("R", "0+"),
+              LimitPath("R", "inf"),
+              LimitPath("N", "inf", {"D": lambda x, b: b["D"] * x / b["N"]}, "D/N fixed (N >= D)"))
+_TER_TEXT = ("(16) TER <= sqrt((2G^2/mu)(f(theta) - f(theta*))) + 4G^2/(p mu N) [OCR: '2G2 PfW-TF) + 与 / μN pμN']; "
+             "k = log2(1/p) repetitions at budget R/k, 'there exists one repetition whose EER is F(R/log2(1/p)) "
+             "with probability at least 1 - p'; ")
+EQ_17 = Claim(
+    id="dni/eq-17",
+    source=_src("after Theorem A.1", "(17)", _TER_TEXT + (
+        "(17) TER_uniform <= O(G^2/(mu N) (sqrt(D ln(N) ln(1/p)/R) + 1/p)), kappa and constants ignored "
+        "[OCR: 'G2 r /D ln(N) ln(1/p) / μN \\ NR + pH'; read with the squares OCR drops elsewhere, i.e. "
+        "(G^2/mu)(sqrt(D ln N ln(1/p)/(N^2 R)) + 1/(pN)), which is what the derivation gives]")),
+    kind="rate",
+    summary=("True excess risk with probability 1 - p, uniform schedule: Theorem A.1 + k = log2(1/p) repetitions "
+             "+ (24) give O(G^2/(mu N)(sqrt(D ln N ln(1/p)/R) + 1/p))."),
+    domain=_ter_domain,
+    definitions=GAMMA,
+    statements=(
+        Rate("(17): the derivation's bound = O(G^2/(mu N)(sqrt(D ln(N) ln(1/p)/R) + 1/p))",
+             expr=TER_CHAIN_UNIFORM, rate=RATE_17, kind="O", paths=_TER_PATHS),
+    ),
+)
+EQ_18 = Claim(
+    id="dni/eq-18",
+    source=_src("after Theorem A.1", "(18)", _TER_TEXT + (
+        "(18) TER_dynamic <= O(G^2/(mu N) (sqrt(D ln(1/p)/R) + 1/p)) [OCR: 'TERdyi ≤o (, IyDNF+P))'; the ln N of "
+        "(17) is gone, as the dynamic schedule's O(alpha) in section 4.1.3 says]")),
+    kind="rate",
+    summary=("True excess risk with probability 1 - p, dynamic schedule: Theorem A.1 + repetitions + Theorem "
+             "4.3's minimum give O(G^2/(mu N)(sqrt(D ln(1/p)/R) + 1/p)), a ln N below (17)."),
+    domain=_ter_domain,
+    definitions=GAMMA,
+    statements=(
+        Rate("(18): the derivation's bound = O(G^2/(mu N)(sqrt(D ln(1/p)/R) + 1/p))",
+             expr=TER_CHAIN_DYNAMIC, rate=RATE_18, kind="O", paths=_TER_PATHS),
+    ),
+)
+
+
+# The step of the derivation above that is not a cited theorem: "by Markov's inequality, there
+# exists one repetition whose EER is F(R/log2(1/p)) with probability at least 1 - 1/2^k". The k
+# repetitions are independent, so this holds for every k iff one run exceeds F with probability
+# <= 1/2. Markov's inequality alone gives that only at 2F; at F it needs the distribution.
+PGD_EXCEEDS_ERUB = sc.PGDExceedance(lambda pt: float(evaluate(ERUB_3, ERUB, pt)), "the ERUB (3)")
+MARKOV_REPETITION = Claim(
+    id="dni/claim-markov-repetition",
+    source=_src("after Theorem A.1", None,
+                "'by Markov's inequality, there exists one repetition whose EER is F(R/log2(1/p)) with probability "
+                "at least 1 - 1/2^k = 1 - p' (k independent repetitions of PGD, F the EER bound (3) at budget R/k)"),
+    kind="expectation bound",
+    summary=("The repetition step of (17)/(18): one PGD run's excess risk exceeds the ERUB (3) with probability "
+             "at most 1/2 (Markov gives this only for twice the ERUB)."),
+    domain=Domain(**PGD_PARAMS),
+    definitions={alpha: D * G**2 / (2 * R * M * N**2 * Delta1), **GAMMA},
+    statements=(
+        ExpectationBound("P(one run's (f(theta_{T+1}) - f*)/(f(theta_1) - f*) > ERUB (3)) <= 1/2",
+                         bound=sp.Rational(1, 2), scenario=PGD_EXCEEDS_ERUB),
+    ),
+)
+
 # ----------------------------------------------------------------------------- Theorem A.3
 _stab_domain = lambda adj: Domain(  # noqa: E731
     Relation(sp.Lt(eta, 2 / M), "eta < 2/M"),
@@ -727,8 +873,8 @@ LEMMA_B_7 = Claim(
 CLAIMS = (
     THM_3_1, THM_3_1_CORRECTED,
     ERUB, THM_4_2, LEMMA_4_1, EQ_25, THM_4_3,
-    THM_4_4, THM_4_4_CORRECTED, THM_4_5, THM_4_6, THM_4_7, THM_4_8, THM_4_8_CORRECTED,
-    THM_A_3, THM_A_3_CORRECTED,
+    THM_4_4, THM_4_4_CORRECTED, THM_4_5, THM_4_5_CORRECTED, THM_4_6, THM_4_6_CORRECTED, THM_4_7, THM_4_8, THM_4_8_CORRECTED,
+    EQ_17, EQ_18, MARKOV_REPETITION, THM_A_3, THM_A_3_CORRECTED,
     LEMMA_B_2, LEMMA_B_3, ZCDP_INVERSION, ZCDP_INVERSION_CORRECTED, R_COMPARISON, R_COMPARISON_CORRECTED,
     LEMMA_B_4, LEMMA_B_4_CORRECTED, LEMMA_B_5, LEMMA_B_6, LEMMA_B_7,
 )

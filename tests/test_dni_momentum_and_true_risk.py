@@ -1,0 +1,137 @@
+"""The encodings behind [dni] Theorems 4.5/4.6 (momentum ERUB) and (17)/(18) (true risk).
+
+These tests pin what the registry contract cannot: that the SymPy bounds equal the formulas of
+the proofs when evaluated by hand, that the uniform-schedule scenario really fixes sigma_t^2 = T/R,
+and that the rate check would reject the other OCR reading of (17) (a check that cannot fail
+would prove nothing).
+"""
+from __future__ import annotations
+
+import math
+
+import sympy as sp
+
+from dpverify import scenarios as sc
+from dpverify.checks import Config, run
+from dpverify.numeric import evaluate
+from dpverify.spec import Claim, Rate
+from theorems import dni
+
+PT = {"kappa": 3.0, "M": 2.0, "G": 0.7, "N": 50.0, "D": 3, "Delta1": 0.8, "R": 0.5, "T": 9,
+      "beta": 0.3, "eta0": 0.3}
+
+
+def _t_hat_by_hand(beta, gamma):
+    return max(t for t in range(1, 10_000) if gamma ** (t - 1) >= (1 - beta) / (1 - beta**t))
+
+
+def test_uniform_momentum_scenario_fixes_the_schedule():
+    scen = sc.MOMENTUM_UNIFORM_ERUB
+    inst = scen.instance_at(PT)
+    assert inst["sigma"] == [math.sqrt(PT["T"] / PT["R"])] * PT["T"]
+    pt = scen.point(inst)
+    assert "sigma" not in pt and "Vsum" not in pt
+    assert dni.THM_4_5.domain.contains(pt)
+    assert "Vsum" in sc.MOMENTUM_ERUB.point(sc.MOMENTUM_ERUB.instance_at({**PT, "sigma": [1.0] * PT["T"]}))
+
+
+def test_thm_4_5_bound_is_the_proofs_formula():
+    gamma = 1 - PT["eta0"] / PT["kappa"]
+    th = _t_hat_by_hand(PT["beta"], gamma)
+    assert th == sc.t_hat(PT["beta"], gamma)
+    alpha = PT["D"] * PT["G"] ** 2 / (2 * PT["R"] * PT["M"] * PT["N"] ** 2 * PT["Delta1"])
+    T = PT["T"]
+    by_hand = gamma**T * (1 + 2 * PT["eta0"] * alpha / gamma * T
+                          * (min(T, th) + max((gamma ** (th - T) - 1) / (1 - gamma), 0)))
+    assert float(evaluate(dni.ERUB_4_5, dni.THM_4_5, PT)) == _close(by_hand)
+
+
+def test_thm_4_6_bound_is_the_proofs_formula_in_both_regimes():
+    pt = {**PT, "T": 12, "sigma": [0.5 + 0.1 * i for i in range(12)]}
+    gamma = 1 - pt["eta0"] / pt["kappa"]
+    b, T = pt["beta"], pt["T"]
+    th = _t_hat_by_hand(b, gamma)
+    assert 1 <= th < T, "the point must exercise both regimes of Lemma B.7"
+    alpha = pt["D"] * pt["G"] ** 2 / (2 * pt["R"] * pt["M"] * pt["N"] ** 2 * pt["Delta1"])
+    q = [2 * gamma ** (T + t) / (gamma * (gamma - b**2)) if t <= th else
+         gamma ** (2 * (th - 1)) * (gamma ** (T + 1 - t) - b ** (2 * (T + 1 - t))) / (gamma - b**2)
+         for t in range(1, T + 1)]
+    by_hand = gamma**T + 2 * pt["eta0"] * alpha * pt["R"] * sum(qt * s**2 for qt, s in zip(q, pt["sigma"]))
+    assert float(evaluate(dni.ERUB_4_6, dni.THM_4_6, pt)) == _close(by_hand)
+
+
+def test_corrected_claims_use_the_corrected_contraction_everywhere():
+    """gamma' = 1 - (eta0/kappa)(1 - eta0/4) also in T_hat: the two bounds differ at the same point."""
+    printed = float(evaluate(dni.ERUB_4_5, dni.THM_4_5, PT))
+    corrected = float(evaluate(dni.ERUB_4_5, dni.THM_4_5_CORRECTED, PT))
+    gc = 1 - PT["eta0"] / PT["kappa"] * (1 - PT["eta0"] / 4)
+    assert corrected > printed
+    assert corrected >= gc ** PT["T"]
+
+
+TER_PT = {"kappa": 4.0, "M": 1.0, "G": 1.0, "N": 1000.0, "D": 10.0, "R": 0.4, "Delta1": 0.5, "p": 0.01}
+
+
+def test_true_risk_chain_is_theorem_a1_with_repetitions():
+    k = math.log2(1 / TER_PT["p"])
+    mu = TER_PT["M"] / TER_PT["kappa"]
+    gamma = 1 - 1 / TER_PT["kappa"]
+    a = TER_PT["D"] * TER_PT["G"] ** 2 * k / (2 * TER_PT["R"] * TER_PT["M"] * TER_PT["N"] ** 2 * TER_PT["Delta1"])
+    lg = math.log(1 / gamma)
+    erub24 = (1 + TER_PT["kappa"] * math.log(1 + lg / a)) / (1 + lg / a)
+    by_hand = (math.sqrt(2 * TER_PT["G"] ** 2 / mu * 2 * TER_PT["Delta1"] * erub24)
+               + 4 * TER_PT["G"] ** 2 / (TER_PT["p"] * mu * TER_PT["N"]))
+    assert float(evaluate(dni.TER_CHAIN_UNIFORM, dni.EQ_17, TER_PT)) == _close(by_hand)
+
+
+def test_rate_check_rejects_the_sqrt_n_reading_of_17():
+    """Reading the OCR's 'NR' literally, (17) would be sqrt(N) smaller; with D growing like N
+    (the appendix assumes N >= D) the derivation's bound outgrows it and the check must say so."""
+    N, D, R, p = sp.symbols("N D R p")
+    mu = dni.M / dni.kappa
+    literal = dni.G**2 / (mu * N) * (sp.sqrt(D * sp.log(N) * sp.log(1 / p) / (N * R)) + 1 / p)
+    stmt = Rate("(17) read with N R under the root", expr=dni.TER_CHAIN_UNIFORM, rate=literal, kind="O",
+                paths=dni._TER_PATHS)
+    claim = Claim(id="dni/eq-17-literal", source=dni.EQ_17.source, domain=dni.EQ_17.domain,
+                  statements=(stmt,), kind="rate", definitions=dni.EQ_17.definitions)
+    v = run(claim, Config(seed=0))
+    assert v.verdict == "violated"
+    rate_ev = [e for e in v.evidence if e.check == "rate"][0]
+    assert rate_ev.counterexample["path"].startswith("N -> inf")
+
+
+def _close(x, rel=1e-12):
+    class _Approx:
+        def __eq__(self, other):
+            return abs(other - x) <= rel * max(abs(x), 1e-300)
+
+        def __repr__(self):
+            return f"~{x!r}"
+    return _Approx()
+
+
+def test_exceedance_scenario_measures_the_chi_square_tail():
+    """kappa = 1, T = 1: excess / ERUB is chi^2_D / D, so P(exceed) = P(chi^2_1 > 1) = 0.3173.
+    Tolerance: 5 standard errors of a proportion over the runs (false alarm < 1e-6)."""
+    from scipy import stats
+
+    scen = dni.PGD_EXCEEDS_ERUB
+    inst = scen.mc_instances(Config())[0]
+    runs = 40_000
+    mean, var = scen.monte_carlo(inst, runs, seed=7, chunk_runs=65536)
+    exact = stats.chi2.sf(1.0, 1)
+    assert abs(mean - exact) <= 5 * math.sqrt(exact * (1 - exact) / runs)
+
+
+def test_exceedance_check_detects_a_threshold_below_the_mean():
+    """Half the ERUB is exceeded with probability P(chi^2_50 > 25) ~ 0.998 on the D = 50 instance:
+    the same check must call that violated."""
+    half = sc.PGDExceedance(lambda pt: 0.5 * float(evaluate(dni.ERUB_3, dni.ERUB, pt)), "half the ERUB")
+    stmt = dni.MARKOV_REPETITION.statements[0]
+    claim = Claim(id="dni/claim-half-erub", source=dni.MARKOV_REPETITION.source,
+                  domain=dni.MARKOV_REPETITION.domain, definitions=dni.MARKOV_REPETITION.definitions,
+                  kind="expectation bound",
+                  statements=(type(stmt)(stmt.name, bound=stmt.bound, scenario=half),))
+    v = run(claim, Config(seed=0, runs=4000))
+    assert v.verdict == "violated"
+    assert v.counterexample["params"]["D"] == 50
