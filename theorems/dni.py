@@ -707,37 +707,29 @@ _TER_PATHS = (LimitPath("N", "inf"), LimitPath("p", "0+"), LimitPath("D", "inf")
 _TER_TEXT = ("(16) TER <= sqrt((2G^2/mu)(f(theta) - f(theta*))) + 4G^2/(p mu N) [OCR: '2G2 PfW-TF) + 与 / μN pμN']; "
              "k = log2(1/p) repetitions at budget R/k, 'there exists one repetition whose EER is F(R/log2(1/p)) "
              "with probability at least 1 - p'; ")
-EQ_17 = Claim(
-    id="dni/eq-17",
-    source=_src("after Theorem A.1", "(17)", _TER_TEXT + (
-        "(17) TER_uniform <= O(G^2/(mu N) (sqrt(D ln(N) ln(1/p)/R) + 1/p)), kappa and constants ignored "
+
+
+def _true_risk_claim(eq, printed, summary, chain, rate, rate_text):
+    """(17) or (18): the text's derivation for one schedule is O of the printed rate."""
+    return Claim(id=f"dni/eq-{eq}", source=_src("after Theorem A.1", f"({eq})", _TER_TEXT + printed),
+                 kind="rate", summary=summary, domain=_ter_domain, definitions=GAMMA,
+                 statements=(Rate(f"({eq}): the derivation's bound = O({rate_text})", expr=chain, rate=rate,
+                                  kind="O", paths=_TER_PATHS),))
+
+
+EQ_17 = _true_risk_claim(
+    17, "(17) TER_uniform <= O(G^2/(mu N) (sqrt(D ln(N) ln(1/p)/R) + 1/p)), kappa and constants ignored "
         "[OCR: 'G2 r /D ln(N) ln(1/p) / μN \\ NR + pH'; read with the squares OCR drops elsewhere, i.e. "
-        "(G^2/mu)(sqrt(D ln N ln(1/p)/(N^2 R)) + 1/(pN)), which is what the derivation gives]")),
-    kind="rate",
-    summary=("True excess risk with probability 1 - p, uniform schedule: Theorem A.1 + k = log2(1/p) repetitions "
-             "+ (24) give O(G^2/(mu N)(sqrt(D ln N ln(1/p)/R) + 1/p))."),
-    domain=_ter_domain,
-    definitions=GAMMA,
-    statements=(
-        Rate("(17): the derivation's bound = O(G^2/(mu N)(sqrt(D ln(N) ln(1/p)/R) + 1/p))",
-             expr=TER_CHAIN_UNIFORM, rate=RATE_17, kind="O", paths=_TER_PATHS),
-    ),
-)
-EQ_18 = Claim(
-    id="dni/eq-18",
-    source=_src("after Theorem A.1", "(18)", _TER_TEXT + (
-        "(18) TER_dynamic <= O(G^2/(mu N) (sqrt(D ln(1/p)/R) + 1/p)) [OCR: 'TERdyi ≤o (, IyDNF+P))'; the ln N of "
-        "(17) is gone, as the dynamic schedule's O(alpha) in section 4.1.3 says]")),
-    kind="rate",
-    summary=("True excess risk with probability 1 - p, dynamic schedule: Theorem A.1 + repetitions + Theorem "
-             "4.3's minimum give O(G^2/(mu N)(sqrt(D ln(1/p)/R) + 1/p)), a ln N below (17)."),
-    domain=_ter_domain,
-    definitions=GAMMA,
-    statements=(
-        Rate("(18): the derivation's bound = O(G^2/(mu N)(sqrt(D ln(1/p)/R) + 1/p))",
-             expr=TER_CHAIN_DYNAMIC, rate=RATE_18, kind="O", paths=_TER_PATHS),
-    ),
-)
+        "(G^2/mu)(sqrt(D ln N ln(1/p)/(N^2 R)) + 1/(pN)), which is what the derivation gives]",
+    "True excess risk with probability 1 - p, uniform schedule: Theorem A.1 + k = log2(1/p) repetitions "
+    "+ (24) give O(G^2/(mu N)(sqrt(D ln N ln(1/p)/R) + 1/p)).",
+    TER_CHAIN_UNIFORM, RATE_17, "G^2/(mu N)(sqrt(D ln(N) ln(1/p)/R) + 1/p)")
+EQ_18 = _true_risk_claim(
+    18, "(18) TER_dynamic <= O(G^2/(mu N) (sqrt(D ln(1/p)/R) + 1/p)) [OCR: 'TERdyi ≤o (, IyDNF+P))'; the ln N of "
+        "(17) is gone, as the dynamic schedule's O(alpha) in section 4.1.3 says]",
+    "True excess risk with probability 1 - p, dynamic schedule: Theorem A.1 + repetitions + Theorem "
+    "4.3's minimum give O(G^2/(mu N)(sqrt(D ln(1/p)/R) + 1/p)), a ln N below (17).",
+    TER_CHAIN_DYNAMIC, RATE_18, "G^2/(mu N)(sqrt(D ln(1/p)/R) + 1/p)")
 
 
 # The step of the derivation above that is not a cited theorem: "by Markov's inequality, there
