@@ -132,6 +132,10 @@ class PGDExcessRisk:
                         "G": G, "R": R, "schedule": kind, "sigma": [float(x) for x in sig]})
         return out
 
+    def statistic(self, problem, delta1, inst):
+        """The per-run statistic: the normalised excess risk."""
+        return lambda th: (problem.value(th) - problem.f_star) / delta1
+
     def monte_carlo(self, inst, runs, seed, chunk_runs):
         if inst.get("family") == "logistic":
             p = _logistic_problem(inst["n"], inst["d"], inst["data_seed"], inst["scale"], inst["lam"])
@@ -143,8 +147,7 @@ class PGDExcessRisk:
             n = inst["N"]
         delta1 = float(p.value(theta1[None, :])[0] - p.f_star)
         res = sim.pgd(p, theta1, 1.0 / (inst.get("M") or p.M), np.asarray(inst["sigma"]), inst["G"], n,
-                      runs, seed, chunk_runs=chunk_runs,
-                      statistic=lambda th: (p.value(th) - p.f_star) / delta1)
+                      runs, seed, chunk_runs=chunk_runs, statistic=self.statistic(p, delta1, inst))
         return res.mean, res.var
 
     def describe(self, inst):
@@ -182,19 +185,9 @@ class PGDExceedance(PGDExcessRisk):
         ]
         return quads + [i for i in super().mc_instances(cfg) if i["schedule"] == "dynamic"]
 
-    def monte_carlo(self, inst, runs, seed, chunk_runs):
+    def statistic(self, problem, delta1, inst):
         thr = float(self.threshold(self.point(inst)))
-        if inst.get("family") == "logistic":
-            p = _logistic_problem(inst["n"], inst["d"], inst["data_seed"], inst["scale"], inst["lam"])
-            theta1, n = np.zeros(inst["d"]), inst["n"]
-        else:
-            p = sim.Quadratic(np.asarray(inst["eigs"]))
-            theta1, n = np.asarray(inst["theta1"]), inst["N"]
-        delta1 = float(p.value(theta1[None, :])[0] - p.f_star)
-        res = sim.pgd(p, theta1, 1.0 / (inst.get("M") or p.M), np.asarray(inst["sigma"]), inst["G"], n,
-                      runs, seed, chunk_runs=chunk_runs,
-                      statistic=lambda th: ((p.value(th) - p.f_star) / delta1 > thr).astype(float))
-        return res.mean, res.var
+        return lambda th: ((problem.value(th) - problem.f_star) / delta1 > thr).astype(float)
 
 
 class MomentumExcessRisk(PGDExcessRisk):
