@@ -197,6 +197,14 @@ def _check_statistic(statistic: object, problem: Problem) -> Statistic:
     return statistic
 
 
+def _check_runs(runs: object, seed: object, chunk_runs: object) -> tuple[int, int]:
+    """Validate the Monte Carlo arguments every simulator takes; return ``(runs, seed)``."""
+    runs = check_int("runs", runs)
+    seed = check_seed(seed)
+    check_int("chunk_runs", chunk_runs)
+    return runs, seed
+
+
 # --------------------------------------------------------------------------- #
 # Simulation kernels (one chunk)
 # --------------------------------------------------------------------------- #
@@ -379,9 +387,7 @@ def pgd(problem: Problem, theta1: object, etas: object, sigmas: object, G: float
     etas, sigmas = _check_steps(etas, sigmas)
     multiplier, clip = _noise_multiplier(G, N, clip)
     _check_clip_support(problem, clip)
-    runs = check_int("runs", runs)
-    seed = check_seed(seed)
-    check_int("chunk_runs", chunk_runs)
+    runs, seed = _check_runs(runs, seed, chunk_runs)
     statistic = _check_statistic(statistic, problem)
     scales = sigmas * multiplier
     use_fast = fast_path and isinstance(problem, Quadratic) and clip is None
@@ -460,9 +466,7 @@ def coupled_pgd(problem_a: Problem, problem_b: Problem, theta1: object, etas: ob
     multiplier, clip = _noise_multiplier(G, N, clip)
     _check_clip_support(problem_a, clip)
     _check_clip_support(problem_b, clip)
-    runs = check_int("runs", runs)
-    seed = check_seed(seed)
-    check_int("chunk_runs", chunk_runs)
+    runs, seed = _check_runs(runs, seed, chunk_runs)
     out_a = np.empty((runs, problem_a.dim))
     out_b = np.empty((runs, problem_a.dim))
     for start, stop, blocks in iter_chunks(runs, chunk_runs):

@@ -66,12 +66,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import check_array, check_int, check_real, check_seed
+from ._validate import check_array, check_real
 from .algorithms import (
     MCResult,
     Statistic,
     _check_clip_support,
     _check_problem,
+    _check_runs,
     _check_statistic,
     _check_steps,
     _check_theta1,
@@ -192,9 +193,7 @@ def momentum_pgd(problem: Problem, theta1: object, etas: object, sigmas: object,
     beta = _check_beta(beta)
     multiplier, clip = _noise_multiplier(G, N, clip)
     _check_clip_support(problem, clip)
-    runs = check_int("runs", runs)
-    seed = check_seed(seed)
-    check_int("chunk_runs", chunk_runs)
+    runs, seed = _check_runs(runs, seed, chunk_runs)
     statistic = _check_statistic(statistic, problem)
     scales = sigmas * multiplier
 

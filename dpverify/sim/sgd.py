@@ -47,6 +47,7 @@ from ._validate import check_int, check_real, check_seed
 from .algorithms import (
     MCResult,
     Statistic,
+    _check_runs,
     _check_statistic,
     _check_steps,
     _check_theta1,
@@ -279,9 +280,7 @@ def psgd(problem: _LinearModel, theta1: object, etas: object, sigmas: object, ba
         check_real("N", N, positive=True)
     multiplier, clip = _noise_multiplier(G, batch, clip)
     beta = None if beta is None else _check_beta(beta)
-    runs = check_int("runs", runs)
-    seed = check_seed(seed)
-    check_int("chunk_runs", chunk_runs)
+    runs, seed = _check_runs(runs, seed, chunk_runs)
     statistic = _check_statistic(statistic, problem)
     scales = sigmas * multiplier
 
