@@ -1,18 +1,23 @@
 """dpverify: symbolic-and-numeric verification of theorems about DP noisy gradient descent.
 
->>> from theorems import dni
+>>> import sympy as sp
 >>> import dpverify
->>> v = dpverify.check(dni.ERUB)          # doctest: +SKIP
->>> v.verdict, v.expected                 # doctest: +SKIP
-('holds', 'holds')
+>>> from dpverify import Claim, Domain, Inequality, Real, Source
+>>> x, y = sp.symbols("x y")
+>>> am_gm = Claim(id="mine/claim-am-gm", source=Source("my notes", "AM-GM"),
+...               domain=Domain(x=Real(gt=0, search=(1e-3, 1e3), log=True), y=Real(gt=0, search=(1e-3, 1e3), log=True)),
+...               statements=(Inequality("am-gm", lhs=sp.sqrt(x * y), rhs=(x + y) / 2),))
+>>> dpverify.check(am_gm).verdict          # doctest: +SKIP
+'holds'
 """
 from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from .quantifiers import Infimum, Supremum  # noqa: E402
 from .spec import (  # noqa: E402
-    Choice, Claim, Constant, Domain, DomainError, ExpectationBound, Identity, Inequality, Int,
-    LimitPath, Minimiser, Rate, Real, Relation, Seq, Source, SupBound,
+    Choice, Claim, ClaimError, Constant, Domain, DomainError, ExpectationBound, Identity, Inequality, Int,
+    Limit, LimitPath, Minimiser, Rate, Real, Relation, Seq, Source, SupBound,
 )
 from .verdict import Evidence, Verdict  # noqa: E402
 
@@ -43,7 +48,7 @@ def list_claims(paper: str | None = None) -> list[Claim]:
 
 
 __all__ = [
-    "Choice", "Claim", "Constant", "Domain", "DomainError", "Evidence", "ExpectationBound",
-    "Identity", "Inequality", "Int", "LimitPath", "Minimiser", "Rate", "Real", "Relation", "Seq",
-    "Source", "SupBound", "Verdict", "check", "list_claims", "__version__",
+    "Choice", "Claim", "ClaimError", "Constant", "Domain", "DomainError", "Evidence", "ExpectationBound",
+    "Identity", "Inequality", "Infimum", "Int", "Limit", "LimitPath", "Minimiser", "Rate", "Real", "Relation",
+    "Seq", "Source", "SupBound", "Supremum", "Verdict", "check", "list_claims", "__version__",
 ]

@@ -1,7 +1,7 @@
-"""``dpverify``: list, check and inspect the registered claims.
+"""``dpverify``: list, check, report and reproduce claims -- the registered papers' and your own.
 
 Exit status: 0 when every verdict equals its claim's expected verdict, 1 otherwise, 2 on a usage
-error (bad option, unknown claim, a pinned point outside the claim's hypotheses).
+error (bad option, unknown claim or module, a pinned point outside the claim's hypotheses).
 """
 from __future__ import annotations
 
@@ -92,20 +92,63 @@ def _confidence(s):
     return v
 
 
+def _add_sources(p, what="claims"):
+    p.add_argument("--paper", help=f"only this registered paper's {what} (its key, the part of an id before '/')")
+    p.add_argument("--module", action="append", default=[], metavar="FILE",
+                   help="a claims file (a Python module with CLAIMS) or module name; repeatable")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dpverify", description=__doc__.splitlines()[0])
     p.add_argument("--version", action="version", version=f"dpverify {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
-    ls = sub.add_parser("list", help="list the registered claims")
-    ls.add_argument("--paper", help="only this paper's claims (e.g. dni)")
+    ls = sub.add_parser("list", help="list the registered claims (and those of --module files)")
+    _add_sources(ls)
     ls.add_argument("--json", action="store_true", help="print a JSON array")
 
     ck = sub.add_parser("check", help="verify claims and print their verdicts")
     ck.add_argument("ids", nargs="*", metavar="ID", help="claim ids (see `dpverify list`)")
-    ck.add_argument("--all", action="store_true", help="every registered claim")
-    ck.add_argument("--paper", help="with --all: only this paper")
+    ck.add_argument("--all", action="store_true", help="every claim (of --paper / --module if given)")
+    _add_sources(ck)
     ck.add_argument("--json", action="store_true", help="print a JSON array, one object per claim")
+    _check_options(ck)
+    ck.add_argument("--at", help="pin parameters to one point: name=value,... (sequences as [a,b,c])")
+    ck.add_argument("--no-timing", action="store_true",
+                    help="write 0 for seconds, so that the same seed gives byte-identical JSON")
+    ck.add_argument("--profile", action="store_true",
+                    help="after the table, the time split by check kind and by claim")
+
+    rp = sub.add_parser("report", help="every claim with its verdict and evidence, errata first")
+    _add_sources(rp)
+    rp.add_argument("--format", choices=("md", "html", "json"), default="md", help="output format (default md)")
+    rp.add_argument("--out", help="write to this file (default: standard output)")
+    rp.add_argument("--errata", action="store_true",
+                    help="only the errata table (from the claims; runs no check)")
+    rp.add_argument("--update", metavar="FILE",
+                    help="with --errata --format md: rewrite the errata block between the markers of FILE (a README)")
+    rp.add_argument("--from", dest="from_json", metavar="FILE",
+                    help="render the verdicts saved by `dpverify check --all --json` instead of checking")
+    _check_options(rp)
+
+    cs = sub.add_parser("constants", help="constants printed in claims, against their derivation")
+    _add_sources(cs)
+    cs.add_argument("--json", action="store_true")
+
+    rr = sub.add_parser("reproduce", help="reproduce a paper's experiment figure (a report, not a verdict)")
+    rr.add_argument("figure", metavar="FIGURE", help="figure id: <paper>/fig-<n> or <paper>/table-<n> (an unknown id lists the known ones)")
+    rr.add_argument("--out", help="output directory (default out/<figure>, e.g. out/fig-3)")
+    rr.add_argument("--reps", type=_positive_int("reps"), default=100,
+                    help="repetitions (Monte Carlo runs) per configuration (default 100)")
+    rr.add_argument("--quick", action="store_true", help="reduced size (what the notebooks run)")
+    rr.add_argument("--jobs", type=_positive_int("jobs"), default=2,
+                    help="worker processes (default 2; results do not depend on it)")
+    rr.add_argument("--seed", type=_nonneg_int("seed"), default=0, help="seed (default 0)")
+    rr.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return p
+
+
+def _check_options(ck):
     ck.add_argument("--seed", type=_nonneg_int("seed"), default=0, help="seed of every random choice (default 0)")
     ck.add_argument("--runs", type=_positive_int("runs"), default=20000,
                     help="Monte Carlo runs per parameter point (default 20000)")
@@ -113,54 +156,43 @@ def build_parser() -> argparse.ArgumentParser:
                     help="points per sampled search (default 150)")
     ck.add_argument("--confidence", type=_confidence, default=0.99,
                     help="one-sided confidence of Monte Carlo decisions (default 0.99)")
-    ck.add_argument("--at", help="pin parameters to one point: name=value,... (sequences as [a,b,c])")
     ck.add_argument("--jobs", type=_positive_int("jobs"), default=None,
                     help="worker processes (default: number of cores, at most 2)")
     ck.add_argument("--chunk", type=_positive_int("chunk"), default=65536,
                     help="Monte Carlo runs per chunk (memory bound; results do not depend on it)")
-    ck.add_argument("--no-timing", action="store_true",
-                    help="write 0 for seconds, so that the same seed gives byte-identical JSON")
     ck.add_argument("--no-progress", action="store_true", help="no progress bar")
-
-    cs = sub.add_parser("constants", help="constants printed in claims, against their derivation")
-    cs.add_argument("--paper", help="only this paper's claims")
-    cs.add_argument("--json", action="store_true")
-
-    rp = sub.add_parser("reproduce", help="reproduce a paper's experiment figure (a report, not a verdict)")
-    rp.add_argument("figure", metavar="FIGURE", help="figure id: dni/fig-2 or dni/fig-3")
-    rp.add_argument("--out", help="output directory (default out/<figure>, e.g. out/fig-3)")
-    rp.add_argument("--reps", type=_positive_int("reps"), default=100,
-                    help="repetitions (Monte Carlo runs) per configuration (default 100)")
-    rp.add_argument("--quick", action="store_true",
-                    help="reduced size: 3 data scales, 2 horizons, at most 20 reps")
-    rp.add_argument("--jobs", type=_positive_int("jobs"), default=2,
-                    help="worker processes (default 2; results do not depend on it)")
-    rp.add_argument("--seed", type=_nonneg_int("seed"), default=0, help="seed (default 0)")
-    rp.add_argument("--no-progress", action="store_true", help="no progress bar")
-    return p
 
 
 def _check_one(args):
-    claim_id, cfg_kw = args
+    claim_id, cfg_kw, modules = args
     from . import registry
     from .checks import Config, run
 
-    return run(registry.get(claim_id), Config(**cfg_kw))
+    return run(registry.get(claim_id, modules), Config(**cfg_kw))
 
 
-def _claims(paper):
+def _claims(ns):
     from . import registry
 
     try:
-        return registry.all_claims(paper)
-    except ValueError as exc:
+        return registry.all_claims(ns.paper, ns.module)
+    except (registry.RegistryError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _get(claim_id, modules):
+    from . import registry
+
+    try:
+        return registry.get(claim_id, modules)
+    except registry.RegistryError as exc:
         raise UsageError(str(exc)) from None
 
 
 def cmd_list(ns) -> int:
     from .report import claims_table
 
-    claims = _claims(ns.paper)
+    claims = _claims(ns)
     if ns.json:
         print(json.dumps([c.to_json() for c in claims], indent=2))
     else:
@@ -168,31 +200,15 @@ def cmd_list(ns) -> int:
     return 0
 
 
-def cmd_check(ns) -> int:
-    from . import registry
-    from .report import table
-
-    if ns.all and ns.ids:
-        raise UsageError("give claim ids or --all, not both")
-    if not ns.all and not ns.ids:
-        raise UsageError("give at least one claim id, or --all (see `dpverify list`)")
-    if ns.paper and not ns.all:
-        raise UsageError("--paper goes with --all")
-    claims = _claims(ns.paper) if ns.all else [registry.get(i) for i in ns.ids]
-    at = parse_at(ns.at) if ns.at is not None else None
-    if at is not None:
-        if len(claims) != 1:
-            raise UsageError("--at pins the parameters of one claim: give exactly one id")
-        claims[0].domain.validate(at)
+def _run_checks(claims, ns, at=None) -> list:
     cfg_kw = dict(seed=ns.seed, runs=ns.runs, samples=ns.samples, confidence=ns.confidence,
                   at=at, chunk_runs=ns.chunk)
     jobs = ns.jobs or min(2, os.cpu_count() or 1)
-    tasks = [(c.id, cfg_kw) for c in claims]
-    progress = not ns.no_progress
+    tasks = [(c.id, cfg_kw, tuple(ns.module)) for c in claims]
     from tqdm import tqdm
 
     bar = tqdm(total=len(tasks), desc="checking", unit="claim", file=sys.stderr,
-               disable=not progress or None)
+               disable=ns.no_progress or None)
     verdicts = []
     if jobs > 1 and len(tasks) > 1:
         ctx = mp.get_context("fork")
@@ -204,10 +220,29 @@ def cmd_check(ns) -> int:
     else:
         for t in tasks:
             bar.set_postfix_str(t[0])
-            v = _check_one(t)
-            verdicts.append(v)
+            verdicts.append(_check_one(t))
             bar.update()
     bar.close()
+    return verdicts
+
+
+def cmd_check(ns) -> int:
+    from .report import profile_table, table
+    from .testing import replay_command
+
+    if ns.all and ns.ids:
+        raise UsageError("give claim ids or --all, not both")
+    if not ns.all and not ns.ids:
+        raise UsageError("give at least one claim id, or --all (see `dpverify list`)")
+    if ns.paper and not ns.all:
+        raise UsageError("--paper goes with --all")
+    claims = _claims(ns) if ns.all else [_get(i, ns.module) for i in ns.ids]
+    at = parse_at(ns.at) if ns.at is not None else None
+    if at is not None:
+        if len(claims) != 1:
+            raise UsageError("--at pins the parameters of one claim: give exactly one id")
+        claims[0].domain.validate(at)
+    verdicts = _run_checks(claims, ns, at)
     if ns.json:
         print(json.dumps([v.to_json(timing=not ns.no_timing) for v in verdicts], indent=2))
     else:
@@ -216,14 +251,64 @@ def cmd_check(ns) -> int:
             if v.verdict == "violated" and v.counterexample is not None:
                 ce = v.counterexample
                 print(f"\n{v.id}: counterexample {json.dumps(ce.get('params'))} (seed {ce.get('seed')})")
+                if isinstance(ce.get("params"), dict):
+                    print(f"  replay: {replay_command(v.id, ce['params'], ns.module[0] if ns.module else None)}")
+        if ns.profile:
+            print("\n" + profile_table(verdicts))
     return 0 if all(v.ok for v in verdicts) else 1
+
+
+def cmd_report(ns) -> int:
+    from . import report
+    from .verdict import Verdict
+
+    claims = _claims(ns)
+    if ns.update and not (ns.errata and ns.format == "md"):
+        raise UsageError("--update goes with --errata --format md")
+    if ns.errata:
+        if ns.update:
+            try:
+                text = open(ns.update).read()
+            except OSError as exc:
+                raise UsageError(f"--update {ns.update!r}: {exc}") from None
+            if report.ERRATA_BEGIN not in text or report.ERRATA_END not in text:
+                raise UsageError(f"--update {ns.update!r}: no errata markers ({report.ERRATA_BEGIN} ... {report.ERRATA_END})")
+            head, rest = text.split(report.ERRATA_BEGIN, 1)
+            tail = rest.split(report.ERRATA_END, 1)[1]
+            with open(ns.update, "w") as fh:
+                fh.write(head + report.ERRATA_BEGIN + "\n" + report.errata_markdown(claims) + report.ERRATA_END + tail)
+            print(f"updated the errata in {ns.update}", file=sys.stderr)
+            return 0
+        if ns.format == "md":
+            text = report.errata_markdown(claims)
+        elif ns.format == "json":
+            text = json.dumps(report.errata_rows(claims), indent=2) + "\n"
+        else:
+            text = report.render([], claims, "html", title="dpverify errata")
+    else:
+        if ns.from_json:
+            try:
+                data = json.loads(open(ns.from_json).read())
+            except (OSError, ValueError) as exc:
+                raise UsageError(f"--from {ns.from_json!r}: cannot read it ({exc})") from None
+            verdicts = [Verdict.from_json(d) for d in data]
+        else:
+            verdicts = _run_checks(claims, ns)
+        text = report.render(verdicts, claims, ns.format)
+    if ns.out:
+        with open(ns.out, "w") as fh:
+            fh.write(text)
+        print(f"wrote {ns.out}", file=sys.stderr)
+    else:
+        print(text, end="")
+    return 0
 
 
 def cmd_constants(ns) -> int:
     from . import constants
     from .report import constants_table
 
-    rows = constants.rows(_claims(ns.paper))
+    rows = constants.rows(_claims(ns))
     if ns.json:
         print(json.dumps(rows, indent=2))
     else:
@@ -231,32 +316,42 @@ def cmd_constants(ns) -> int:
     return 0
 
 
-def cmd_reproduce(ns) -> int:
-    from . import reproduce as rep
+def _figures() -> dict:
+    from . import registry
+    from .experiments import figures_of
 
-    if ns.figure not in rep.FIGURES:
-        raise UsageError(f"unknown figure id {ns.figure!r} (choose from {', '.join(rep.FIGURES)})")
+    out = {}
+    for key in registry.papers():
+        out.update(figures_of(registry.paper_module(key)))
+    return out
+
+
+def cmd_reproduce(ns) -> int:
+    figs = _figures()
+    if ns.figure not in figs:
+        raise UsageError(f"unknown figure id {ns.figure!r} (choose from {', '.join(sorted(figs)) or 'none'})")
     if ns.reps < 2:
         raise UsageError(f"--reps must be at least 2 (a standard error needs two runs), got {ns.reps}")
     out = ns.out if ns.out is not None else os.path.join("out", ns.figure.split("/")[-1])
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out!r} exists and is not a directory")
-    result = rep.reproduce(ns.figure, out, reps=ns.reps, quick=ns.quick, jobs=ns.jobs, seed=ns.seed,
-                           progress=not ns.no_progress)
+    result = figs[ns.figure].run(out, reps=ns.reps, quick=ns.quick, jobs=ns.jobs, seed=ns.seed,
+                                 progress=not ns.no_progress)
     print(result["summary"], end="")
     print(f"wrote {len(result['files'])} files to {out}")
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .spec import DomainError
+    from .registry import RegistryError
+    from .spec import ClaimError, DomainError
 
     parser = build_parser()
     ns = parser.parse_args(argv)
     try:
-        return {"list": cmd_list, "check": cmd_check, "constants": cmd_constants,
+        return {"list": cmd_list, "check": cmd_check, "constants": cmd_constants, "report": cmd_report,
                 "reproduce": cmd_reproduce}[ns.command](ns)
-    except (UsageError, DomainError, KeyError) as exc:
+    except (UsageError, DomainError, ClaimError, RegistryError) as exc:
         msg = exc.args[0] if exc.args else str(exc)
         print(f"dpverify: error: {msg}", file=sys.stderr)
         return 2

@@ -1,14 +1,25 @@
-"""Evaluate a claim's SymPy expressions at a point, at high precision (mpmath).
+"""Evaluate a claim's SymPy expressions at points of its domain: in mpmath (high precision, one
+point) or in NumPy (double precision, many points at once).
 
-Finite sums over a sequence parameter (``Sum(q[t]*sigma[t]**2, (t, 1, T))``) are expanded once
-the integer parameters are known; the expanded expression is lambdified for mpmath and cached.
+Finite sums over a sequence parameter (``Sum(q[t]*sigma[t]**2, (t, 1, T))``) are expanded once the
+integer parameters are known; each expanded expression is lambdified once and cached. ``Infimum``
+and ``Supremum`` nodes (:mod:`dpverify.quantifiers`) are evaluated by a grid plus a bounded local
+refinement over their variable, in mpmath; the value returned is attained (an upper estimate of
+an infimum, a lower estimate of a supremum).
+
+The double-precision route is a screen: the checks decide every point that is close to the
+boundary, or that fails, again in mpmath (see :mod:`dpverify.checks.sampled`).
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping
 
 import mpmath
+import numpy as np
 import sympy as sp
+
+from .quantifiers import Infimum, _Extremum, extrema
 
 DPS = 50
 
@@ -25,54 +36,247 @@ def _seq_params(domain) -> list[str]:
     return [n for n, p in domain.params.items() if isinstance(p, Seq)]
 
 
-class Compiled:
-    """A SymPy expression ready to evaluate at points of a domain."""
+def _seqs(domain):
+    from .spec import Seq
 
-    def __init__(self, expr: sp.Basic, claim, extra_ints: tuple[str, ...] = ()):
+    return [p for p in domain.params.values() if isinstance(p, Seq)]
+
+
+def _symbols_by_name(expr: sp.Basic) -> dict[str, sp.Symbol]:
+    return {str(s): s for s in expr.free_symbols if isinstance(s, sp.Symbol)}
+
+
+class _ClaimView:
+    """The parts of a claim that evaluation needs (so expressions can be compiled for a bare domain)."""
+
+    def __init__(self, domain, definitions=None):
+        self.domain = domain
+        self.definitions = dict(definitions or {})
+
+    def expand(self, expr):
+        expr = sp.sympify(expr)
+        for _ in range(10):
+            new = expr.subs(self.definitions) if self.definitions else expr
+            if new == expr:
+                return new
+            expr = new
+        return expr
+
+
+class Compiled:
+    """A SymPy expression ready to evaluate at points of a claim's domain.
+
+    ``Compiled(expr, claim)(point, dps)`` evaluates one point in mpmath at ``dps`` digits;
+    ``Compiled(expr, claim).batch(points)`` evaluates many points in double precision (NaN where
+    the expression cannot be evaluated in NumPy; those points are for mpmath).
+    """
+
+    def __init__(self, expr: sp.Basic, claim, extra_ints: tuple[str, ...] = (), extra_scalars: tuple[str, ...] = ()):
         self.expr = claim.expand(sp.sympify(expr))
+        self.claim = claim
         self.domain = claim.domain
         names = _symbols_by_name(self.expr)
-        self.ints = [n for n in list(_int_params(claim.domain)) + list(extra_ints)
-                     if n in names or n in {p.length for p in _seqs(claim.domain)}]
+        lengths = {p.length for p in _seqs(claim.domain)}
+        self.ints = [n for n in list(_int_params(claim.domain)) + list(extra_ints) if n in names or n in lengths]
         self.seqs = _seq_params(claim.domain)
-        self._cache: dict[tuple, Any] = {}
+        self._mp: dict[tuple, Any] = {}
+        self._np: dict[tuple, Any] = {}
+        self._ext = extrema(self.expr)
+        self._extra_scalars = tuple(extra_scalars)
 
-    def _function(self, ints: tuple):
-        fn = self._cache.get(ints)
-        if fn is not None:
-            return fn
+    # ------------------------------------------------------------------ preparation
+    def _prepare(self, ints: tuple):
         e = self.expr
         names = _symbols_by_name(e)
         subs = {names[n]: sp.Integer(v) for n, v in zip(self.ints, ints) if n in names}
         e = e.subs(subs)
+        placeholders = []
+        for k, node in enumerate(extrema(e)):
+            d = sp.Symbol(f"_ext_{k}_")
+            placeholders.append((d, node))
+            e = e.xreplace({node: d})
         if e.has(sp.Integral):
             e = _doit_positive(e, self.domain)
         if e.has(sp.Sum) or e.has(sp.Product):
-            e = e.doit()
-        # Replace indexed entries q[i] by plain symbols.
+            e = expand_finite(e)
         idx = sorted(e.atoms(sp.Indexed), key=sp.default_sort_key)
-        repl = {}
-        keys = []
+        repl, keys = {}, []
         for ind in idx:
-            d = sp.Dummy(f"{ind.base}_{ind.indices[0]}")
+            d = sp.Symbol(f"_ix_{ind.base}_{ind.indices[0]}_")
             repl[ind] = d
             keys.append((str(ind.base), int(ind.indices[0])))
         e = e.xreplace(repl)
-        scalars = sorted((s for s in e.free_symbols if not isinstance(s, sp.Dummy)), key=str)
-        args = list(scalars) + [repl[i] for i in idx]
-        f = sp.lambdify(args, e, modules="mpmath")
-        fn = (f, [str(s) for s in scalars], keys)
-        self._cache[ints] = fn
+        internal = set(repl.values()) | {d for d, _ in placeholders}
+        scalars = sorted((s for s in e.free_symbols if s not in internal and not isinstance(s, sp.Dummy)), key=str)
+        args = list(scalars) + [repl[i] for i in idx] + [d for d, _ in placeholders]
+        return e, args, [str(s) for s in scalars], keys, placeholders, subs
+
+    def _function(self, ints: tuple):
+        fn = self._mp.get(ints)
+        if fn is None:
+            e, args, scalars, keys, placeholders, subs = self._prepare(ints)
+            f = sp.lambdify(args, e, modules="mpmath", dummify=False)
+            inner = [_ExtremumEval(node, self.claim) for _, node in placeholders]
+            fn = (f, scalars, keys, inner)
+            self._mp[ints] = fn
         return fn
 
+    # ------------------------------------------------------------------ mpmath, one point
     def __call__(self, point: Mapping[str, Any], dps: int = DPS):
         ints = tuple(int(point[n]) for n in self.ints)
-        f, scalars, keys = self._function(ints)
+        f, scalars, keys, inner = self._function(ints)
         with mpmath.workdps(dps):
             args = [_mp(point[s]) for s in scalars]
             for base, i in keys:
                 args.append(_mp(point[base][i - 1]))
+            for ev in inner:
+                args.append(ev(point, dps))
             return f(*args)
+
+    # ------------------------------------------------------------------ NumPy, many points
+    def batch(self, points: list[Mapping[str, Any]]) -> np.ndarray:
+        """Double-precision values at ``points`` (NaN where NumPy cannot evaluate)."""
+        out = np.full(len(points), np.nan)
+        if self._ext:
+            return out
+        groups: dict[tuple, list[int]] = {}
+        for k, pt in enumerate(points):
+            try:
+                groups.setdefault(tuple(int(pt[n]) for n in self.ints), []).append(k)
+            except (KeyError, TypeError, ValueError):
+                continue
+        for ints, rows in groups.items():
+            fn = self._np.get(ints)
+            if fn is None:
+                try:
+                    e, args, scalars, keys, placeholders, _ = self._prepare(ints)
+                    f = sp.lambdify(args, e, modules="numpy", dummify=False)
+                    fn = (f, scalars, keys)
+                except Exception:  # noqa: BLE001 - any SymPy/NumPy printing failure means "use mpmath"
+                    fn = False
+                self._np[ints] = fn
+            if fn is False:
+                continue
+            f, scalars, keys = fn
+            try:
+                cols = [np.array([float(points[r][s]) for r in rows]) for s in scalars]
+                cols += [np.array([float(points[r][b][i - 1]) for r in rows]) for b, i in keys]
+                with np.errstate(all="ignore"):
+                    vals = f(*cols)
+                vals = np.broadcast_to(np.asarray(vals, dtype=complex if np.iscomplexobj(vals) else float),
+                                       (len(rows),))
+                if np.iscomplexobj(vals):
+                    bad = np.abs(vals.imag) > 1e-12 * np.maximum(1.0, np.abs(vals.real))
+                    vals = np.where(bad, np.nan, vals.real)
+                out[rows] = vals
+            except Exception:  # noqa: BLE001 - NumPy could not evaluate (an implemented function, ...)
+                self._np[ints] = False
+        return out
+
+
+class _ExtremumEval:
+    """Evaluate ``Infimum``/``Supremum(expr, var, lo, hi)`` at a point (grid + bounded refinement)."""
+
+    GRID = 97
+
+    def __init__(self, node: _Extremum, claim):
+        self.node = node
+        self.sign = 1 if isinstance(node, Infimum) else -1
+        self.var = str(node.var)
+        view = _ClaimView(claim.domain, getattr(claim, "definitions", {}))
+        self.inner = Compiled(node.expr, view, extra_scalars=(self.var,))
+        self.dinner = Compiled(sp.diff(view.expand(node.expr), node.var), view, extra_scalars=(self.var,))
+        lo, hi = node.bounds
+        self.lo = None if lo in (-sp.oo,) else Compiled(lo, view)
+        self.hi = None if hi in (sp.oo,) else Compiled(hi, view)
+
+    def _x(self, u, lo, hi):
+        if lo is not None and hi is not None:
+            return lo + (hi - lo) / (1 + mpmath.exp(-u))
+        if lo is not None:
+            return lo + mpmath.exp(u)
+        if hi is not None:
+            return hi - mpmath.exp(u)
+        return u
+
+    def __call__(self, point, dps):
+        with mpmath.workdps(dps):
+            lo = None if self.lo is None else self.lo(point, dps)
+            hi = None if self.hi is None else self.hi(point, dps)
+            span = 30.0 if (lo is None or hi is None) else 40.0
+
+            def g(u):
+                x = self._x(mpmath.mpf(u), lo, hi)
+                try:
+                    v = self.inner({**point, self.var: x}, dps)
+                except (ZeroDivisionError, ValueError, OverflowError):
+                    return mpmath.inf
+                if isinstance(v, mpmath.mpc):
+                    if abs(v.imag) > mpmath.mpf(10) ** (-dps // 2) * max(1, abs(v.real)):
+                        return mpmath.inf
+                    v = v.real
+                return self.sign * v if mpmath.isfinite(v) else mpmath.inf
+
+            us = [-span + 2 * span * k / (self.GRID - 1) for k in range(self.GRID)]
+            vals = [g(u) for u in us]
+            k = min(range(len(vals)), key=lambda i: vals[i])
+            best_u, best = us[k], vals[k]
+            if best == mpmath.inf:
+                raise ValueError(f"{type(self.node).__name__}: no finite value over {self.var}")
+            a = us[max(0, k - 1)]
+            b = us[min(len(us) - 1, k + 1)]
+            # golden-section refinement in mpmath on the bracket around the best grid point
+            phi = (mpmath.sqrt(5) - 1) / 2
+            a, b = mpmath.mpf(a), mpmath.mpf(b)
+            c, d = b - phi * (b - a), a + phi * (b - a)
+            fc, fd = g(c), g(d)
+            for _ in range(60):
+                if fc < fd:
+                    b, d, fd = d, c, fc
+                    c = b - phi * (b - a)
+                    fc = g(c)
+                else:
+                    a, c, fc = c, d, fd
+                    d = a + phi * (b - a)
+                    fd = g(d)
+            for u, v in ((c, fc), (d, fd)):
+                if v < best:
+                    best_u, best = u, v
+            # Newton on the exact derivative (SymPy's), so that the attained value is accurate to the
+            # working precision, not only to the golden section's bracket
+            try:
+                with mpmath.workdps(dps + 10):
+                    x0 = self._x(mpmath.mpf(best_u), lo, hi)
+                    xstar = mpmath.findroot(lambda x: mpmath.re(self.dinner({**point, self.var: x}, dps + 10)), x0,
+                                            tol=mpmath.mpf(10) ** (-2 * dps))
+                inside = (lo is None or xstar > lo) and (hi is None or xstar < hi)
+                if inside:
+                    v = self.inner({**point, self.var: xstar}, dps)
+                    v = self.sign * mpmath.re(v)
+                    if mpmath.isfinite(v) and v < best:
+                        best = v
+            except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+                pass
+            return self.sign * best
+
+
+def expand_finite(e: sp.Basic) -> sp.Basic:
+    """Expand sums and products whose limits are integers into explicit terms (outermost first),
+    without SymPy's search for closed forms; others are left to ``doit``."""
+    if isinstance(e, (sp.Sum, sp.Product)):
+        f, limits = e.function, list(e.limits)
+        v, a, b = limits[-1]
+        if len(limits) > 1:
+            f = type(e)(f, *limits[:-1])
+        if not (a.is_Integer and b.is_Integer):
+            return e.doit()
+        terms = [expand_finite(f.xreplace({v: sp.Integer(k)})) for k in range(int(a), int(b) + 1)]
+        if isinstance(e, sp.Sum):
+            return sp.Add(*terms) if terms else sp.Integer(0)
+        return sp.Mul(*terms) if terms else sp.Integer(1)
+    if e.args and (e.has(sp.Sum) or e.has(sp.Product)):
+        return e.func(*[expand_finite(x) for x in e.args])
+    return e
 
 
 def _doit_positive(e: sp.Basic, domain) -> sp.Basic:
@@ -88,19 +292,11 @@ def _doit_positive(e: sp.Basic, domain) -> sp.Basic:
     return e.xreplace(pos).doit().xreplace(back)
 
 
-def _seqs(domain):
-    from .spec import Seq
-
-    return [p for p in domain.params.values() if isinstance(p, Seq)]
-
-
-def _symbols_by_name(expr: sp.Basic) -> dict[str, sp.Symbol]:
-    return {str(s): s for s in expr.free_symbols if isinstance(s, sp.Symbol)}
-
-
 def _mp(v):
     if isinstance(v, str):
         raise TypeError(f"cannot evaluate with a string value {v!r}")
+    if isinstance(v, (list, tuple)):
+        raise TypeError(f"cannot evaluate with a sequence value {v!r} where a number is expected")
     return mpmath.mpf(v) if not isinstance(v, mpmath.mpf) else v
 
 
@@ -121,6 +317,8 @@ def is_finite_real(x) -> bool:
             if abs(x.imag) > mpmath.mpf(10) ** (-DPS // 2) * max(1, abs(x.real)):
                 return False
             x = x.real
+        if isinstance(x, (int, float)):
+            return math.isfinite(x)
         return bool(mpmath.isfinite(x))
     except (TypeError, ValueError):
         return False
@@ -146,14 +344,12 @@ def _json_value(v):
 
 
 def _num(v):
-    if isinstance(v, bool) or isinstance(v, str):
+    if isinstance(v, (bool, str)):
         return v
-    if isinstance(v, int):
-        return v
+    if isinstance(v, (int, np.integer)):
+        return int(v)
     try:
         f = float(v)
     except (TypeError, ValueError):
         return str(v)
-    if f == int(f) and abs(f) < 2**53 and isinstance(v, int):
-        return int(f)
     return float(f"{f:.17g}")

@@ -1,38 +1,148 @@
-"""Every registered claim, collected from the modules of the ``theorems`` package.
+"""Where claims come from: papers registered through an entry-point group, and users' modules.
 
-A paper module exposes ``CLAIMS``: a tuple of :class:`~dpverify.spec.Claim`. Adding a paper is
-adding a module and naming it in ``PAPERS``.
+A *claims module* is any Python module with a ``CLAIMS`` sequence of :class:`~dpverify.spec.Claim`.
+Installed packages register theirs in the ``dpverify.papers`` entry-point group (this project's
+own papers do the same, in ``pyproject.toml``)::
+
+    [project.entry-points."dpverify.papers"]
+    mypaper = "mypackage.claims"
+
+and a file anywhere on disk is loaded with ``--module path/to/claims.py`` (or :func:`load_module`).
 """
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import sys
+from functools import lru_cache
+from importlib.metadata import entry_points
+from pathlib import Path
+from types import ModuleType
+from typing import Iterable
 
-from .spec import Claim
+from .spec import Claim, ClaimError
 
-PAPERS = ("dni",)
-
-
-def _modules():
-    for key in PAPERS:
-        yield importlib.import_module(f"theorems.{key}")
+GROUP = "dpverify.papers"
 
 
-def all_claims(paper: str | None = None) -> list[Claim]:
-    if paper is not None and paper not in PAPERS:
-        raise ValueError(f"unknown paper {paper!r}; registered papers: {', '.join(PAPERS)}")
+class RegistryError(KeyError):
+    """An unknown paper or claim id, or a module that is not a claims module (message says which)."""
+
+    def __str__(self) -> str:
+        return self.args[0] if self.args else ""
+
+
+def paper_entry_points() -> dict[str, object]:
+    """Registered papers: key -> entry point (sorted by key)."""
+    eps = entry_points(group=GROUP)
+    return {ep.name: ep for ep in sorted(eps, key=lambda e: e.name)}
+
+
+@lru_cache(maxsize=None)
+def _paper_module(key: str) -> ModuleType:
+    eps = paper_entry_points()
+    if key not in eps:
+        raise RegistryError(f"unknown paper {key!r}; registered papers: {', '.join(eps) or 'none'}")
+    mod = eps[key].load()
+    _claims_of(mod, f"paper {key!r} ({eps[key].value})")
+    return mod
+
+
+def _claims_of(mod, what: str) -> tuple[Claim, ...]:
+    claims = getattr(mod, "CLAIMS", None)
+    if claims is None:
+        raise RegistryError(f"{what} defines no CLAIMS (a sequence of dpverify Claim values)")
+    claims = tuple(claims)
+    for c in claims:
+        if not isinstance(c, Claim):
+            raise RegistryError(f"{what}: CLAIMS holds {c!r}, which is not a dpverify Claim")
+    ids = [c.id for c in claims]
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    if dup:
+        raise RegistryError(f"{what}: claim id {dup[0]!r} appears twice in CLAIMS")
+    return claims
+
+
+@lru_cache(maxsize=None)
+def load_module(path_or_name: str) -> ModuleType:
+    """Import a claims module from a file path (``.py``) or a dotted module name."""
+    p = Path(path_or_name).expanduser()
+    if p.suffix == ".py" or p.exists():
+        if not p.is_file():
+            raise RegistryError(f"--module {path_or_name!r}: no such file")
+        name = f"dpverify_user_{abs(hash(str(p.resolve())))}"
+        spec = importlib.util.spec_from_file_location(name, p)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        sys.path.insert(0, str(p.resolve().parent))
+        try:
+            spec.loader.exec_module(mod)
+        except ClaimError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a user's module failing to import is a usage error
+            raise RegistryError(f"--module {path_or_name!r}: importing it raised {type(exc).__name__}: {exc}") from None
+        finally:
+            sys.path.remove(str(p.resolve().parent))
+    else:
+        try:
+            mod = importlib.import_module(path_or_name)
+        except ImportError as exc:
+            raise RegistryError(f"--module {path_or_name!r}: cannot import it ({exc})") from None
+    _claims_of(mod, f"module {path_or_name!r}")
+    return mod
+
+
+def papers() -> list[str]:
+    return list(paper_entry_points())
+
+
+def paper_module(key: str) -> ModuleType:
+    """The module of a registered paper (its CLAIMS, and FIGURES / experiments if it has them)."""
+    return _paper_module(key)
+
+
+def all_claims(paper: str | None = None, modules: Iterable[str] = (), include_papers: bool | None = None) -> list[Claim]:
+    """Claims of the registered papers (or of one ``paper``) and of the given modules, in order.
+
+    ``include_papers``: default True when no module is given, False otherwise (``--module`` checks
+    the user's claims only, unless ``--paper`` is also given).
+    """
+    modules = tuple(modules)
+    if include_papers is None:
+        include_papers = not modules or paper is not None
     out: list[Claim] = []
-    for mod in _modules():
-        out.extend(mod.CLAIMS)
-    if paper is not None:
-        out = [c for c in out if c.paper == paper]
+    if include_papers:
+        keys = papers()
+        if paper is not None:
+            if paper not in keys:
+                raise RegistryError(f"unknown paper {paper!r}; registered papers: {', '.join(keys) or 'none'}")
+            keys = [paper]
+        for key in keys:
+            out.extend(_claims_of(_paper_module(key), f"paper {key!r}"))
+    for m in modules:
+        out.extend(_claims_of(load_module(m), f"module {m!r}"))
+    seen: dict[str, Claim] = {}
+    for c in out:
+        if c.id in seen and seen[c.id] is not c:
+            raise RegistryError(f"claim id {c.id!r} is defined twice (a paper and a module, or two modules)")
+        seen[c.id] = c
     return out
 
 
-def get(claim_id: str) -> Claim:
-    for c in all_claims():
+def get(claim_id: str, modules: Iterable[str] = ()) -> Claim:
+    """The claim with this id, among the registered papers and the given modules."""
+    modules = tuple(modules)
+    key = claim_id.split("/")[0]
+    pool: list[Claim] = []
+    for m in modules:
+        pool.extend(_claims_of(load_module(m), f"module {m!r}"))
+    if key in papers():
+        pool.extend(_claims_of(_paper_module(key), f"paper {key!r}"))
+    for c in pool:
         if c.id == claim_id:
             return c
-    known = [c.id for c in all_claims()]
-    close = [k for k in known if claim_id.split("/")[-1] in k]
-    hint = f" Did you mean {', '.join(close[:3])}?" if close else ""
-    raise KeyError(f"unknown claim id {claim_id!r}.{hint} See `dpverify list`.")
+    if not pool:
+        pool = all_claims(modules=modules, include_papers=True)
+    close = [c.id for c in pool if claim_id.split("/")[-1] in c.id][:3]
+    hint = f" Did you mean {', '.join(close)}?" if close else ""
+    raise RegistryError(f"unknown claim id {claim_id!r}.{hint} See `dpverify list`.")

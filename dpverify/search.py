@@ -1,9 +1,21 @@
-"""Counterexample search: Hypothesis generation and shrinking, then a local optimiser.
+"""Counterexample search: Hypothesis generation and shrinking, a double-precision screen, then a
+local optimiser.
 
-``search(strategy, margin, ...)`` looks for a point where ``margin(point) < 0`` (the claim fails
-there). Hypothesis draws ``samples`` points (seeded, no database, so a seed replays exactly) and,
-when one fails, shrinks it to a minimal counterexample. Otherwise the points with the smallest
-margins seed a Nelder-Mead search on the margin in the domain's (log-)coordinates.
+``search(strategy, margin, samples, seed, ...)`` looks for a point where ``margin(point).m < 0``
+(the statement fails there). ``margin`` is the expensive, trusted evaluation (mpmath, confirmed
+at twice the digits); an optional ``screen(points) -> array`` is a cheap double-precision margin
+for many points at once. The search:
+
+1. draws ``samples`` points from ``strategy`` (Hypothesis, seeded, no database, so a seed replays
+   exactly);
+2. screens them in NumPy and evaluates with ``margin`` every point the screen cannot clear (its
+   float margin is below ``SCREEN_TOL``, or not a number) plus the ``KEEP`` smallest, so that
+   rounding in double precision never decides a failure and the reported worst point is exact;
+3. when a point fails, lets Hypothesis shrink it to a minimal counterexample;
+4. otherwise starts a Nelder-Mead search on the margin from the ``optimise`` closest points, in
+   the domain's (log-)coordinates, never leaving the domain (every hypothesis, relations included)
+   nor its search box; the double-precision margin steers it, every clear failure on its path and
+   its best point are decided by ``margin``.
 """
 from __future__ import annotations
 
@@ -11,15 +23,38 @@ import hashlib
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, NamedTuple
 
 import numpy as np
 from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis.errors import NoSuchExample, Unsatisfiable
 
+SCREEN_TOL = 1e-6
+KEEP = 4
+
 
 class EvaluationError(Exception):
     """A point at which a statement cannot be evaluated (recorded, not a counterexample)."""
+
+
+class Margin(NamedTuple):
+    """``m >= 0`` where the statement holds (relative margin); ``value`` and ``bound`` are the two
+    sides at the point (``value <= bound`` claimed)."""
+
+    m: float
+    value: float | None = None
+    bound: float | None = None
+
+
+def tightness(value, bound) -> float | None:
+    """``bound / value`` when both are positive (>= 1 where the bound holds), else None."""
+    try:
+        v, b = float(value), float(bound)
+    except (TypeError, ValueError):
+        return None
+    if v > 0 and b > 0 and math.isfinite(v) and math.isfinite(b):
+        return b / v
+    return None
 
 
 def derive_seed(*parts: Any) -> int:
@@ -36,93 +71,149 @@ class SearchResult:
     samples: int
     errors: int = 0
     best_point: dict | None = None
+    best: Margin | None = None
     found_by: str = ""
+    confirmed: int = 0
     notes: list[str] = field(default_factory=list)
 
 
-def _settings(samples: int) -> settings:
-    return settings(
-        max_examples=max(1, samples),
-        database=None,
-        deadline=None,
-        derandomize=False,
-        suppress_health_check=list(HealthCheck),
-        phases=[Phase.generate, Phase.shrink],
-        report_multiple_bugs=False,
-    )
+def _settings(samples: int, phases) -> settings:
+    return settings(max_examples=max(1, samples), database=None, deadline=None, derandomize=False,
+                    suppress_health_check=list(HealthCheck), phases=phases, report_multiple_bugs=False)
 
 
-def search(
-    strategy,
-    margin: Callable[[dict], tuple[float, float | None]],
-    samples: int,
-    seed: int,
-    domain=None,
-    optimise: int = 3,
-    tol: float = 0.0,
-) -> SearchResult:
-    """Search ``strategy`` for a point with ``margin < -tol``.
+def sample_points(strategy, n: int, seed: int) -> list[dict]:
+    """``n`` points drawn deterministically from ``strategy`` (Hypothesis, seeded)."""
+    pts: list = []
 
-    ``margin(point)`` returns ``(margin, tightness)``; it may raise :class:`EvaluationError`.
-    ``domain`` (a :class:`dpverify.spec.Domain`) enables the local optimiser over its real
-    parameters, started from the ``optimise`` points with the smallest margins.
-    """
-    best: list[tuple[float, dict, float | None]] = []
-    state = {"n": 0, "errors": 0, "min": math.inf, "tight": math.inf, "best": None}
+    def keep(p):
+        pts.append(p)
+        return False
 
-    def record(pt, m, t):
-        state["n"] += 1
-        if m < state["min"]:
-            state["min"] = m
-            state["best"] = pt
-        if t is not None and m >= -tol and t < state["tight"]:
-            state["tight"] = t
-        best.append((m, pt, t))
-        if len(best) > 64:
-            best.sort(key=lambda x: x[0])
-            del best[16:]
-
-    def fails(pt) -> bool:
-        try:
-            m, t = margin(pt)
-        except EvaluationError:
-            state["errors"] += 1
-            return False
-        m = float(m)
-        record(pt, m, t)
-        return m < -tol
-
-    result = SearchResult(None, None, None, 0)
     try:
-        ce = find(strategy, fails, settings=_settings(samples), random=random.Random(seed))
-        result.counterexample = ce
-        result.found_by = "hypothesis (shrunk)"
+        find(strategy, keep, settings=_settings(n, [Phase.generate]), random=random.Random(seed))
     except (NoSuchExample, Unsatisfiable):
         pass
+    return pts[:n]
 
-    if result.counterexample is None and domain is not None and optimise > 0 and best:
-        best.sort(key=lambda x: x[0])
-        starts = []
-        for m, pt, _ in best:
-            if all(_same(pt, s) is False for s in starts):
+
+class _State:
+    def __init__(self):
+        self.n = 0
+        self.errors = 0
+        self.confirmed = 0
+        self.min = math.inf
+        self.best: Margin | None = None
+        self.best_pt = None
+        self.tight = math.inf
+        self.pool: list[tuple[float, Any]] = []
+
+    def record(self, pt, mg: Margin, exact: bool):
+        if exact:
+            self.confirmed += 1
+            if mg.m < self.min:
+                self.min, self.best, self.best_pt = mg.m, mg, pt
+            t = tightness(mg.value, mg.bound)
+            if t is not None and mg.m >= 0 and t < self.tight:
+                self.tight = t
+        self.pool.append((mg.m, pt))
+        if len(self.pool) > 64:
+            self.pool.sort(key=lambda x: x[0])
+            del self.pool[16:]
+
+
+def search(strategy, margin: Callable[[Any], Margin], samples: int, seed: int, domain=None, optimise: int = 3,
+           screen: Callable[[list], np.ndarray] | None = None, shrink: bool = True,
+           embed: tuple[Callable, Callable] | None = None) -> SearchResult:
+    """Search ``strategy`` for a point with ``margin(point).m < 0`` (see the module docstring).
+
+    ``embed = (get, put)``: the searched objects are instances that carry a point of ``domain``
+    (``get(inst) -> point``, ``put(inst, point) -> inst``); the local optimiser then moves the
+    point and keeps the rest of the instance.
+    """
+    st = _State()
+
+    def exact(pt) -> Margin | None:
+        try:
+            mg = margin(pt)
+        except EvaluationError:
+            st.errors += 1
+            return None
+        st.record(pt, mg, True)
+        return mg
+
+    pts = sample_points(strategy, samples, seed)
+    st.n = len(pts)
+    result = SearchResult(None, None, None, 0)
+    failing = None
+    if screen is not None and pts:
+        fm = np.asarray(screen(pts), dtype=float)
+        order = np.argsort(np.where(np.isnan(fm), -np.inf, fm))
+        todo = [int(i) for i in order if not (fm[i] >= SCREEN_TOL)]
+        todo += [int(i) for i in order[:KEEP] if int(i) not in todo]
+        for i in order:
+            if fm[i] >= SCREEN_TOL and int(i) not in todo:
+                st.pool.append((float(fm[i]), pts[int(i)]))
+        for i in todo:
+            mg = exact(pts[i])
+            if mg is not None and mg.m < 0:
+                failing = pts[i]
+                break
+    else:
+        for pt in pts:
+            mg = exact(pt)
+            if mg is not None and mg.m < 0:
+                failing = pt
+                break
+
+    if failing is not None:
+        result.counterexample, result.found_by = failing, "hypothesis"
+        if shrink:
+            def fails(pt) -> bool:
+                # while shrinking, a clear failure in double precision is taken as it is; only the
+                # shrunk point is confirmed (below), and the confirmed unshrunk one kept otherwise
+                if screen is not None:
+                    f = screen([pt])
+                    if f.size and f[0] >= SCREEN_TOL:
+                        return False
+                    if f.size and f[0] < -SCREEN_TOL:
+                        return True
+                mg = exact(pt)
+                return mg is not None and mg.m < 0
+            try:
+                ce = find(strategy, fails, settings=_settings(samples, [Phase.generate, Phase.shrink]),
+                          random=random.Random(seed))
+                mg = exact(ce)
+                if mg is not None and mg.m < 0:
+                    result.counterexample, result.found_by = ce, "hypothesis (shrunk)"
+            except (NoSuchExample, Unsatisfiable):
+                pass
+
+    if result.counterexample is None and domain is not None and optimise > 0 and st.pool:
+        st.pool.sort(key=lambda x: x[0])
+        starts: list = []
+        for _, pt in st.pool:
+            if all(not _same(pt, s) for s in starts):
                 starts.append(pt)
             if len(starts) >= optimise:
                 break
         for start in starts:
-            ce = _local_search(domain, start, margin, record, tol)
+            ce = _local_search(domain, start, exact, screen, st, embed)
             if ce is not None:
-                result.counterexample = ce
-                result.found_by = "local optimiser of the margin"
+                result.counterexample, result.found_by = ce, "local optimiser of the margin"
                 break
 
-    result.samples = state["n"]
-    result.errors = state["errors"]
-    result.min_margin = None if state["min"] == math.inf else state["min"]
-    result.tightness = None if state["tight"] == math.inf else state["tight"]
-    result.best_point = state["best"]
     if result.counterexample is not None:
-        m, t = margin(result.counterexample)
-        result.min_margin = float(m)
+        mg = margin(result.counterexample)
+        result.best, result.min_margin = mg, float(mg.m)
+        result.best_point = result.counterexample
+    else:
+        result.best, result.best_point = st.best, st.best_pt
+        result.min_margin = None if st.min == math.inf else float(st.min)
+    result.samples = st.n
+    result.errors = st.errors
+    result.confirmed = st.confirmed
+    result.tightness = None if st.tight == math.inf else st.tight
     return result
 
 
@@ -136,6 +227,8 @@ def _coords(domain, point):
 
     keys, xs = [], []
     for name, p in domain.params.items():
+        if name not in point:
+            continue
         if isinstance(p, Real):
             keys.append((name, None, p.log))
             xs.append(math.log(point[name]) if p.log else float(point[name]))
@@ -157,38 +250,57 @@ def _point(keys, x, template):
     return pt
 
 
-def _local_search(domain, start, margin, record, tol):
+def _local_search(domain, start, exact, screen, st, embed=None):
+    """Nelder-Mead on the margin inside the domain and its search box; returns a confirmed failure."""
     from scipy.optimize import minimize
 
+    get, put = embed if embed is not None else (lambda i: i, lambda i, p: p)
+    base = start
+    start = get(base)
     keys, x0 = _coords(domain, start)
     if len(x0) == 0:
         return None
-    found = {}
+    found: dict = {}
+    best = {"m": math.inf, "pt": None}
 
     def obj(x):
         if not np.all(np.isfinite(x)) or np.any(np.abs(x) > 700):
             return 1e6
         pt = _point(keys, x, start)
-        if not domain.contains(pt):
+        if not domain.in_box(pt) or not domain.contains(pt):
             return 1e6
-        try:
-            m, t = margin(pt)
-        except EvaluationError:
+        pt = put(base, pt)
+        if screen is not None:
+            # along the optimiser's path the double-precision margin steers; a clear failure is
+            # confirmed at once, and the best point (the closest to failing) at the end
+            f = float(screen([pt])[0])
+            if f == f and f >= -SCREEN_TOL:
+                st.n += 1
+                if f < best["m"]:
+                    best.update(m=f, pt=pt)
+                return f
+        mg = exact(pt)
+        st.n += 1
+        if mg is None:
             return 1e6
-        m = float(m)
-        record(pt, m, t)
-        if m < -tol:
+        if mg.m < 0:
             found["pt"] = pt
             raise _Found
-        return m
+        if mg.m < best["m"]:
+            best.update(m=mg.m, pt=pt)
+        return float(mg.m)
 
     try:
-        minimize(obj, x0, method="Nelder-Mead",
-                 options={"maxfev": 60 * (len(x0) + 1), "xatol": 1e-10, "fatol": 1e-14})
+        minimize(obj, x0, method="Nelder-Mead", options={"maxfev": 60 * (len(x0) + 1), "xatol": 1e-10,
+                                                         "fatol": 1e-14})
     except _Found:
         pass
     except (ValueError, ArithmeticError):  # a best effort on top of the Hypothesis search
         pass
+    if "pt" not in found and best["pt"] is not None:
+        mg = exact(best["pt"])  # the screened optimum, in mpmath
+        if mg is not None and mg.m < 0:
+            found["pt"] = best["pt"]
     return found.get("pt")
 
 

@@ -1,49 +1,76 @@
 """Claims as data: where a claim was printed, its hypotheses, and what it states.
 
-A :class:`Claim` is an immutable value. It never runs anything itself: the checks in
-:mod:`dpverify.checks` read its statements and decide what applies (see DESIGN.md).
+A :class:`Claim` is an immutable value, validated when it is built: every field is keyword-only,
+every free symbol of a statement must be a parameter of the domain, a definition, a scenario
+observable or a bound variable, and every mistake raises :class:`ClaimError` naming the claim, the
+field and the value, at the line where the claim is written. A claim never runs anything itself:
+the checks in :mod:`dpverify.checks` read its statements and decide what applies.
 
-Sketch::
+Example (a textbook result, in a user's own symbols)::
 
-    ERUB = Claim(
-        id="dni/thm-4.1",
-        source=Source("000_155fea93f75f24eb.txt", "Theorem 4.1", eq="(3)"),
-        domain=Domain(kappa=Real(ge=1), alpha=Real(gt=0), T=Int(ge=1)),
-        statements=(Inequality(lhs, rhs),),
+    import sympy as sp
+    from dpverify import Claim, Domain, Inequality, Real, Source
+
+    x, y = sp.symbols("x y")
+    AM_GM = Claim(
+        id="mine/claim-am-gm",
+        source=Source("any algebra text", "AM-GM inequality"),
+        domain=Domain(x=Real(gt=0), y=Real(gt=0)),
+        statements=(Inequality("sqrt(xy) <= (x + y)/2", lhs=sp.sqrt(x * y), rhs=(x + y) / 2),),
     )
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+import re
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Callable, Mapping
 
+import mpmath
 import sympy as sp
 from hypothesis import strategies as st
 
 VERDICTS = ("verified", "holds", "violated", "inconclusive")
+ID_RE = re.compile(r"^[a-z0-9_]+/[a-z0-9][a-z0-9.\-_]*$")
 
 
 class DomainError(ValueError):
     """A point lies outside a claim's hypotheses (message: ``kappa = 0.5 violates kappa >= 1``)."""
 
 
+class ClaimError(ValueError):
+    """A claim (or one of its statements) is malformed; the message names claim, field and value."""
+
+
 # --------------------------------------------------------------------------- source
 @dataclass(frozen=True)
 class Source:
-    """Where a claim is printed: seed file, label as printed, equation number, quoted text."""
+    """Where a claim is printed: any document (a seed file, a paper, a book), the label as printed,
+    the equation number and the text it was read from.
 
-    seed: str
+    >>> Source("Boyd & Vandenberghe, Convex Optimization (2004)", "Section 9.3", eq="(9.18)").cite()
+    '[Boyd & Vandenberghe, Convex Optimization (2004), Section 9.3, eq. (9.18)]'
+    """
+
+    document: str
     label: str
     eq: str | None = None
     text: str = ""
+    url: str | None = None
+
+    def __post_init__(self):
+        if not isinstance(self.document, str) or not self.document.strip():
+            raise ClaimError(f"Source.document must name the document the claim is printed in, got {self.document!r}")
+        if not isinstance(self.label, str) or not self.label.strip():
+            raise ClaimError(f"Source.label must be the label as printed (e.g. 'Theorem 4.1'), got {self.label!r}")
 
     def cite(self) -> str:
         eq = f", eq. {self.eq}" if self.eq else ""
-        return f"[{self.seed}, {self.label}{eq}]"
+        return f"[{self.document}, {self.label}{eq}]"
 
     def to_json(self) -> dict:
-        return {"seed": self.seed, "label": self.label, "eq": self.eq, "text": self.text}
+        return {"document": self.document, "label": self.label, "eq": self.eq, "text": self.text,
+                "url": self.url}
 
 
 # --------------------------------------------------------------------------- parameters
@@ -68,16 +95,24 @@ class Real:
     log: bool = False
     units: tuple[int, int] | None = (0, 0)
 
+    def __post_init__(self):
+        for name in ("gt", "ge", "lt", "le"):
+            v = getattr(self, name)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v)):
+                raise ClaimError(f"Real({name}=...) must be a number, got {v!r}")
+        if self.search is not None:
+            if len(self.search) != 2 or not self.search[0] < self.search[1]:
+                raise ClaimError(f"Real(search=...) must be (low, high) with low < high, got {self.search!r}")
+        if self.log:
+            lo, _ = self.box()
+            if lo <= 0:
+                raise ClaimError(f"Real(log=True) needs a positive search range, got {self.box()!r}")
+
     def hypotheses(self, name: str) -> list[str]:
         out = []
-        if self.gt is not None:
-            out.append(f"{name} > {_fmt(self.gt)}")
-        if self.ge is not None:
-            out.append(f"{name} >= {_fmt(self.ge)}")
-        if self.lt is not None:
-            out.append(f"{name} < {_fmt(self.lt)}")
-        if self.le is not None:
-            out.append(f"{name} <= {_fmt(self.le)}")
+        for bound, op in ((self.gt, ">"), (self.ge, ">="), (self.lt, "<"), (self.le, "<=")):
+            if bound is not None:
+                out.append(f"{name} {op} {_fmt(bound)}")
         return out
 
     def violation(self, name: str, value: Any) -> str | None:
@@ -85,17 +120,14 @@ class Real:
             v = float(value)
         except (TypeError, ValueError):
             return f"{name} = {value!r} is not a real number"
+        if isinstance(value, (list, tuple, str)):
+            return f"{name} = {value!r} is not a real number"
         if not math.isfinite(v):
             return f"{name} = {value!r} is not finite"
-        checks = [
-            (self.gt, lambda b: v > b, ">"),
-            (self.ge, lambda b: v >= b, ">="),
-            (self.lt, lambda b: v < b, "<"),
-            (self.le, lambda b: v <= b, "<="),
-        ]
-        for bound, ok, op in checks:
-            if bound is not None and not ok(bound):
-                return f"{name} = {value:g} violates {name} {op} {_fmt(bound)}"
+        for bound, ok, op in ((self.gt, v > (self.gt or 0), ">"), (self.ge, v >= (self.ge or 0), ">="),
+                              (self.lt, v < (self.lt or 0), "<"), (self.le, v <= (self.le or 0), "<=")):
+            if bound is not None and not ok:
+                return f"{name} = {v:g} violates {name} {op} {_fmt(bound)}"
         return None
 
     def box(self) -> tuple[float, float]:
@@ -107,13 +139,16 @@ class Real:
         hi = (lo + 100.0 if lo > 0 else 100.0) if hi is None else hi
         return (lo, hi)
 
+    def in_box(self, value: float) -> bool:
+        lo, hi = self.box()
+        return lo <= value <= hi
+
     def strategy(self) -> st.SearchStrategy:
         lo, hi = self.box()
         if self.log:
-            if lo <= 0:
-                raise ValueError(f"log search range must be positive, got {(lo, hi)}")
             base = st.floats(math.log(lo), math.log(hi), allow_nan=False)
-            return base.map(math.exp).filter(lambda v: self.violation("x", v) is None)
+            return base.map(lambda u: min(max(math.exp(u), lo), hi)).filter(
+                lambda v: self.violation("x", v) is None)
         base = st.floats(lo, hi, allow_nan=False, allow_infinity=False,
                          exclude_min=self.gt is not None and lo == self.gt,
                          exclude_max=self.lt is not None and hi == self.lt)
@@ -138,6 +173,8 @@ class Int:
         return out
 
     def violation(self, name: str, value: Any) -> str | None:
+        if isinstance(value, (list, tuple, str, bool)):
+            return f"{name} = {value!r} is not an integer"
         try:
             f = float(value)
         except (TypeError, ValueError):
@@ -157,6 +194,10 @@ class Int:
         lo = self.ge if self.ge is not None else 0
         hi = self.le if self.le is not None else lo + 30
         return (lo, hi)
+
+    def in_box(self, value) -> bool:
+        lo, hi = self.box()
+        return lo <= value <= hi
 
     def strategy(self) -> st.SearchStrategy:
         lo, hi = self.box()
@@ -204,37 +245,104 @@ class Choice:
             return f"{name} = {value!r} violates {name} in {list(self.values)}"
         return None
 
+    def in_box(self, value) -> bool:
+        return value in self.values
+
     def strategy(self) -> st.SearchStrategy:
         return st.sampled_from(self.values)
 
 
 Param = Real | Int | Seq | Choice
+_OPS = {"<": "__lt__", "<=": "__le__", ">": "__gt__", ">=": "__ge__", "==": "__eq__", "!=": "__ne__"}
 
 
-@dataclass(frozen=True)
 class Relation:
-    """A hypothesis relating several parameters, e.g. ``beta < gamma``, as a SymPy relational."""
+    """A hypothesis relating several parameters, e.g. ``beta < gamma``, as a SymPy relational.
 
-    rel: sp.Basic
-    text: str = ""
+    Compiled once: points are decided in double precision, and those within 1e-9 (relative) of
+    the boundary are decided again in mpmath at 40 digits, so rounding never moves a point across
+    a hypothesis.
+    """
+
+    __slots__ = ("rel", "text", "_f", "_names")
+
+    def __init__(self, rel: sp.Basic, text: str = ""):
+        if not isinstance(rel, sp.core.relational.Relational) or rel.rel_op not in _OPS:
+            raise ClaimError(f"Relation needs a SymPy relation such as sp.Lt(beta, gamma), got {rel!r}")
+        self.rel, self.text = rel, text
+        syms = sorted(rel.free_symbols, key=str)
+        self._names = [str(s) for s in syms]
+        diff = rel.lhs - rel.rhs
+        self._f = (sp.lambdify(syms, [rel.lhs, rel.rhs], modules="math"),
+                   sp.lambdify(syms, [rel.lhs, rel.rhs], modules="mpmath"))
+        del diff
+
+    def __repr__(self) -> str:
+        return f"Relation({self.describe()!r})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Relation) and self.rel == other.rel
+
+    def __hash__(self) -> int:
+        return hash(self.rel)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._names)
 
     def describe(self) -> str:
         return self.text or sp.sstr(self.rel)
+
+    def holds(self, point: Mapping[str, Any]) -> bool:
+        missing = [n for n in self._names if n not in point]
+        if missing:
+            raise ClaimError(f"relation {self.describe()!r} uses {', '.join(missing)}, which is not a parameter "
+                             "of the domain (write relations in the domain's own parameters)")
+        op = _OPS[self.rel.rel_op]
+        args = [point[n] for n in self._names]
+        try:
+            a, b = self._f[0](*(float(v) for v in args))
+            a, b = float(a), float(b)
+            close = not (math.isfinite(a) and math.isfinite(b)) or abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1e-300)
+        except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+            close = True
+        if not close:
+            return bool(getattr(a, op)(b))
+        with mpmath.workdps(40):
+            try:
+                a, b = self._f[1](*(mpmath.mpf(v) for v in args))
+            except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+                return False
+            if isinstance(a, mpmath.mpc) or isinstance(b, mpmath.mpc):
+                return False
+            return bool(getattr(a, op)(b))
 
 
 class Domain:
     """The hypotheses of a claim: typed parameters plus relations between them.
 
     Validates points (raising :class:`DomainError` naming the hypothesis and the value) and yields
-    Hypothesis strategies over the points that satisfy every hypothesis.
+    Hypothesis strategies over the points that satisfy every hypothesis (see
+    :mod:`dpverify.strategies`).
     """
 
     def __init__(self, *relations: Relation, **params: Param):
+        for name, p in params.items():
+            if not isinstance(p, (Real, Int, Seq, Choice)):
+                raise ClaimError(f"Domain parameter {name!r} must be Real, Int, Seq or Choice, got {p!r}")
+        for r in relations:
+            if not isinstance(r, Relation):
+                raise ClaimError(f"Domain relations must be Relation(...) values, got {r!r}")
         self.params: dict[str, Param] = dict(params)
         self.relations: tuple[Relation, ...] = tuple(relations)
         for name, p in self.params.items():
             if isinstance(p, Seq) and not isinstance(self.params.get(p.length), Int):
-                raise ValueError(f"sequence {name} needs an Int parameter {p.length!r} for its length")
+                raise ClaimError(f"sequence {name} needs an Int parameter {p.length!r} for its length")
+        for r in self.relations:
+            unknown = [n for n in r.names if n not in self.params]
+            if unknown:
+                raise ClaimError(f"relation {r.describe()!r} uses {', '.join(unknown)}, which is not a parameter "
+                                 f"of the domain ({', '.join(self.params)})")
 
     def __repr__(self) -> str:
         return f"Domain({', '.join(self.hypotheses())})"
@@ -257,17 +365,23 @@ class Domain:
         missing = [n for n in self.params if n not in point]
         if missing:
             raise DomainError(f"missing parameter {missing[0]!r}")
+        self.validate_partial(point)
+
+    def validate_partial(self, point: Mapping[str, Any]) -> None:
+        """Check the hypotheses that involve only parameters present in ``point``."""
         for name, p in self.params.items():
+            if name not in point:
+                continue
             if isinstance(p, Seq):
-                msg = p.violation(name, point[name], int(point[p.length]))
+                n = point.get(p.length)
+                msg = p.violation(name, point[name], None if n is None else int(n))
             else:
                 msg = p.violation(name, point[name])
             if msg:
                 raise DomainError(msg)
         for r in self.relations:
-            if not relation_holds(r, point):
-                vals = ", ".join(f"{s} = {_show(point[str(s)])}" for s in
-                                 sorted(r.rel.free_symbols, key=str) if str(s) in point)
+            if all(n in point for n in r.names) and not r.holds(point):
+                vals = ", ".join(f"{n} = {_show(point[n])}" for n in r.names)
                 raise DomainError(f"{vals} violates {r.describe()}")
 
     def contains(self, point: Mapping[str, Any]) -> bool:
@@ -276,6 +390,19 @@ class Domain:
             return True
         except DomainError:
             return False
+
+    def in_box(self, point: Mapping[str, Any]) -> bool:
+        """Whether every scalar parameter of ``point`` lies in its search box (sequences: entries)."""
+        for name, p in self.params.items():
+            v = point.get(name)
+            if v is None:
+                continue
+            if isinstance(p, Seq):
+                if not all(p.elem.in_box(x) for x in v):
+                    return False
+            elif not p.in_box(v):
+                return False
+        return True
 
     def strategy(self, fixed: Mapping[str, Any] | None = None) -> st.SearchStrategy:
         """Points satisfying every hypothesis; parameters in ``fixed`` are pinned."""
@@ -296,7 +423,8 @@ class Domain:
                     pt[n] = draw(st.lists(p.elem.strategy(), min_size=k, max_size=k))
             return pt
 
-        return points().filter(lambda pt: all(relation_holds(r, pt) for r in self.relations))
+        rels = self.relations
+        return points().filter(lambda pt: all(r.holds(pt) for r in rels))
 
 
 def _show(v: Any) -> str:
@@ -304,38 +432,84 @@ def _show(v: Any) -> str:
 
 
 def relation_holds(r: Relation, point: Mapping[str, Any]) -> bool:
-    subs = {s: sp.Float(point[str(s)], 30) for s in r.rel.free_symbols if str(s) in point}
-    val = r.rel.subs(subs)
-    if val not in (sp.true, sp.false):
-        missing = sorted(str(s) for s in val.free_symbols)
-        raise ValueError(f"relation {r.describe()!r} uses {', '.join(missing)}, which is not a parameter "
-                         "of the domain (write relations in the domain's own parameters)")
-    return bool(val)
+    """Whether ``point`` satisfies the relation ``r`` (compiled; see :class:`Relation`)."""
+    return r.holds(point)
 
 
 # --------------------------------------------------------------------------- statements
+def _is_expr(x) -> bool:
+    return isinstance(x, sp.Expr) and not isinstance(x, sp.core.relational.Relational)
+
+
+def _expr_field(owner: str, fieldname: str, value):
+    """Sympify ``value`` and require an expression (not a relation, not a boolean)."""
+    if value is None:
+        raise ClaimError(f"{owner}: {fieldname} is missing (give {fieldname}=<SymPy expression>)")
+    if isinstance(value, sp.core.relational.Relational) or (
+            isinstance(value, sp.logic.boolalg.Boolean) and not isinstance(value, sp.Expr)):
+        raise ClaimError(f"{owner}: {fieldname} is a relation ({value}); give the two sides as lhs= and rhs= "
+                         "expressions")
+    if isinstance(value, bool):
+        raise ClaimError(f"{owner}: {fieldname} must be a SymPy expression, got {value!r}")
+    try:
+        expr = sp.sympify(value)
+    except (sp.SympifyError, TypeError) as exc:
+        raise ClaimError(f"{owner}: {fieldname} = {value!r} is not a SymPy expression ({exc})") from None
+    if not _is_expr(expr):
+        raise ClaimError(f"{owner}: {fieldname} must be a SymPy expression, got {value!r}")
+    return expr
+
+
 @dataclass(frozen=True)
 class Statement:
-    """Base class: every statement has a short name shown in evidence.
+    """Base class: every statement has a short name shown in evidence (the only positional field).
 
     ``skip`` names checks not to run on it (e.g. ``("symbolic",)`` for nested sums SymPy cannot
-    simplify within its time limit); the contract test still requires one check to remain.
+    simplify within its time limit); at least one check must remain.
     """
 
     name: str
+    _: KW_ONLY
     skip: tuple = ()
+
+    def _owner(self) -> str:
+        return f"{type(self).__name__} {self.name!r}"
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ClaimError(f"{type(self).__name__}: the first argument is the statement's name (a string), "
+                             f"got {self.name!r}")
+        if isinstance(self.skip, str) or not isinstance(self.skip, tuple):
+            raise ClaimError(f"{self._owner()}: skip must be a tuple of check names, got {self.skip!r}")
+
+    def expressions(self) -> dict[str, sp.Basic]:
+        """The statement's SymPy expressions by field name (for validation and scaling)."""
+        return {}
+
+
+def _set(obj, name, value):
+    object.__setattr__(obj, name, value)
 
 
 @dataclass(frozen=True)
 class Identity(Statement):
     """``lhs == rhs`` on the whole domain.
 
-    ``reparam`` (as for :class:`Inequality`) rewrites hypotheses into positive symbols for SymPy.
+    ``reparam`` maps symbols to expressions in fresh positive symbols that encode the hypotheses
+    (e.g. ``kappa -> 1 + k``) so that SymPy can simplify.
     """
 
     lhs: sp.Basic = None
     rhs: sp.Basic = None
     reparam: Mapping = field(default_factory=dict)
+
+    def __post_init__(self):
+        super().__post_init__()
+        _set(self, "lhs", _expr_field(self._owner(), "lhs", self.lhs))
+        _set(self, "rhs", _expr_field(self._owner(), "rhs", self.rhs))
+
+    def expressions(self):
+        return {"lhs": self.lhs, "rhs": self.rhs}
 
 
 @dataclass(frozen=True)
@@ -344,21 +518,39 @@ class Inequality(Statement):
 
     ``reparam`` maps symbols to expressions in fresh positive symbols that encode the hypotheses
     (e.g. ``kappa -> 1 + k``) so that SymPy's sign reasoning can attempt a proof.
-    ``condition`` restricts the statement to the points where it is printed to apply.
+
+    ``exists`` names domain parameters that are quantified existentially: the statement is "for
+    every value of the other parameters there EXISTS a value of these (in their domain and search
+    box) with lhs <= rhs" -- e.g. the Renyi order of an RDP-to-DP conversion, or the step size
+    of a tuned rate. The check optimises the margin over them before the outer search.
     """
 
     lhs: sp.Basic = None
     rhs: sp.Basic = None
     strict: bool = False
     reparam: Mapping = field(default_factory=dict)
+    exists: tuple = ()
+
+    def __post_init__(self):
+        super().__post_init__()
+        _set(self, "lhs", _expr_field(self._owner(), "lhs", self.lhs))
+        _set(self, "rhs", _expr_field(self._owner(), "rhs", self.rhs))
+        if isinstance(self.exists, str):
+            _set(self, "exists", (self.exists,))
+        if not isinstance(self.strict, bool):
+            raise ClaimError(f"{self._owner()}: strict must be True or False, got {self.strict!r}")
+
+    def expressions(self):
+        return {"lhs": self.lhs, "rhs": self.rhs}
 
 
 @dataclass(frozen=True)
 class Minimiser(Statement):
     """``min objective(x) s.t. constraint(x) == 0`` equals ``value``, attained at ``argmin``.
 
-    ``var`` names the sequence parameter optimised over; ``argmin`` gives its claimed value as an
-    expression in the index symbol ``index``.
+    ``var`` names the sequence optimised over (an ``IndexedBase`` of that name, length of the
+    domain's sequence length parameter); ``argmin`` gives its claimed value as an expression in
+    the index symbol ``index``.
     """
 
     objective: sp.Basic = None
@@ -367,6 +559,19 @@ class Minimiser(Statement):
     var: str = ""
     index: sp.Symbol = None
     argmin: sp.Basic = None
+
+    def __post_init__(self):
+        super().__post_init__()
+        for f in ("objective", "constraint", "value", "argmin"):
+            _set(self, f, _expr_field(self._owner(), f, getattr(self, f)))
+        if not isinstance(self.index, sp.Symbol):
+            raise ClaimError(f"{self._owner()}: index must be a SymPy Symbol, got {self.index!r}")
+        if not isinstance(self.var, str) or not self.var:
+            raise ClaimError(f"{self._owner()}: var must name the sequence optimised over, got {self.var!r}")
+
+    def expressions(self):
+        return {"objective": self.objective, "constraint": self.constraint, "value": self.value,
+                "argmin": self.argmin}
 
 
 @dataclass(frozen=True)
@@ -379,6 +584,10 @@ class LimitPath:
     tied: Mapping[str, Callable[[float, Mapping[str, Any]], float]] = field(default_factory=dict)
     label: str = ""
 
+    def __post_init__(self):
+        if self.to not in ("0+", "inf"):
+            raise ClaimError(f"LimitPath({self.param!r}): to must be '0+' or 'inf', got {self.to!r}")
+
 
 @dataclass(frozen=True)
 class Rate(Statement):
@@ -389,32 +598,81 @@ class Rate(Statement):
     kind: str = "Theta"
     paths: tuple[LimitPath, ...] = ()
 
+    def __post_init__(self):
+        super().__post_init__()
+        _set(self, "expr", _expr_field(self._owner(), "expr", self.expr))
+        _set(self, "rate", _expr_field(self._owner(), "rate", self.rate))
+        if self.kind not in ("Theta", "O"):
+            raise ClaimError(f"{self._owner()}: kind must be 'Theta' or 'O', got {self.kind!r}")
+        if not self.paths or not all(isinstance(p, LimitPath) for p in self.paths):
+            raise ClaimError(f"{self._owner()}: paths must be a non-empty tuple of LimitPath, got {self.paths!r}")
+
+    def expressions(self):
+        return {"expr": self.expr, "rate": self.rate}
+
+
+@dataclass(frozen=True)
+class Limit(Statement):
+    """``expr -> value`` as ``path.param`` goes to its limit ("0+" or "inf"), the other parameters
+    fixed at points of the domain or tied along the path (e.g. "T converges to 0 as kappa -> inf")."""
+
+    expr: sp.Basic = None
+    value: sp.Basic = None
+    path: LimitPath = None
+
+    def __post_init__(self):
+        super().__post_init__()
+        _set(self, "expr", _expr_field(self._owner(), "expr", self.expr))
+        _set(self, "value", _expr_field(self._owner(), "value", self.value))
+        if not isinstance(self.path, LimitPath):
+            raise ClaimError(f"{self._owner()}: path must be a LimitPath, got {self.path!r}")
+
+    def expressions(self):
+        return {"expr": self.expr, "value": self.value}
+
 
 @dataclass(frozen=True)
 class ExpectationBound(Statement):
     """``E[statistic] <= bound`` over runs of an algorithm on problems of ``scenario``.
 
-    ``scenario`` (see :mod:`dpverify.scenarios`) draws problems from the class the theorem
-    assumes, maps each to a point of the claim's parameters, and computes the statistic exactly
-    (quadratics) or by Monte Carlo.
+    ``scenario`` (see :mod:`dpverify.scenarios`) maps the claim's parameters onto an algorithm and
+    a problem class, draws problems from that class, and computes the statistic exactly
+    (quadratics) or by Monte Carlo. The bound may use the scenario's observables (quantities
+    measured along the run, e.g. ``E||v_{t+1}||^2``).
     """
 
     bound: sp.Basic = None
     scenario: Any = None
+
+    def __post_init__(self):
+        super().__post_init__()
+        _set(self, "bound", _expr_field(self._owner(), "bound", self.bound))
+        if self.scenario is None:
+            raise ClaimError(f"{self._owner()}: scenario is missing (e.g. dpverify.scenarios.noisy_gd(...))")
+
+    def expressions(self):
+        return {"bound": self.bound}
 
 
 @dataclass(frozen=True)
 class SupBound(Statement):
-    """``sup_instance measured(instance) <= bound``: sensitivity, stability or privacy loss.
-
-    ``scenario`` draws instances (e.g. neighbouring datasets, schedules) and measures the
-    quantity by coupled runs or accounting; ``kind`` is ``"sensitivity"``, ``"stability"`` or
-    ``"privacy"``.
-    """
+    """``sup_instance measured(instance) <= bound``: sensitivity, stability, privacy loss, or any
+    quantity a scenario measures (``kind`` names it in the evidence)."""
 
     bound: sp.Basic = None
     scenario: Any = None
     kind: str = "sensitivity"
+
+    def __post_init__(self):
+        super().__post_init__()
+        _set(self, "bound", _expr_field(self._owner(), "bound", self.bound))
+        if self.scenario is None:
+            raise ClaimError(f"{self._owner()}: scenario is missing")
+        if not isinstance(self.kind, str) or not self.kind:
+            raise ClaimError(f"{self._owner()}: kind must be a short name such as 'privacy', got {self.kind!r}")
+
+    def expressions(self):
+        return {"bound": self.bound}
 
 
 @dataclass(frozen=True)
@@ -422,8 +680,8 @@ class Constant:
     """A constant printed inside a claim, recomputed from its derivation.
 
     ``derive`` is a SymPy expression (evaluated at high precision) or a zero-argument callable.
-    ``match``: "round" (printed equals derived rounded to the printed digits) or "bound-le" /
-    "bound-ge" (printed is a valid lower/upper constant, derived is the tight one).
+    ``match``: "round" (printed equals derived rounded to the printed digits), "truncate", or
+    "bound-le" / "bound-ge" (printed is a valid lower/upper constant, derived is the tight one).
     """
 
     name: str
@@ -432,12 +690,36 @@ class Constant:
     match: str = "round"
     note: str = ""
 
+    def __post_init__(self):
+        if self.match not in ("round", "truncate", "bound-le", "bound-ge"):
+            raise ClaimError(f"Constant {self.name!r}: match must be round, truncate, bound-le or bound-ge, "
+                             f"got {self.match!r}")
+
 
 # --------------------------------------------------------------------------- the claim
+def _symbol_names(expr: sp.Basic) -> set[str]:
+    """Free symbol names of ``expr``, with an IndexedBase counted by its base name."""
+    out = set()
+    for s in expr.free_symbols:
+        if isinstance(s, sp.Indexed):
+            out.add(str(s.base))
+        elif isinstance(s, sp.IndexedBase):
+            out.add(str(s))
+        else:
+            out.add(str(s))
+    return out
+
+
 @dataclass(frozen=True)
 class Claim:
-    """One checkable claim of a paper, encoded as printed."""
+    """One checkable claim, encoded as printed (every field keyword-only).
 
+    ``witness``: for a claim expected ``violated``, a point of the domain where it fails; it is
+    the replay command of the errata (``dpverify check ID --at witness``) and the contract tests
+    replay it.
+    """
+
+    _: KW_ONLY
     id: str
     source: Source
     domain: Domain
@@ -447,16 +729,83 @@ class Claim:
     expected: str = "holds"
     reason: str = ""
     constants: tuple[Constant, ...] = ()
-    defaults: Mapping[str, Any] = field(default_factory=dict)
     summary: str = ""
+    witness: Mapping[str, Any] | None = None
+
+    def _fail(self, fieldname: str, problem: str) -> None:
+        raise ClaimError(f"claim {self.id!r}: {fieldname}: {problem}")
 
     def __post_init__(self):
+        if not isinstance(self.id, str) or not ID_RE.match(self.id):
+            raise ClaimError(f"claim id must look like 'paper/thm-4.1' (lower case, one '/'), got {self.id!r}")
+        if not isinstance(self.source, Source):
+            self._fail("source", f"must be a Source(document, label, ...), got {self.source!r}")
+        if not isinstance(self.domain, Domain):
+            self._fail("domain", f"must be a Domain(...), got {self.domain!r}")
+        if isinstance(self.statements, Statement):
+            _set(self, "statements", (self.statements,))
+        if isinstance(self.statements, list):
+            _set(self, "statements", tuple(self.statements))
+        if not isinstance(self.statements, tuple) or not self.statements:
+            self._fail("statements", f"must be a non-empty tuple of statements, got {self.statements!r}")
+        names = set()
+        for s in self.statements:
+            if not isinstance(s, Statement):
+                self._fail("statements", f"{s!r} is not a statement (Identity, Inequality, Rate, ...)")
+            if s.name in names:
+                self._fail("statements", f"two statements are named {s.name!r}")
+            names.add(s.name)
         if self.expected not in VERDICTS:
-            raise ValueError(f"expected must be one of {VERDICTS}, got {self.expected!r} ({self.id})")
-        if self.expected == "violated" and not self.reason:
-            raise ValueError(f"claim {self.id} expects 'violated' but gives no reason")
-        if not self.statements:
-            raise ValueError(f"claim {self.id} has no statement")
+            self._fail("expected", f"must be one of {VERDICTS}, got {self.expected!r}")
+        if self.expected == "violated":
+            if not self.reason:
+                self._fail("reason", "a claim expected 'violated' gives no reason (say in one line what is wrong)")
+        if not isinstance(self.definitions, Mapping):
+            self._fail("definitions", f"must be a mapping symbol -> expression, got {self.definitions!r}")
+        for k, v in self.definitions.items():
+            if not isinstance(k, sp.Symbol):
+                self._fail("definitions", f"key {k!r} is not a SymPy Symbol")
+            if str(k) in self.domain.params:
+                self._fail("definitions", f"{k} is both a domain parameter and a definition")
+        if self.witness is not None:
+            try:
+                self.domain.validate(self.witness)
+            except DomainError as exc:
+                self._fail("witness", f"{exc} (the witness must be a point of the domain)")
+        if not isinstance(self.constants, tuple) or not all(isinstance(c, Constant) for c in self.constants):
+            self._fail("constants", f"must be a tuple of Constant, got {self.constants!r}")
+        self._validate_symbols()
+
+    def _validate_symbols(self) -> None:
+        allowed = set(self.domain.params) | {str(k) for k in self.definitions}
+        def_syms = set()
+        for v in self.definitions.values():
+            def_syms |= _symbol_names(sp.sympify(v))
+        for s in self.statements:
+            extra = set()
+            sc = getattr(s, "scenario", None)
+            if sc is not None:
+                extra |= set(getattr(sc, "observables", lambda: ())())
+                validate = getattr(sc, "validate_for", None)
+                if validate is not None:
+                    msg = validate(self)
+                    if msg:
+                        self._fail(f"statement {s.name!r}: scenario", msg)
+            if isinstance(s, Minimiser):
+                extra |= {s.var, str(s.index)}
+            if isinstance(s, Inequality):
+                for q in s.exists:
+                    if q not in self.domain.params:
+                        self._fail(f"statement {s.name!r}: exists", f"{q!r} is not a parameter of the domain")
+            for fname, expr in s.expressions().items():
+                used = _symbol_names(self.expand(expr))
+                unknown = sorted(used - allowed - extra)
+                if unknown:
+                    self._fail(f"statement {s.name!r}: {fname}",
+                               f"symbol(s) {', '.join(unknown)} are neither domain parameters "
+                               f"({', '.join(self.domain.params)}) nor definitions"
+                               + (f" nor scenario observables ({', '.join(sorted(extra))})" if extra else ""))
+        del def_syms
 
     @property
     def label(self) -> str:
@@ -468,6 +817,7 @@ class Claim:
 
     def expand(self, expr: sp.Basic) -> sp.Basic:
         """Substitute the claim's definitions (e.g. gamma = 1 - 1/kappa) until none is left."""
+        expr = sp.sympify(expr)
         for _ in range(10):
             new = expr.subs(self.definitions) if self.definitions else expr
             if new == expr:
@@ -486,4 +836,5 @@ class Claim:
             "expected": self.expected,
             "reason": self.reason,
             "summary": self.summary,
+            "witness": None if self.witness is None else dict(self.witness),
         }

@@ -1,5 +1,9 @@
 """Verdicts and the evidence behind them.
 
+Every :class:`Evidence` records, at the worst point a check met, the measured value and the bound
+(``value <= bound`` claimed), the relative margin ``(bound - value) / max(|bound|, |value|)`` and the
+tightness ``bound / value`` (both positive; >= 1 where the bound holds), the same way in every check.
+
 Every check returns an :class:`Evidence`; a claim's :class:`Verdict` combines them:
 
 * a statement is ``violated`` if any of its checks found a counterexample, else ``verified`` if a
@@ -31,10 +35,18 @@ class Evidence:
     seconds: float = 0.0
     detail: str = ""
     data: dict = field(default_factory=dict)
+    value: float | None = None
+    bound: float | None = None
+    point: dict | None = None
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if self.tightness is None and self.verdict != "violated":
+            from .search import tightness
+
+            if self.value is not None and self.bound is not None:
+                self.tightness = tightness(self.value, self.bound)
 
     def to_json(self, timing: bool = True) -> dict:
         return {
@@ -45,6 +57,9 @@ class Evidence:
             "confidence": self.confidence,
             "min_margin": _round(self.min_margin),
             "tightness": _round(self.tightness),
+            "value": _round(self.value),
+            "bound": _round(self.bound),
+            "worst_point": self.point,
             "counterexample": self.counterexample,
             "seconds": round(self.seconds, 3) if timing else 0.0,
             "detail": self.detail,
@@ -143,6 +158,21 @@ class Verdict:
             "seconds": round(self.seconds, 3) if timing else 0.0,
             "evidence": [e.to_json(timing) for e in self.evidence],
         }
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Verdict":
+        """Rebuild a verdict from :meth:`to_json` output (e.g. ``dpverify check --json``)."""
+        ev = []
+        for e in d.get("evidence", []):
+            ev.append(Evidence(check=e["kind"], statement=e["statement"], verdict=e["verdict"],
+                               samples=e.get("samples", 0), confidence=e.get("confidence"),
+                               min_margin=e.get("min_margin"), tightness=e.get("tightness"),
+                               counterexample=e.get("counterexample"), seconds=e.get("seconds", 0.0),
+                               detail=e.get("detail", ""), data=e.get("data", {}), value=e.get("value"),
+                               bound=e.get("bound"), point=e.get("worst_point")))
+        return cls(id=d["id"], label=d.get("label", ""), verdict=d["verdict"], expected=d["expected"],
+                   evidence=ev, seconds=d.get("seconds", 0.0), reason=d.get("reason", ""),
+                   seed=d.get("seed", 0), at=d.get("at"))
 
     def __str__(self) -> str:
         from .report import table

@@ -32,3 +32,5 @@ def problems():
         "logistic": LogisticRegression(X, y_cls, lam=0.1),
         "linear": LinearLoss(X),
     }
+
+pytest_plugins = ["pytester"]

@@ -20,7 +20,7 @@ def test_list_table_and_json(capsys):
     assert code == 0 and data
     for row in data:
         assert {"id", "label", "source", "expected"} <= set(row)
-        assert row["source"]["seed"] == "000_155fea93f75f24eb.txt"
+        assert row["source"]["document"] == "000_155fea93f75f24eb.txt"
 
 
 def test_check_table_exit_zero_when_as_expected(capsys):

@@ -1,4 +1,4 @@
-"""Tests for dpverify.privacy (zCDP accounting of dni's Algorithm 1).
+"""Tests for dpverify.privacy (zCDP accounting, conversions, the budget filter, dp-accounting).
 
 Tolerances used (and why):
 * Lemma B.2 by quadrature: relative 1e-20 at 50 working digits.
@@ -264,43 +264,18 @@ def test_appendix_D_figure():
     assert abs(eps_pld - eps_exact) < 1e-4
 
 
-@DET
-@given(eps=st.floats(1e-4, 50.0), delta=st.floats(1e-12, 0.5))
-def test_paper_plus_root_is_spurious(eps, delta):
-    L = math.log(1 / delta)
-    rho_plus = P.dp_to_zcdp_spurious_root(eps, delta)
-    assert rel_close(rho_plus, eps + 2 * L + 2 * math.sqrt(L * (eps + L)), 1e-14)
-    # It satisfies the equation with a minus sign ...
-    assert rel_close(rho_plus - 2 * math.sqrt(rho_plus * L), eps, 1e-9 * (1 + rho_plus / eps))
-    # ... but not rho + 2 sqrt(rho L) = eps: it overshoots by exactly
-    # 4 sqrt(rho_plus L) = 4 sqrt(L) (sqrt(L + eps) + sqrt(L)) >= 8 L > 0.
-    overshoot = rho_plus + 2 * math.sqrt(rho_plus * L) - eps
-    assert rel_close(overshoot, 4 * math.sqrt(rho_plus * L), 1e-9)
-    assert overshoot >= 8 * L * (1 - 1e-12)
-    assert P.zcdp_to_dp(rho_plus, delta) > eps
-    with mpmath.workdps(50):
-        e, d = mpmath.mpf(eps), mpmath.mpf(delta)
-        rp = P.dp_to_zcdp_spurious_root(e, d)
-        Lm = -mpmath.log(d)
-        assert abs((rp - 2 * mpmath.sqrt(rp * Lm)) / e - 1) < mpmath.mpf("1e-35")
-
-
-def test_paper_plus_root_at_appendix_D():
-    assert abs(P.dp_to_zcdp_spurious_root(4.0, 1e-8) - 81.48637112236918) < 1e-9
-
-
 # ---------------------------------------------------------------------------
 # Algorithm 1
 # ---------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("T, R", [(4, 1.0), (16, 1.0), (64, 4.0), (8, 0.5)])
-def test_algorithm1_uniform_exact_boundary_refuses_last_step(T, R):
+def test_budget_filter_uniform_exact_boundary_refuses_last_step(T, R):
     """sigma^2 = T/R exactly representable: the T-th request equals the
     residual exactly and the strict inequality refuses it -> T-1 steps."""
     sigma = math.sqrt(T / R)
     assert sigma * sigma == T / R and 1 / sigma**2 == R / T  # all exact
-    res = P.algorithm1_privacy([sigma] * (T + 5), R)
+    res = P.budget_filter_privacy([sigma] * (T + 5), R)
     assert res.steps == T - 1
     assert res.residual_budget == R / T
     assert res.rho == (T - 1) * R / T / 2
@@ -308,18 +283,18 @@ def test_algorithm1_uniform_exact_boundary_refuses_last_step(T, R):
 
 @DET
 @given(T=st.integers(1, 300), R=st.floats(1e-3, 10.0))
-def test_algorithm1_uniform_schedule_steps(T, R):
+def test_budget_filter_uniform_schedule_steps(T, R):
     sigma = math.sqrt(T / R)
-    res = P.algorithm1_privacy([sigma] * (T + 5), R)
+    res = P.budget_filter_privacy([sigma] * (T + 5), R)
     # boundary case: real arithmetic gives T-1; float rounding gives T-1 or T
     assert res.steps in (T - 1, T)
     # inflating the variance by 1e-9 moves away from the boundary: exactly T
     sig_in = math.sqrt(T / R * (1 + 1e-9))
-    res_in = P.algorithm1_privacy([sig_in] * (T + 5), R)
+    res_in = P.budget_filter_privacy([sig_in] * (T + 5), R)
     assert res_in.steps == T
     assert res_in.rho <= R / 2
     assert rel_close(res_in.rho, R / 2, 1e-8)
-    rep = P.algorithm1_privacy([sig_in] * (T + 5), R, adjacency="replace")
+    rep = P.budget_filter_privacy([sig_in] * (T + 5), R, adjacency="replace")
     assert rep.steps == T
     assert rep.rho == 4 * res_in.rho
     assert rep.sensitivity == 2 * res_in.sensitivity
@@ -333,8 +308,8 @@ def test_algorithm1_uniform_schedule_steps(T, R):
     N=st.integers(1, 10_000),
     adjacency=st.sampled_from(P.ADJACENCIES),
 )
-def test_algorithm1_invariants(sigmas, R, G, N, adjacency):
-    res = P.algorithm1_privacy(sigmas, R, adjacency=adjacency, clip_or_G=G, N=N)
+def test_budget_filter_invariants(sigmas, R, G, N, adjacency):
+    res = P.budget_filter_privacy(sigmas, R, adjacency=adjacency, clip_or_G=G, N=N)
     T = res.steps
     assert 0 <= T <= len(sigmas)
     assert len(res.per_step_rho) == T
@@ -354,7 +329,7 @@ def test_algorithm1_invariants(sigmas, R, G, N, adjacency):
         np.testing.assert_allclose(rdp, P.rdp_of_zcdp(res.rho, ORDERS), rtol=1e-9)
 
 
-def test_algorithm1_paper_setup_and_generator():
+def test_budget_filter_paper_setup_and_generator():
     R = 2 * P.dp_to_zcdp(4.0, 1e-8)  # the paper's R = 0.3927
 
     def schedule():  # infinite, decaying noise: terminates on the budget
@@ -363,14 +338,14 @@ def test_algorithm1_paper_setup_and_generator():
             yield s
             s *= 0.99
 
-    res = P.algorithm1_privacy(schedule(), R, clip_or_G=4.0, N=1000)
+    res = P.budget_filter_privacy(schedule(), R, clip_or_G=4.0, N=1000)
     assert res.steps > 0
     assert res.rho < R / 2
     assert P.zcdp_to_dp(res.rho, 1e-8) < 4.0
     assert res.sensitivity == 4.0 / 1000
     with pytest.raises(dataclasses.FrozenInstanceError):
         res.steps = 0  # type: ignore[misc]
-    empty = P.algorithm1_privacy([], R)
+    empty = P.budget_filter_privacy([], R)
     assert (empty.steps, empty.rho, empty.residual_budget) == (0, 0.0, R)
 
 
@@ -402,7 +377,6 @@ BAD = [
     (P.dp_to_zcdp, (-1.0, 1e-5), "eps"),
     (P.dp_to_zcdp, (1.0, 1.5), "delta"),
     (P.dp_to_zcdp, (nan, 1e-5), "eps"),
-    (P.dp_to_zcdp_spurious_root, (1.0, 0.0), "delta"),
     (P.rdp_of_zcdp, (-1.0, [2.0]), "rho"),
     (P.rdp_of_zcdp, (1.0, [2.0, 1.0]), r"orders\[1\]"),
     (P.rdp_of_zcdp, (1.0, 0.5), "orders"),
@@ -418,11 +392,11 @@ BAD = [
     (P.gaussian_delta_exact, (nan, 1.0), "eps"),
     (P.gaussian_eps_exact, (0.0, 1.0), "delta"),
     (P.gaussian_eps_exact, (1e-5, -1.0), "mu"),
-    (P.algorithm1_privacy, ([1.0], 0.0), "R"),
-    (P.algorithm1_privacy, ([1.0], nan), "R"),
-    (P.algorithm1_privacy, ([2.0, -1.0], 10.0), r"sigmas\[1\]"),
-    (P.algorithm1_privacy, ([0.0], 10.0), r"sigmas\[0\]"),
-    (P.algorithm1_privacy, (5.0, 10.0), "sigmas"),
+    (P.budget_filter_privacy, ([1.0], 0.0), "R"),
+    (P.budget_filter_privacy, ([1.0], nan), "R"),
+    (P.budget_filter_privacy, ([2.0, -1.0], 10.0), r"sigmas\[1\]"),
+    (P.budget_filter_privacy, ([0.0], 10.0), r"sigmas\[0\]"),
+    (P.budget_filter_privacy, (5.0, 10.0), "sigmas"),
     (P.dp_accounting_epsilon, ([1.0, 0.0], 1e-5), r"noise_multipliers\[1\]"),
     (P.dp_accounting_epsilon, ([1.0], 0.0), "delta"),
     (P.dp_accounting_rdp, ([1.0], [0.9]), r"orders\[0\]"),
@@ -439,10 +413,10 @@ def test_bad_inputs_raise_value_error_naming_parameter(fn, args, name):
 @pytest.mark.parametrize(
     "fn, kwargs, name",
     [
-        (P.algorithm1_privacy, dict(sigmas=[1.0], R=1.0, adjacency="add"), "adjacency"),
-        (P.algorithm1_privacy, dict(sigmas=[1.0], R=1.0, clip_or_G=0.0), "clip_or_G"),
-        (P.algorithm1_privacy, dict(sigmas=[1.0], R=1.0, N=0), "N"),
-        (P.algorithm1_privacy, dict(sigmas=[1.0], R=1.0, N=2.5), "N"),
+        (P.budget_filter_privacy, dict(sigmas=[1.0], R=1.0, adjacency="add"), "adjacency"),
+        (P.budget_filter_privacy, dict(sigmas=[1.0], R=1.0, clip_or_G=0.0), "clip_or_G"),
+        (P.budget_filter_privacy, dict(sigmas=[1.0], R=1.0, N=0), "N"),
+        (P.budget_filter_privacy, dict(sigmas=[1.0], R=1.0, N=2.5), "N"),
         (P.dp_accounting_epsilon, dict(noise_multipliers=[1.0], delta=1e-5, adjacency="x"), "adjacency"),
         (P.dp_accounting_epsilon, dict(noise_multipliers=[1.0], delta=1e-5, accountant="moments"), "accountant"),
         (P.dp_accounting_epsilon, dict(noise_multipliers=[1.0], delta=1e-5, orders=[1.0]), r"orders\[0\]"),

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dpverify import reproduce as rep
+from theorems.dni import experiments as rep
 from dpverify.cli import main
 from dpverify.privacy import dp_to_zcdp
 from dpverify.sim import LeastSquares, pgd
@@ -65,8 +65,8 @@ def check_outputs(d: Path, rows) -> None:
 
 def test_fig3_quick_writes_expected_files(fig3_run):
     d, result = fig3_run
-    check_outputs(d, rep.FIGURES["dni/fig-3"])
-    assert set(result["claims"]) == set(rep.FIGURES["dni/fig-3"])
+    check_outputs(d, rep.FIGURE_ROWS["dni/fig-3"])
+    assert set(result["claims"]) == set(rep.FIGURE_ROWS["dni/fig-3"])
     assert "STAND-IN" in result["summary"]
     rel = read_csv(d / "digits35_squared_relative_loss.csv")[2]
     assert {r["schedule"] for r in rel} == {"uni", "dyn", "exp", "dyn-rt"}
@@ -82,7 +82,7 @@ def test_fig3_quick_writes_expected_files(fig3_run):
 
 def test_fig2_quick_files_and_jobs_invariance(fig2_runs):
     (d1, r1), (d2, r2) = fig2_runs[1], fig2_runs[2]
-    check_outputs(d2, rep.FIGURES["dni/fig-2"])
+    check_outputs(d2, rep.FIGURE_ROWS["dni/fig-2"])
     csvs = sorted(p.name for p in d1.glob("*.csv"))
     assert csvs == sorted(p.name for p in d2.glob("*.csv")) and len(csvs) == 5
     for name in csvs:
@@ -182,5 +182,20 @@ def test_cli_bad_option_values(capsys, option, value, message):
 def test_cli_quick_run(capsys, tmp_path):
     code, out, err = run(capsys, "reproduce", "dni/fig-2", "--quick", "--reps", "4",
                          "--out", str(tmp_path / "o"), "--no-progress")
-    assert code == 0 and "(a) influence increases" in out and "Traceback" not in err
+    assert code == 0 and "(a) paper [Appendix D, Results]" in out and "Traceback" not in err
     assert (tmp_path / "o" / "summary.txt").exists()
+
+
+def test_summary_quotes_the_sentences_it_tests_and_the_papers_method(fig3_run):
+    """Each conclusion quotes the paper's sentence and says how the paper got its panel; for the
+    squared-loss row the paper's dynamic schedule came from the Hessian influence, not retraining."""
+    d, result = fig3_run
+    summary = (d / "summary.txt").read_text()
+    flat = " ".join(summary.split())
+    for quote, where in rep.QUOTES.values():
+        assert " ".join(quote.split()) in flat and where in flat
+    assert "analytical solution using the Hessian eigen values" in flat
+    assert "[dyn: Hessian q; the paper's method]" in flat
+    assert "[dyn-rt: retrained q; NOT the paper's method for this row" in flat
+    assert result["claims"]["digits35_squared"]["c"]["dyn"]["paper_method"] is True
+    assert result["claims"]["digits35_squared"]["c"]["dyn-rt"]["paper_method"] is False

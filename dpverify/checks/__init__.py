@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..spec import Claim, DomainError
 from ..verdict import Verdict, claim_verdict, statement_verdict
-from . import exact, minimiser, monte_carlo, rate, sampled, scaling, sup, symbolic
+from . import exact, limit, minimiser, monte_carlo, rate, sampled, scaling, sup, symbolic
 from .base import Clock, Config
 
 # (name, applies, check) in the order they run for a statement.
@@ -18,6 +18,8 @@ CHECKS = (
     ("symbolic", minimiser.applies, minimiser.check_symbolic),
     ("sampled", minimiser.applies, minimiser.check_numeric),
     ("rate", rate.applies, rate.check),
+    ("symbolic", limit.applies, limit.check_symbolic),
+    ("limit", limit.applies, limit.check_numeric),
     ("exact", exact.applies, exact.check),
     ("monte_carlo", monte_carlo.applies, monte_carlo.check),
     ("sup", sup.applies, sup.check),

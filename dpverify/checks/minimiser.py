@@ -17,7 +17,7 @@ import sympy as sp
 from scipy.optimize import minimize
 
 from ..numeric import Compiled, is_finite_real, jsonable, real
-from ..search import EvaluationError, search
+from ..search import EvaluationError, Margin, search
 from ..spec import Minimiser, Seq
 from ..verdict import Evidence
 from .base import Clock, Config, SymbolicTimeout, time_limit
@@ -115,16 +115,18 @@ def check_numeric(stmt: Minimiser, claim, cfg: Config) -> Evidence:
             raise EvaluationError("non-finite")
         scale = max(abs(o), abs(v), mpmath.mpf(1))
         if abs(c) > mpmath.mpf(10) ** -30 * scale or abs(o - v) > mpmath.mpf(10) ** -30 * scale:
-            return -1.0, None
+            return Margin(-1.0, float(o), float(v))
         best = _optimise(pt, int(pt[Tn]), obj, con, stmt.var, [float(x) for x in xs])
         if best is None:
-            return 1.0, None
-        return (best - float(v)) / float(scale) + REL_TOL, (best / float(v) if v > 0 else None)
+            return Margin(1.0, float(v), None)
+        # value = the claimed minimum, bound = the best objective an optimiser found
+        return Margin((best - float(v)) / float(scale) + REL_TOL, float(v), best)
 
     if cfg.at is not None:
-        m, t = margin(cfg.at)
-        ok = m >= 0
-        return Evidence("sampled", stmt.name, "holds" if ok else "violated", samples=1, min_margin=m,
+        mg = margin(cfg.at)
+        ok = mg.m >= 0
+        return Evidence("sampled", stmt.name, "holds" if ok else "violated", samples=1, min_margin=mg.m,
+                        value=mg.value, bound=mg.bound,
                         counterexample=None if ok else {"params": jsonable(cfg.at), "seed": cfg.seed},
                         seconds=clock.seconds, detail="claimed optimum against SLSQP at the pinned point")
     res = search(claim.domain.strategy(), margin, max(10, cfg.samples // 5),
@@ -134,8 +136,10 @@ def check_numeric(stmt: Minimiser, claim, cfg: Config) -> Evidence:
                         counterexample={"params": jsonable(res.counterexample), "seed": cfg.seed},
                         seconds=clock.seconds,
                         detail="the claimed optimum is infeasible, has another value, or was beaten")
+    best = res.best
     return Evidence("sampled", stmt.name, "holds" if res.samples else "inconclusive", samples=res.samples,
-                    min_margin=res.min_margin, seconds=clock.seconds,
+                    min_margin=res.min_margin, seconds=clock.seconds, tightness=None,
+                    value=None if best is None else best.value, bound=None if best is None else best.bound,
                     detail=(f"claimed argmin feasible with the claimed value ({cfg.dps} digits) and "
                             f"unbeaten by SLSQP from 4 starts, at {res.samples} points"))
 

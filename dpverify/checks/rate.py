@@ -12,11 +12,9 @@ from __future__ import annotations
 import math
 
 import mpmath
-from hypothesis import find, settings, HealthCheck, Phase
-from hypothesis.errors import NoSuchExample, Unsatisfiable
-import random
 
 from ..numeric import Compiled, is_finite_real, jsonable, real
+from ..search import sample_points
 from ..spec import Rate
 from ..verdict import Evidence
 from .base import Clock, Config
@@ -30,24 +28,6 @@ BASE_POINTS = 4
 
 def applies(stmt) -> bool:
     return isinstance(stmt, Rate)
-
-
-def sample_points(strategy, n: int, seed: int) -> list[dict]:
-    """``n`` points drawn deterministically from ``strategy`` (Hypothesis, seeded)."""
-    pts: list[dict] = []
-
-    def keep(p):
-        pts.append(p)
-        return False
-
-    try:
-        find(strategy, keep, settings=settings(max_examples=n, database=None, deadline=None,
-                                               suppress_health_check=list(HealthCheck),
-                                               phases=[Phase.generate]),
-             random=random.Random(seed))
-    except (NoSuchExample, Unsatisfiable):
-        pass
-    return pts[:n]
 
 
 def _sweep(stmt, claim, path, base, cfg, num, den):

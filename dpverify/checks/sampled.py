@@ -1,99 +1,233 @@
-"""Sampled check: search the claim's domain for a counterexample, evaluated in mpmath.
+"""Sampled check: search the claim's domain for a counterexample, decided in mpmath.
 
-Hypothesis draws points from the domain (seeded), shrinks any failing point to a minimal one,
-and otherwise a Nelder-Mead search minimises the margin from the closest calls. Every value is
-computed at ``Config.dps`` significant digits, so a counterexample is not a rounding artefact:
-an inequality fails only if ``rhs - lhs < -1e-30 * scale``; an identity only if
-``|lhs - rhs| > 1e-30 * scale``.
+Hypothesis draws points from the domain (seeded), a double-precision screen evaluates them all at
+once, and every point the screen cannot clear is evaluated at ``Config.dps`` significant digits;
+a failure must survive re-evaluation at twice the digits, so a counterexample is never a rounding
+artefact: an inequality fails only if ``rhs - lhs < -1e-30 * scale``, an identity only if
+``|lhs - rhs| > 1e-30 * scale``. Failing points are shrunk by Hypothesis; otherwise a Nelder-Mead
+search minimises the margin from the closest points, inside the domain and its search box.
+
+Existential parameters (``Inequality(exists=("order",))``): at every outer point the margin is
+maximised over the parameter (a grid over its search box, screened in double precision, then a
+local refinement, the best value confirmed in mpmath). An outer point fails only when no value of
+the parameter was found, and that failure is re-examined on a finer grid in mpmath.
 """
 from __future__ import annotations
 
+import math
+
 import mpmath
+import numpy as np
 
 from ..numeric import Compiled, is_finite_real, jsonable, real
-from ..search import EvaluationError, search
-from ..spec import Identity, Inequality
+from ..search import EvaluationError, Margin, search
+from ..spec import Identity, Inequality, Real
 from ..verdict import Evidence
 from .base import Clock, Config
 
 TOL = mpmath.mpf(10) ** -30
+EXISTS_GRID = 33
 
 
 def applies(stmt) -> bool:
     return isinstance(stmt, (Identity, Inequality))
 
 
-def margin_function(stmt, claim, cfg: Config):
-    """``point -> (margin, tightness)``; a failure must survive re-evaluation at twice the digits."""
-    lhs = Compiled(stmt.lhs, claim)
-    rhs = Compiled(stmt.rhs, claim)
-    identity = isinstance(stmt, Identity)
-    strict = getattr(stmt, "strict", False)
+class StatementMargin:
+    """``point -> Margin`` for an identity or inequality (mpmath), and its double-precision screen."""
 
-    def values(point, dps):
+    def __init__(self, stmt, claim, cfg: Config):
+        self.lhs = Compiled(stmt.lhs, claim)
+        self.rhs = Compiled(stmt.rhs, claim)
+        self.identity = isinstance(stmt, Identity)
+        self.strict = getattr(stmt, "strict", False)
+        self.dps = cfg.dps
+
+    def _values(self, point, dps):
         try:
-            a = lhs(point, dps)
-            b = rhs(point, dps)
+            a = self.lhs(point, dps)
+            b = self.rhs(point, dps)
         except (ZeroDivisionError, OverflowError, ValueError, TypeError) as exc:
             raise EvaluationError(str(exc)) from exc
         if not (is_finite_real(a) and is_finite_real(b)):
             raise EvaluationError(f"non-finite value lhs={a}, rhs={b}")
         return real(a), real(b)
 
-    def raw(a, b):
-        with mpmath.workdps(2 * cfg.dps):
+    def _raw(self, a, b):
+        with mpmath.workdps(2 * self.dps):
             scale = max(abs(a), abs(b), mpmath.mpf(10) ** -40)
-            if identity:
+            if self.identity:
                 return TOL - abs(a - b) / scale
             m = (b - a) / scale
-            return m - TOL if strict else m + TOL
+            return m - TOL if self.strict else m + TOL
 
-    def margin(point):
-        a, b = values(point, cfg.dps)
-        m = raw(a, b)
+    def __call__(self, point) -> Margin:
+        a, b = self._values(point, self.dps)
+        m = self._raw(a, b)
         if m < 0:  # confirm at twice the precision: rounding artefacts do not survive it
-            a2, b2 = values(point, 2 * cfg.dps)
-            m2 = raw(a2, b2)
+            a2, b2 = self._values(point, 2 * self.dps)
+            m2 = self._raw(a2, b2)
             stable = abs((a2 - b2) - (a - b)) <= mpmath.mpf("0.01") * abs(a2 - b2)
-            if m2 >= 0:
-                a, b, m = a2, b2, m2
-            elif stable:
+            if m2 >= 0 or stable:
                 a, b, m = a2, b2, m2
             else:  # unresolved even at twice the digits: neither a counterexample nor evidence
-                return float(TOL), None
-        tight = float(b / a) if (not identity and a > 0 and b > 0) else None
-        return float(m), tight
+                return Margin(float(TOL), None, None)
+        return Margin(float(m), float(a), float(b))
 
-    return margin
+    def screen(self, points) -> np.ndarray:
+        a, b = self.lhs.batch(points), self.rhs.batch(points)
+        with np.errstate(all="ignore"):
+            scale = np.maximum(np.maximum(np.abs(a), np.abs(b)), 1e-300)
+            return (b - a) / scale
+
+
+class ExistsMargin:
+    """The margin maximised over one existentially quantified parameter (see the module docstring)."""
+
+    def __init__(self, inner: StatementMargin, claim, name: str):
+        self.inner, self.claim, self.name = inner, claim, name
+        p = claim.domain.params[name]
+        if not isinstance(p, Real):
+            raise ValueError(f"exists: {name} must be a Real parameter")
+        self.param = p
+        lo, hi = p.box()
+        self.grid = self._grid(lo, hi, EXISTS_GRID)
+        self.fine = self._grid(lo, hi, 4 * EXISTS_GRID + 1)
+
+    def _grid(self, lo, hi, n):
+        if self.param.log:
+            return list(np.exp(np.linspace(math.log(lo), math.log(hi), n)))
+        return list(np.linspace(lo, hi, n))
+
+    def _candidates(self, point, grid):
+        out = []
+        for v in grid:
+            pt = dict(point)
+            pt[self.name] = float(v)
+            if self.claim.domain.contains(pt):
+                out.append(pt)
+        return out
+
+    def _refine(self, pts, fm):
+        """Golden-section refinement in double precision around the best grid point."""
+        k = int(np.nanargmax(fm))
+        vals = [p[self.name] for p in pts]
+        lo, hi = vals[max(0, k - 1)], vals[min(len(vals) - 1, k + 1)]
+        base = pts[k]
+        g = lambda x: float(self.inner.screen([{**base, self.name: x}])[0])  # noqa: E731
+        a, b = lo, hi
+        phi = (math.sqrt(5) - 1) / 2
+        c, d = b - phi * (b - a), a + phi * (b - a)
+        fc, fd = g(c), g(d)
+        for _ in range(40):
+            if not (math.isfinite(fc) and math.isfinite(fd)):
+                break
+            if fc > fd:
+                b, d, fd = d, c, fc
+                c = b - phi * (b - a)
+                fc = g(c)
+            else:
+                a, c, fc = c, d, fd
+                d = a + phi * (b - a)
+                fd = g(d)
+        x = c if fc > fd else d
+        cand = {**base, self.name: x}
+        return cand if self.claim.domain.contains(cand) else base
+
+    def best(self, point, grid) -> Margin:
+        pts = self._candidates(point, grid)
+        if not pts:
+            raise EvaluationError(f"no value of {self.name} satisfies the hypotheses at this point")
+        fm = self.inner.screen(pts)
+        if np.all(np.isnan(fm)):
+            results = []
+            for p in pts:
+                try:
+                    results.append((self.inner(p), p))
+                except EvaluationError:
+                    continue
+            if not results:
+                raise EvaluationError("cannot evaluate")
+            mg, p = max(results, key=lambda r: r[0].m)
+            return mg
+        cands = [self._refine(pts, np.where(np.isnan(fm), -np.inf, fm))]
+        cands += [pts[int(i)] for i in np.argsort(-np.where(np.isnan(fm), -np.inf, fm))[:3]]
+        best = None
+        for p in cands:
+            try:
+                mg = self.inner(p)
+            except EvaluationError:
+                continue
+            if best is None or mg.m > best.m:
+                best = mg
+            if mg.m >= 0:
+                return mg
+        if best is None:
+            raise EvaluationError("cannot evaluate")
+        return best
+
+    def __call__(self, point) -> Margin:
+        mg = self.best(point, self.grid)
+        if mg.m < 0:  # no witness on the coarse grid: look again on a finer one before reporting
+            mg2 = self.best(point, self.fine)
+            if mg2.m > mg.m:
+                mg = mg2
+        return mg
+
+    def screen(self, points) -> np.ndarray:
+        out = []
+        for point in points:
+            pts = self._candidates(point, self.grid)
+            fm = self.inner.screen(pts) if pts else np.array([np.nan])
+            out.append(np.nanmax(fm) if not np.all(np.isnan(fm)) else np.nan)
+        return np.asarray(out, dtype=float)
+
+
+def margin_function(stmt, claim, cfg: Config):
+    """``point -> Margin`` (and ``.screen``) for an identity or inequality, quantifiers included."""
+    inner = StatementMargin(stmt, claim, cfg)
+    exists = tuple(getattr(stmt, "exists", ()))
+    if exists:
+        if len(exists) > 1:
+            raise ValueError(f"{stmt.name}: one existential parameter is supported, got {exists}")
+        return ExistsMargin(inner, claim, exists[0])
+    return inner
 
 
 def check(stmt, claim, cfg: Config) -> Evidence:
     clock = Clock()
     margin = margin_function(stmt, claim, cfg)
+    screen = None if isinstance(stmt, Identity) else margin.screen
+    quant = f"; exists {', '.join(stmt.exists)} (grid + refinement)" if getattr(stmt, "exists", ()) else ""
     if cfg.at is not None:
         try:
-            m, t = margin(cfg.at)
+            mg = margin(cfg.at)
         except EvaluationError as exc:
             return Evidence("sampled", stmt.name, "inconclusive", samples=1, seconds=clock.seconds,
                             detail=f"cannot evaluate at the pinned point: {exc}")
-        verdict = "violated" if m < 0 else "holds"
-        return Evidence("sampled", stmt.name, verdict, samples=1, min_margin=m, tightness=t,
-                        counterexample={"params": jsonable(cfg.at), "seed": cfg.seed} if m < 0 else None,
-                        seconds=clock.seconds, detail=f"evaluated at the pinned point ({cfg.dps} digits)")
+        verdict = "violated" if mg.m < 0 else "holds"
+        return Evidence("sampled", stmt.name, verdict, samples=1, min_margin=mg.m, value=mg.value, bound=mg.bound,
+                        point=jsonable(cfg.at),
+                        counterexample={"params": jsonable(cfg.at), "seed": cfg.seed} if mg.m < 0 else None,
+                        seconds=clock.seconds, detail=f"evaluated at the pinned point ({cfg.dps} digits){quant}")
     seed = cfg.seed_for(claim.id, stmt.name, "sampled")
-    res = search(claim.domain.strategy(), margin, cfg.samples, seed, domain=claim.domain)
+    res = search(claim.domain.strategy(), margin, cfg.samples, seed, domain=claim.domain, screen=screen)
+    best = res.best
     if res.counterexample is not None:
-        return Evidence("sampled", stmt.name, "violated", samples=res.samples,
-                        min_margin=res.min_margin,
+        return Evidence("sampled", stmt.name, "violated", samples=res.samples, min_margin=res.min_margin,
+                        value=best.value, bound=best.bound, point=jsonable(res.counterexample),
                         counterexample={"params": jsonable(res.counterexample), "seed": cfg.seed},
                         seconds=clock.seconds,
-                        detail=f"counterexample found by {res.found_by}; replay with --at")
-    if res.samples == 0:
-        return Evidence("sampled", stmt.name, "inconclusive", samples=0, seconds=clock.seconds,
+                        detail=f"counterexample found by {res.found_by}; replay with --at{quant}")
+    if res.samples == 0 or res.confirmed == 0:
+        return Evidence("sampled", stmt.name, "inconclusive", samples=res.samples, seconds=clock.seconds,
                         detail=f"no point could be evaluated ({res.errors} evaluation errors)")
-    detail = f"no counterexample in {res.samples} points at {cfg.dps} digits"
+    detail = (f"no counterexample in {res.samples} points ({res.confirmed} evaluated at {cfg.dps} digits, "
+              f"the rest cleared by a double-precision screen){quant}")
     if res.errors:
         detail += f" ({res.errors} points could not be evaluated)"
     return Evidence("sampled", stmt.name, "holds", samples=res.samples, min_margin=res.min_margin,
-                    tightness=res.tightness, seconds=clock.seconds, detail=detail,
-                    data={"closest_point": jsonable(res.best_point)} if res.best_point else {})
+                    tightness=res.tightness, value=None if best is None else best.value,
+                    bound=None if best is None else best.bound,
+                    point=jsonable(res.best_point) if res.best_point else None,
+                    seconds=clock.seconds, detail=detail)

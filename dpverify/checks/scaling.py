@@ -4,28 +4,31 @@ Multiply the loss by ``c`` and the parameter vector by ``s``: every parameter de
 scales (``units=(a, b)``: it becomes ``c**a * s**b`` times itself; e.g. M is (1, -2), G is
 (1, -1), eta is (-1, 2), kappa and alpha are (0, 0)). Each side's scaling exponents in ``c`` and
 ``s`` are measured numerically at a drawn point; sides whose exponents differ cannot both be right.
+Only points whose scaled copies also satisfy every hypothesis of the claim are used.
 """
 from __future__ import annotations
 
 import mpmath
 
 from ..numeric import Compiled, is_finite_real, jsonable, real
-from ..spec import Identity, Inequality, Rate, Seq
+from ..spec import Identity, Inequality, Limit, Rate, Seq
 from ..verdict import Evidence
 from .base import Clock, Config
-from .rate import sample_points
+from ..search import sample_points
 
 C, S = mpmath.mpf(3) / 2, mpmath.mpf(5) / 7
 TOL = 1e-12
 
 
 def applies(stmt) -> bool:
-    return isinstance(stmt, (Identity, Inequality, Rate))
+    return isinstance(stmt, (Identity, Inequality, Rate, Limit))
 
 
 def _sides(stmt):
     if isinstance(stmt, Rate):
         return stmt.expr, stmt.rate
+    if isinstance(stmt, Limit):
+        return stmt.expr, stmt.value
     return stmt.lhs, stmt.rhs
 
 
@@ -49,7 +52,10 @@ def exponents(fn, claim, point, dps):
             return None
         out = []
         for c, s, unit in ((C, 1, C), (1, S, S)):
-            v = real(fn(_scaled(claim, point, c, s), dps))
+            scaled = _scaled(claim, point, c, s)
+            if not claim.domain.contains(scaled):  # every hypothesis holds at every point evaluated
+                return None
+            v = real(fn(scaled, dps))
             if not is_finite_real(v) or v == 0 or (v > 0) != (base > 0):
                 return None
             out.append(float(mpmath.log(v / base) / mpmath.log(unit)))

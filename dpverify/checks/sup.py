@@ -13,7 +13,8 @@ it is ``violated`` when its lower confidence bound exceeds the bound.
 from __future__ import annotations
 
 from ..numeric import Compiled, jsonable
-from ..search import EvaluationError, search
+from ..scenarios import bind
+from ..search import EvaluationError, Margin, search
 from ..spec import SupBound
 from ..stats import mean_bounds
 from ..verdict import Evidence
@@ -28,7 +29,7 @@ def applies(stmt) -> bool:
 
 def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
     clock = Clock()
-    sc = stmt.scenario
+    sc = bind(stmt.scenario, claim)
     bound = Compiled(stmt.bound, claim)
     search_runs = max(2, min(cfg.runs, getattr(sc, "search_runs", 2000)))
 
@@ -42,7 +43,7 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
         b = bound_at(inst)
         value, _ = sc.measure(inst, search_runs, cfg.seed_for(claim.id, stmt.name, "search"))
         scale = max(abs(b), abs(value), 1e-300)
-        return (b - value) / scale + REL_TOL, (b / value if value > 0 else None)
+        return Margin((b - value) / scale + REL_TOL, value, b)
 
     if cfg.at is not None:
         inst = sc.instance_at(cfg.at)
@@ -56,7 +57,7 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
         if sc.strategy is None:  # the instance is the claim's point
             strategy, domain = claim.domain.strategy(), claim.domain
         else:
-            strategy, domain = sc.strategy(), getattr(sc, "search_domain", None)
+            strategy, domain = sc.strategy(), sc.search_domain
         res = search(strategy, margin, cfg.samples, seed, domain=domain,
                      optimise=getattr(sc, "optimise", 3))
         samples = res.samples
@@ -64,6 +65,9 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
             return Evidence(stmt.kind, stmt.name, "inconclusive", seconds=clock.seconds,
                             detail=f"no instance could be measured ({res.errors} errors)")
         cand = res.counterexample if res.counterexample is not None else res.best_point
+        if cand is None:
+            return Evidence(stmt.kind, stmt.name, "inconclusive", samples=res.samples, seconds=clock.seconds,
+                            detail=f"no instance could be measured ({res.errors} errors)")
         candidates, found_by = [cand], res.found_by or "closest instance"
 
     inst = candidates[0]
@@ -93,6 +97,6 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
               + (f" [{lower:.6g}, {upper:.6g}]" if conf else "")
               + f" vs bound {b:.6g} on {sc.describe(inst)}")
     return Evidence(stmt.kind, stmt.name, verdict, samples=samples, confidence=conf, min_margin=m,
-                    tightness=(b / value) if value > 0 else None, counterexample=ce,
+                    value=value, bound=b, point=jsonable(sc.point(inst)), counterexample=ce,
                     seconds=clock.seconds, detail=detail,
                     data={"measured": value, "bound": b, "ratio": value / b if b else None})

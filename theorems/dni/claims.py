@@ -10,16 +10,20 @@ q_t = gamma^(T-t) alpha (eq. (3)).
 """
 from __future__ import annotations
 
+import math
+
 import sympy as sp
 from sympy.utilities.lambdify import implemented_function
 
+from dpverify import sim
+from dpverify.scenarios import (LogisticData, MCPoint, budget_filter_gd, coupled_stability, gaussian_mechanism,
+                                noisy_gd, squared_loss_sensitivity)
 from dpverify.spec import (
-    Choice, Claim, Constant, Domain, ExpectationBound, Identity, Inequality, Int, LimitPath,
+    Choice, Claim, Constant, Domain, ExpectationBound, Identity, Inequality, Int, Limit, LimitPath,
     Minimiser, Rate, Real, Relation, Seq, Source, SupBound,
 )
 
-from dpverify import scenarios as sc
-from dpverify.numeric import evaluate
+from . import proofs
 
 SEED = "000_155fea93f75f24eb.txt"
 
@@ -78,6 +82,40 @@ def _src(label, eq=None, text=""):
     return Source(SEED, label, eq, text)
 
 
+# ----------------------------------------------------------------------------- the paper's algorithms
+# PGD of eq. (1), theta_{t+1} = theta_t - eta (grad f(theta_t) + sigma_t G nu_t / N), in the engine's
+# terms: an M-smooth, mu-PL problem (mu = M/kappa), step eta, gradient noise std G sigma_t / N.
+_PGD = dict(smooth=M, curvature=M / kappa, dim=D, horizon=T, init_gap=Delta1, n_samples=N)
+_LOGISTIC = LogisticData(n=200, d=5, lam=0.05)
+_LOGISTIC_B = LogisticData(n=200, d=5, lam=0.1)
+
+
+def _alpha_at(pt, R_key="R"):
+    """alpha of eq. (2) at a point of the claim's parameters."""
+    return pt["D"] * pt["G"] ** 2 / (2 * pt[R_key] * pt["M"] * pt["N"] ** 2 * pt["Delta1"])
+
+
+def _schedule(kind, T_steps, budget=lambda pt: pt["R"]):
+    """A noise schedule sigma_1..sigma_T spending the budget R (section 4.1): uniform, dynamic (7), exponential."""
+    def make(pt):
+        R_ = budget(pt)
+        if kind == "uniform":
+            sig = sim.uniform(T_steps, R_)
+        elif kind == "dynamic":
+            sig = sim.dynamic_pgd(pt["kappa"], _alpha_at(pt), R_, T_steps)
+        else:
+            sig = sim.exponential_for_budget(0.1, T_steps, R_)
+        return {"T": T_steps, "sigma": [float(x) for x in sig]}
+    return make
+
+
+_PGD_MC = (MCPoint(_LOGISTIC, {"G": 1.0, "R": 1e-3}, _schedule("uniform", 10)),
+           MCPoint(_LOGISTIC, {"G": 1.0, "R": 1e-3}, _schedule("dynamic", 10)),
+           MCPoint(_LOGISTIC_B, {"G": 1.0, "R": 1e-3}, _schedule("exponential", 20)))
+PGD_ERUB = noisy_gd(problem="pl", statistic="normalised_excess", step=1 / M, noise_std=G * sigma[t] / N,
+                    mc=_PGD_MC, **_PGD)
+
+
 # ----------------------------------------------------------------------------- Theorem 4.1
 ERUB_3 = gamma**T + R * sp.Sum(gamma ** (T - t) * alpha * sigma[t] ** 2, (t, 1, T))
 ERUB = Claim(
@@ -96,12 +134,21 @@ ERUB = Claim(
         Identity("unrolled noise term equals R sum q_t sigma_t^2",
                  lhs=sp.Sum(gamma ** (T - t) * M / 2 * (G * sigma[t] / (N * M)) ** 2 * D, (t, 1, T)) / Delta1,
                  rhs=R * sp.Sum(gamma ** (T - t) * alpha * sigma[t] ** 2, (t, 1, T))),
-        ExpectationBound("ERUB (3)", bound=ERUB_3, scenario=sc.PGD_ERUB),
+        ExpectationBound("ERUB (3)", bound=ERUB_3, scenario=PGD_ERUB),
     ),
 )
 
 # ----------------------------------------------------------------------------- Theorem 4.4
-eta0, Vsum = sp.symbols("eta0 Vsum")
+eta0 = sp.Symbol("eta0")
+v2 = sp.IndexedBase("v2")   # E||v_{t+1}||^2, observed along the run (exact on quadratics)
+# Momentum PGD of eq. (10) with eta_t = eta0/(2M): bias-corrected momentum with step eta0/(2M).
+_MOM = dict(_PGD, step=eta0 / (2 * M), momentum=beta)
+MOMENTUM_ERUB = noisy_gd(statistic="normalised_excess", noise_std=G * sigma[t] / N, observe={"v2": "velocity_sq"},
+                         mc_count=0, **_MOM)
+MOMENTUM_ERUB_NO_V = noisy_gd(statistic="normalised_excess", noise_std=G * sigma[t] / N, mc_count=0, **_MOM)
+MOMENTUM_UNIFORM_ERUB = noisy_gd(statistic="normalised_excess", noise_std=G * sp.sqrt(T / R) / N, mc_count=0,
+                                 **_MOM)
+VSUM = sp.Sum(gamma ** (T - t) * v2[t], (t, 1, T))
 GAMMA_MOM = {gamma: 1 - eta0 / kappa}
 C_MOM = beta * gamma / ((gamma - beta) ** 2 * (1 - beta) ** 3)
 U3 = sp.Sum(gamma ** (T - t) * (1 - beta) ** 2 / (1 - beta**t) ** 2
@@ -117,7 +164,8 @@ THM_4_4 = Claim(
                 "(1-beta)^2/(1-beta^t)^2 sum_i beta^(2(t-i)) sigma_i^2 (OCR garbled; Z read so that Z >= 0 is "
                 "exactly the printed condition on eta0, and eta from the proofs)"),
     kind="expectation bound",
-    summary="Momentum PGD under PL: convergence, averaged-noise and momentum-effect terms.",
+    summary=("(11): momentum EER <= (gamma^T + 2 R eta0 alpha U3)(f(theta_1) - f*) - Z/(2M) sum_t gamma^(T-t) E||v_{t+1}||^2, "
+             "gamma = 1 - eta0/kappa, eta_t = eta0/(2M), Z >= 0."),
     domain=Domain(
         Relation(sp.Lt(beta, 1 - eta0 / kappa), "beta < gamma = 1 - eta0/kappa"),
         Relation(sp.Lt(eta0, kappa), "eta0 < kappa"),
@@ -125,7 +173,6 @@ THM_4_4 = Claim(
         **{**PGD_PARAMS, "kappa": Real(gt=1, search=(1.01, 1e3), log=True)},
         beta=Real(gt=0, lt=1, search=(1e-3, 0.999)),
         eta0=Real(gt=0, search=(1e-3, 8.0), log=True),
-        Vsum=Real(ge=0, search=(0.0, 10.0), units=(1, -1)),
     ),
     definitions={alpha: D * G**2 / (2 * R * M * N**2 * Delta1), **GAMMA_MOM},
     statements=(
@@ -133,15 +180,17 @@ THM_4_4 = Claim(
                  lhs=Z_MOM.subs(eta0, sp.Symbol("e")).subs(sp.Symbol("e"), 8 / (sp.sqrt(1 + 64 * C_MOM) + 1)), rhs=0,
                  skip=("scaling", "symbolic")),
         ExpectationBound("EER bound (11)",
-                         bound=gamma**T + 2 * R * eta0 * alpha * U3 - Z_MOM * Vsum / (2 * M * Delta1),
-                         scenario=sc.MOMENTUM_ERUB),
+                         bound=gamma**T + 2 * R * eta0 * alpha * U3 - Z_MOM * VSUM / (2 * M * Delta1),
+                         scenario=MOMENTUM_ERUB),
         ExpectationBound("(11) without its momentum-effect term (weaker, since Z >= 0)",
-                         bound=gamma**T + 2 * R * eta0 * alpha * U3, scenario=sc.MOMENTUM_ERUB),
+                         bound=gamma**T + 2 * R * eta0 * alpha * U3, scenario=MOMENTUM_ERUB_NO_V),
     ),
     expected="violated",
     reason=("with eta_t = eta0/(2M) one PL descent step contracts by 1 - (eta0/kappa)(1 - eta0/4), not gamma = "
             "1 - eta0/kappa: the bound fails even without its momentum-effect term (kappa=1.01, eta0=0.5, "
             "beta=0.01, negligible noise: 0.0577 > gamma^5 = 0.0328)"),
+    witness={"kappa": 1.01, "M": 1.0, "G": 1.0, "N": 1.0, "D": 1, "Delta1": 0.495, "R": 20.0, "T": 1, "beta": 0.125,
+             "eta0": 0.505, "sigma": [1.0]},
 )
 GAMMA_MOM_C = {gamma: 1 - eta0 / kappa * (1 - eta0 / 4)}
 THM_4_4_CORRECTED = Claim(
@@ -154,13 +203,54 @@ THM_4_4_CORRECTED = Claim(
     definitions={alpha: D * G**2 / (2 * R * M * N**2 * Delta1), **GAMMA_MOM_C},
     statements=(
         ExpectationBound("E f(theta_{T+1}) - f* <= (gamma'^T + 2 R eta0 alpha U3)(f(theta_1) - f*)",
-                         bound=gamma**T + 2 * R * eta0 * alpha * U3, scenario=sc.MOMENTUM_ERUB),
+                         bound=gamma**T + 2 * R * eta0 * alpha * U3, scenario=MOMENTUM_ERUB_NO_V),
     ),
+)
+
+_ETA0_MAX = 8 / (sp.sqrt(1 + 64 * C_MOM) + 1)      # Theorem 4.4's condition eta0 <= this, with c(beta, gamma)
+_example_domain = Domain(beta=Choice((0.9,)), gamma=Choice((0.99,)))
+MOMENTUM_EXAMPLE = Claim(
+    id="dni/claim-momentum-example",
+    source=_src("Theorem 4.4", None,
+                "after Theorem 4.4: 'The momentum effect term can improve the upper bound when eta0 is small. For "
+                "example, when beta = 0.9 and gamma = 0.99, then eta0 <= 0.98/M which is a rational value.' (the "
+                "condition of Theorem 4.4: eta0 <= 8 (sqrt(1 + 64 beta gamma (gamma - beta)^-2 (1 - beta)^-3) + 1)^-1)"),
+    kind="constant",
+    summary="Theorem 4.4's step-size condition at beta = 0.9, gamma = 0.99 reads eta0 <= 0.98 (/M).",
+    domain=_example_domain,
+    statements=(
+        Identity("8/(sqrt(1 + 64 c) + 1) = 0.98 at beta = 0.9, gamma = 0.99", lhs=_ETA0_MAX,
+                 rhs=sp.Rational(98, 100)),
+    ),
+    expected="violated",
+    reason=("c = beta gamma/((gamma - beta)^2 (1 - beta)^3) = 110000 at beta = 0.9, gamma = 0.99, so the condition is "
+            "eta0 <= 8/(sqrt(7040001) + 1) = 0.0030140, not 0.98; and gamma = 1 - eta0/kappa = 0.99 then needs "
+            "kappa = 100 eta0 <= 0.30 < 1: no loss admits the example"),
+    witness={"beta": 0.9, "gamma": 0.99},
+    constants=(Constant("largest eta0 at beta = 0.9, gamma = 0.99", "0.98", _ETA0_MAX.subs({beta: sp.Rational(9, 10),
+                                                                                            gamma: sp.Rational(99, 100)}),
+                        note="the printed condition gives 0.003014"),),
+)
+MOMENTUM_EXAMPLE_CORRECTED = Claim(
+    id="dni/claim-momentum-example-corrected",
+    source=MOMENTUM_EXAMPLE.source,
+    kind="constant",
+    summary=("At beta = 0.9, gamma = 0.99 the condition is eta0 <= 0.0030140; with gamma = 1 - eta0/kappa that needs "
+             "kappa <= 0.30, outside kappa >= 1: the example admits no M-smooth, mu-PL loss."),
+    domain=_example_domain,
+    statements=(
+        Inequality("8/(sqrt(1 + 64 c) + 1) < 0.003014", lhs=_ETA0_MAX, rhs=sp.Rational(3014, 10**6), strict=True),
+        Inequality("8/(sqrt(1 + 64 c) + 1) > 0.003013", lhs=sp.Rational(3013, 10**6), rhs=_ETA0_MAX, strict=True),
+        Inequality("kappa = eta0/(1 - gamma) < 1 for every admissible eta0", lhs=_ETA0_MAX / (1 - gamma),
+                   rhs=sp.Integer(1), strict=True),
+    ),
+    constants=(Constant("largest eta0 at beta = 0.9, gamma = 0.99", "0.003014",
+                        _ETA0_MAX.subs({beta: sp.Rational(9, 10), gamma: sp.Rational(99, 100)})),),
 )
 
 # ----------------------------------------------------------------------------- Theorems 4.5 and 4.6
 # T_hat of Lemma B.7 as a function of (beta, gamma), evaluated by the scenario's scan.
-T_HAT = implemented_function("T_hat", lambda b, g: sc.t_hat(float(b), float(g)))
+T_HAT = implemented_function("T_hat", lambda b, g: proofs.t_hat(float(b), float(g)))
 
 
 def _u3_uniform_bracket(g):
@@ -205,18 +295,20 @@ THM_4_5 = Claim(
                 "(min{T, T_hat} + max{...})), alpha' = 2 eta0 alpha (the theorem's O-bound on ERUB_min and its T are "
                 "too garbled by OCR to encode; these explicit steps are)"),
     kind="expectation bound",
-    summary=("Momentum with the uniform schedule: the proof's explicit U3 bound, and the ERUB it gives "
-             "through Theorem 4.4, against exact momentum moments on quadratics."),
+    summary=("Momentum, uniform schedule: ERUB <= gamma^T (1 + (2 eta0 alpha/gamma) T (min{T, T_hat} + "
+             "max{(gamma^(T_hat-T) - 1)/(1 - gamma), 0})), gamma = 1 - eta0/kappa (the proof's U3 bound through Thm 4.4)."),
     domain=Domain(*_MOM_RELATIONS, **_MOM_PARAMS),
     definitions={**_ALPHA, **GAMMA_MOM},
     statements=(
         SupBound("U3 / ((T/R) gamma^(T-1) (min{T, T_hat} + max{(gamma^(T_hat-T) - 1)/(1 - gamma), 0})) <= 1",
-                 bound=sp.Integer(1), scenario=sc.U3_UNIFORM, kind="supremum"),
+                 bound=sp.Integer(1), scenario=proofs.U3_UNIFORM, kind="supremum"),
         ExpectationBound("ERUB <= gamma^T (1 + (2 eta0 alpha/gamma) T (min{T, T_hat} + max{...}))",
-                         bound=ERUB_4_5, scenario=sc.MOMENTUM_UNIFORM_ERUB),
+                         bound=ERUB_4_5, scenario=MOMENTUM_UNIFORM_ERUB),
     ),
     expected="violated",
     reason=f"the U3 step holds; the ERUB step fails: {_INHERITS}",
+    witness={"kappa": 1.01, "M": 1.0, "G": 1.0, "N": 1.0, "D": 1, "Delta1": 0.495, "R": 20.0, "T": 1, "beta": 0.125,
+             "eta0": 0.505},
 )
 
 
@@ -231,7 +323,7 @@ THM_4_5_CORRECTED = _with_corrected_contraction(
     THM_4_5, ("The uniform-schedule ERUB with Theorem 4.4-corrected's contraction gamma' = 1 - (eta0/kappa)(1 - "
               "eta0/4) in place of gamma (also in T_hat and the U3 bound); checked on quadratics (no proof)."),
     "ERUB <= gamma'^T (1 + (2 eta0 alpha/gamma') T (min{T, T_hat'} + max{...}))", ERUB_4_5,
-    sc.MOMENTUM_UNIFORM_ERUB)
+    MOMENTUM_UNIFORM_ERUB)
 
 THM_4_6 = Claim(
     id="dni/thm-4.6",
@@ -241,28 +333,40 @@ THM_4_6 = Claim(
                 "beta^(2(T+1-i)))/(gamma - beta^2) sigma_i^2 = sum_t q_t sigma_t^2 (the theorem's c1, c2 and its "
                 "O-bound are too garbled by OCR to encode; these explicit steps, for every schedule, are)"),
     kind="expectation bound",
-    summary=("Momentum with a dynamic schedule: U3 <= sum_t q_t sigma_t^2 with the proof's q_t, and the ERUB "
-             "gamma^T + 2 eta0 alpha R sum_t q_t sigma_t^2 of the statement, against exact momentum moments."),
+    summary=("Momentum, dynamic schedule: ERUB <= gamma^T + 2 eta0 alpha R sum_t q_t sigma_t^2 with the proof's q_t, "
+             "gamma = 1 - eta0/kappa."),
     domain=Domain(*_MOM_RELATIONS, **{**_MOM_PARAMS, "sigma": PGD_PARAMS["sigma"]}),
     definitions={**_ALPHA, **GAMMA_MOM},
     statements=(
         SupBound("max_i (coefficient of sigma_i^2 in U3) / q_i <= 1 (so U3 <= sum q_t sigma_t^2 for every schedule)",
-                 bound=sp.Integer(1), scenario=sc.U3_DYNAMIC, kind="supremum"),
+                 bound=sp.Integer(1), scenario=proofs.U3_DYNAMIC, kind="supremum"),
         ExpectationBound("ERUB <= gamma^T + 2 eta0 alpha R sum_t q_t sigma_t^2", bound=ERUB_4_6,
-                         scenario=sc.MOMENTUM_ERUB_NO_V),
+                         scenario=MOMENTUM_ERUB_NO_V),
     ),
     expected="violated",
     reason=f"the q_t step holds; the ERUB of the statement fails: {_INHERITS}",
+    witness={"kappa": 1.65, "eta0": 1.0, "beta": 0.0625, "T": 1, "R": 1.0, "M": 1.0, "G": 1.0, "N": 1.0, "D": 1,
+             "Delta1": 1.0, "sigma": [0.135]},
 )
 THM_4_6_CORRECTED = _with_corrected_contraction(
     THM_4_6, ("The dynamic-schedule ERUB with gamma' = 1 - (eta0/kappa)(1 - eta0/4) in place of gamma (also in "
               "T_hat and q_t); checked on quadratics (no proof)."),
-    "ERUB <= gamma'^T + 2 eta0 alpha R sum_t q'_t sigma_t^2", ERUB_4_6, sc.MOMENTUM_ERUB_NO_V)
+    "ERUB <= gamma'^T + 2 eta0 alpha R sum_t q'_t sigma_t^2", ERUB_4_6, MOMENTUM_ERUB_NO_V)
 
 # ----------------------------------------------------------------------------- Theorem 4.7
 sigma_g = sp.Symbol("sigma_g")
 n_batch = sp.Max(N * sp.sqrt(R), 1)
 R_PRIME = R * N**2 / n_batch**2
+# Private SGD of section 4.3: mini-batches of n = max{N sqrt(R), 1} drawn with replacement, noise G sigma_t/n,
+# sum_t sigma_t^-2 = R' = R N^2/n^2; the sampling-noise constant sigma_g^2 = n max||x||^2 / D (the ridge term is
+# common to every sample and the logistic factor lies in (0, 1), so a mini-batch gradient's variance is at most
+# max||x||^2 / n), from the measured largest feature norm.
+_r_prime = lambda pt: pt["R"] * pt["N"] ** 2 / max(pt["N"] * pt["R"] ** 0.5, 1) ** 2  # noqa: E731
+_PSGD_MC = (MCPoint(_LOGISTIC, {"G": 1.0, "R": 0.01}, _schedule("uniform", 10, _r_prime)),
+            MCPoint(_LOGISTIC, {"G": 1.0, "R": 0.01}, _schedule("dynamic", 10, _r_prime)),
+            MCPoint(_LOGISTIC_B, {"G": 1.0, "R": 0.01}, _schedule("uniform", 20, _r_prime)))
+PSGD_ERUB = noisy_gd(statistic="normalised_excess", step=1 / M, noise_std=G * sigma[t] / n_batch, batch=n_batch,
+                     feature_norm=sp.sqrt(D * sigma_g**2 / n_batch), mc=_PSGD_MC, **_PGD)
 THM_4_7 = Claim(
     id="dni/thm-4.7",
     source=_src("Theorem 4.7", "(14)",
@@ -280,7 +384,7 @@ THM_4_7 = Claim(
         ExpectationBound("ERUB (14)",
                          bound=gamma**T + D / (2 * (M / kappa) * N**2 * R * Delta1) * sigma_g**2
                          + R_PRIME * sp.Sum(gamma ** (T - t) * alpha * sigma[t] ** 2, (t, 1, T)),
-                         scenario=sc.PSGD_ERUB),
+                         scenario=PSGD_ERUB),
     ),
 )
 
@@ -310,7 +414,7 @@ THM_4_8 = Claim(
                 "sum_i beta^(2(t-i)); proof: ... <= (sigma_g^2/G^2) 1/(1 - gamma) = (sigma_g^2/G^2) kappa; "
                 "alpha R' U3^g <= D sigma_g^2/(2 mu N^2 R (f(theta_1) - f*)) (R' = R N^2/n^2)"),
     kind="inequality",
-    summary="PSGD with momentum: the sampling-noise part of U3 costs at most alpha_g sigma_g^2.",
+    summary="(15): with momentum, the sampling-noise part of U3 costs alpha R' U3^g <= alpha_g sigma_g^2.",
     domain=_thm48_domain,
     definitions={alpha: D * G**2 / (2 * R * M * N**2 * Delta1), **GAMMA_MOM},
     statements=(
@@ -321,6 +425,8 @@ THM_4_8 = Claim(
     expected="violated",
     reason=("the proof bounds sum_t gamma^(T-t) by 1/(1 - gamma) = kappa, but Theorem 4.4's gamma = 1 - eta0/kappa "
             "gives kappa/eta0: (15) fails whenever eta0 < 1 - gamma^T (e.g. beta -> 0, eta0 = 1/2, T large)"),
+    witness={"kappa": math.e, "M": 1.0, "G": 1.0, "D": 1, "Delta1": 1.0, "N": 1.0, "R": 1.0, "T": 6, "t": 1,
+             "beta": 0.25, "eta0": math.exp(-1), "sigma_g": 1.0},
 )
 THM_4_8_CORRECTED = Claim(
     id="dni/thm-4.8-corrected",
@@ -370,6 +476,44 @@ THM_4_2 = Claim(
         Rate("(4): T of (23) = O(kappa ln(1 + 1/(kappa alpha)))",
              expr=T_STAR_UNIFORM, rate=kappa * sp.log(1 + 1 / (kappa * alpha)), kind="O",
              paths=(LimitPath("alpha", "0+"), LimitPath("kappa", "inf"))),
+    ),
+)
+
+T_LIMIT_TEXT = ("proof of Theorem 4.2: 'T* = (1/ln(1/gamma)) ln(1 + ln(1/gamma)/alpha) (23) which gradually converges "
+                "to 0 as kappa -> inf'; sketch of proof: 'We choose T = ... <= O(kappa ln(1 + 1/(kappa alpha))) which "
+                "converges to 0 as kappa -> +inf' ('a small T should be taken for sharp losses')")
+CLAIM_T_LIMIT = Claim(
+    id="dni/claim-t-limit",
+    source=_src("Theorem 4.2", "(23)", T_LIMIT_TEXT),
+    kind="limit",
+    summary="The T of (23) converges to 0 as kappa -> inf (alpha fixed), and so does its O-bound.",
+    domain=Domain(kappa=Real(gt=1, search=(1.001, 1e4), log=True), alpha=Real(gt=0, search=(1e-6, 10.0), log=True)),
+    definitions=GAMMA,
+    statements=(
+        Limit("T of (23) -> 0 as kappa -> inf", expr=T_STAR_UNIFORM, value=sp.Integer(0),
+              path=LimitPath("kappa", "inf")),
+        Limit("kappa ln(1 + 1/(kappa alpha)) -> 0 as kappa -> inf",
+              expr=kappa * sp.log(1 + 1 / (kappa * alpha)), value=sp.Integer(0), path=LimitPath("kappa", "inf")),
+    ),
+    expected="violated",
+    reason=("ln(1/gamma) ~ 1/kappa, so T = ln(1 + ln(1/gamma)/alpha)/ln(1/gamma) -> 1/alpha (and "
+            "kappa ln(1 + 1/(kappa alpha)) -> 1/alpha), not 0; T even increases with kappa"),
+    witness={"kappa": 10.0, "alpha": 1.0},
+)
+CLAIM_T_LIMIT_CORRECTED = Claim(
+    id="dni/claim-t-limit-corrected",
+    source=CLAIM_T_LIMIT.source,
+    kind="limit",
+    summary="The T of (23) increases with kappa towards 1/alpha: T < 1/alpha and T -> 1/alpha as kappa -> inf.",
+    domain=CLAIM_T_LIMIT.domain,
+    definitions=GAMMA,
+    statements=(
+        Limit("T of (23) -> 1/alpha as kappa -> inf", expr=T_STAR_UNIFORM, value=1 / alpha,
+              path=LimitPath("kappa", "inf")),
+        Inequality("T of (23) < 1/alpha (ln(1 + x) < x with x = ln(1/gamma)/alpha)", lhs=T_STAR_UNIFORM,
+                   rhs=1 / alpha, strict=True),
+        Inequality("dT/dkappa >= 0: T of (23) increases with kappa", lhs=sp.Integer(0),
+                   rhs=sp.diff(T_STAR_UNIFORM.subs(GAMMA), kappa)),
     ),
 )
 
@@ -505,7 +649,7 @@ LEMMA_B_2 = Claim(
                  lhs=RENYI_OVER_ORDER, rhs=1 / (2 * SIG**2), reparam={order: 1 + a_, SIG: sp.Symbol("S", positive=True),
                                                                      DELTA: sp.Symbol("Dl", positive=True)}),
         SupBound("Renyi divergence of order alpha over alpha <= 1/(2 sigma^2)",
-                 bound=1 / (2 * SIG**2), scenario=sc.GAUSSIAN_RENYI, kind="privacy"),
+                 bound=1 / (2 * SIG**2), scenario=gaussian_mechanism(sensitivity=DELTA, noise_std=DELTA * SIG, order=order, measure="renyi_over_order"), kind="privacy"),
     ),
 )
 
@@ -526,7 +670,8 @@ LEMMA_B_3 = Claim(
         Inequality("rho + 2 sqrt(rho ln 1/delta) is the minimum over RDP orders",
                    lhs=rho + 2 * sp.sqrt(rho * L), rhs=rho * order + L / (order - 1)),
         SupBound("exact delta of the Gaussian mechanism at eps = rho + 2 sqrt(rho ln 1/delta)",
-                 bound=delta, scenario=sc.GAUSSIAN_PROFILE, kind="privacy"),
+                 bound=delta, scenario=gaussian_mechanism(sensitivity=1, noise_std=1 / sp.sqrt(2 * rho),
+                                               eps=rho + 2 * sp.sqrt(rho * L), measure="delta_at_eps"), kind="privacy"),
     ),
 )
 
@@ -541,7 +686,7 @@ ZCDP_INVERSION = Claim(
                 "By solving rho + 2 sqrt(rho ln(1/delta)) = eps, we can get rho = eps + 2 ln(1/delta) + "
                 "2 sqrt(ln(1/delta)(eps + ln(1/delta))); R = 2 rho. " + _INVERSION_CONSTANTS_TEXT),
     kind="identity",
-    summary="The rho solving Lemma B.3's equation, and appendix D's 0.1963-zCDP / R = 0.3927.",
+    summary="rho = eps + 2 ln(1/delta) + 2 sqrt(ln(1/delta)(eps + ln(1/delta))) solves rho + 2 sqrt(rho ln(1/delta)) = eps.",
     domain=Domain(**_eps_delta),
     statements=(
         Identity("printed rho solves rho + 2 sqrt(rho ln 1/delta) = eps",
@@ -555,6 +700,7 @@ ZCDP_INVERSION = Claim(
                  RHO_PRINTED.subs({eps: 4, delta: sp.Rational(1, 10**8)}),
                  note="the printed formula gives 81.48, not appendix D's 0.1963"),
     ),
+    witness={"epsilon": 1.0, "delta": math.exp(-1)},
 )
 ZCDP_INVERSION_CORRECTED = Claim(
     id="dni/claim-zcdp-inversion-corrected",
@@ -592,6 +738,7 @@ R_COMPARISON = Claim(
     expected="violated",
     reason=("holds only for the spurious printed root; with the rho that Lemma B.3 gives, "
             "R_zCDP = 2 eps^2/(sqrt(L + eps) + sqrt L)^2 < R_MA/2 for every eps > 0 (e.g. eps=4, delta=1e-8: 0.3927 < 0.8686)"),
+    witness={"epsilon": 1.0, "delta": math.exp(-1)},
 )
 R_COMPARISON_CORRECTED = Claim(
     id="dni/claim-r-comparison-corrected",
@@ -614,21 +761,26 @@ _privacy_domain = Domain(
     G=Real(gt=0, search=(1e-2, 1e2), log=True),
     N=Int(ge=2, search=(2, 1000)),
 )
+# Algorithm 1: PGD whose steps a zCDP budget filter admits (request 1/sigma_t^2 of the residual budget).
+_ALG1 = dict(noise_multiplier=sigma[t], budget=R, clip=G, n_samples=N, horizon=T)
+ALGORITHM1_REPLACE = budget_filter_gd(adjacency="replace", **_ALG1)
+ALGORITHM1_REMOVE = budget_filter_gd(adjacency="remove", **_ALG1)
 THM_3_1 = Claim(
     id="dni/thm-3.1",
     source=_src("Theorem 3.1", None,
                 "PGD with privatized gradients defined by Algorithm 1, stops at step T ... satisfies rho-zCDP "
                 "where rho <= R/2 (Definition 3.4: adjacent datasets d, d' in D^n differ in one sample)"),
     kind="privacy bound",
-    summary="PGD with Algorithm 1's budget accounting is rho-zCDP with rho <= R/2, for any schedule.",
+    summary="PGD with Algorithm 1's budget accounting is rho-zCDP with rho <= R/2, for any schedule (neighbours of Def. 3.4).",
     domain=_privacy_domain,
     statements=(
         SupBound("rho <= R/2 under Definition 3.4's neighbours (same size, one sample replaced)",
-                 bound=R / 2, scenario=sc.ALGORITHM1_REPLACE, kind="privacy"),
+                 bound=R / 2, scenario=ALGORITHM1_REPLACE, kind="privacy"),
     ),
     expected="violated",
     reason=("the proof uses Def. B.1's remove-one sensitivity G/N, but Def. 3.4's neighbours d, d' in D^n "
             "differ by a replaced sample: sensitivity 2G/N, so rho = 2 sum sigma_t^-2 < 2R, not R/2"),
+    witness={"T": 1, "R": math.e, "G": 1.0, "N": 2, "sigma": [1.0]},
 )
 THM_3_1_CORRECTED = Claim(
     id="dni/thm-3.1-corrected",
@@ -638,13 +790,14 @@ THM_3_1_CORRECTED = Claim(
     domain=_privacy_domain,
     statements=(
         SupBound("rho <= 2R for replace-one neighbours (Def. 3.4)", bound=2 * R,
-                 scenario=sc.ALGORITHM1_REPLACE, kind="privacy"),
+                 scenario=ALGORITHM1_REPLACE, kind="privacy"),
         SupBound("rho <= R/2 for remove-one neighbours with fixed normaliser N (Def. B.1)", bound=R / 2,
-                 scenario=sc.ALGORITHM1_REMOVE, kind="privacy"),
+                 scenario=ALGORITHM1_REMOVE, kind="privacy"),
     ),
 )
 
 # ----------------------------------------------------------------------------- Lemma B.4
+SQUARED_SENSITIVITY = squared_loss_sensitivity(radius=B, n_samples=N)
 LEMMA_B_4 = Claim(
     id="dni/lemma-b.4",
     source=_src("Lemma B.4", None,
@@ -652,16 +805,17 @@ LEMMA_B_4 = Claim(
                 "<= (1/N) sqrt(D_M^2 + 1), D_M bounding ||theta|| over Theta_M (OCR: '1(DM |theta|2 + 1)'; the "
                 "proof bounds (1/2N) sum [(||x_n|| ||theta||)^2 + 1])"),
     kind="sensitivity bound",
-    summary="Remove-one gradient sensitivity of the squared loss 1/2 (x^T theta - 1)^2 on centred data of max norm 1.",
+    summary="The squared loss 1/2 (x^T theta - 1)^2 on centred data of max norm 1 has sensitivity <= sqrt(B^2 + 1)/N for ||theta|| <= B.",
     domain=Domain(B=Real(gt=0, search=(1e-2, 1e2), log=True), N=Int(ge=2, search=(2, 6))),
     statements=(
         SupBound("max_i ||grad f(theta; x_i)||/N <= sqrt(B^2 + 1)/N for ||theta|| <= B",
-                 bound=sp.sqrt(B**2 + 1) / N, scenario=sc.SQUARED_SENSITIVITY, kind="sensitivity"),
+                 bound=sp.sqrt(B**2 + 1) / N, scenario=SQUARED_SENSITIVITY, kind="sensitivity"),
     ),
     expected="violated",
     reason=("the proof bounds the average loss f(theta) (the linear term cancels because the data are centred) "
             "but the sensitivity needs the per-sample loss, where x_i^T theta - 1 can reach -(B + 1): "
             "sensitivity (B + 1)/N > sqrt(B^2 + 1)/N"),
+    witness={"B": 1.0, "N": 2},
 )
 LEMMA_B_4_CORRECTED = Claim(
     id="dni/lemma-b.4-corrected",
@@ -671,7 +825,7 @@ LEMMA_B_4_CORRECTED = Claim(
     domain=LEMMA_B_4.domain,
     statements=(
         SupBound("max_i ||grad f(theta; x_i)||/N <= (B + 1)/N for ||theta|| <= B",
-                 bound=(B + 1) / N, scenario=sc.SQUARED_SENSITIVITY, kind="sensitivity"),
+                 bound=(B + 1) / N, scenario=SQUARED_SENSITIVITY, kind="sensitivity"),
     ),
 )
 
@@ -736,7 +890,15 @@ EQ_18 = _true_risk_claim(
 # exists one repetition whose EER is F(R/log2(1/p)) with probability at least 1 - 1/2^k". The k
 # repetitions are independent, so this holds for every k iff one run exceeds F with probability
 # <= 1/2. Markov's inequality alone gives that only at 2F; at F it needs the distribution.
-PGD_EXCEEDS_ERUB = sc.PGDExceedance(lambda pt: float(evaluate(ERUB_3, ERUB, pt)), "the ERUB (3)")
+# Instances where the ERUB is attained in expectation (kappa = 1, one step: excess / bound is chi^2_D / D, D = 1
+# and 50), a kappa = 10 quadratic with the uniform schedule, and the logistic problem with the dynamic schedule.
+_Q = {"kappa": 1.0, "M": 1.0, "G": 1.0, "N": 10, "Delta1": 0.5, "R": 0.5, "T": 1, "sigma": [1.0]}
+PGD_EXCEEDS_ERUB = noisy_gd(problem="pl", statistic="normalised_excess", exceeds=ERUB_3, step=1 / M,
+                            noise_std=G * sigma[t] / N, **_PGD,
+                            mc=(MCPoint("quadratic", {**_Q, "D": 1}), MCPoint("quadratic", {**_Q, "D": 50}),
+                                MCPoint("quadratic", {**_Q, "kappa": 10.0, "D": 5, "Delta1": 0.45, "T": 20,
+                                                      "sigma": [20 ** 0.5 / 0.5 ** 0.5] * 20}),
+                                _PGD_MC[1]))
 MARKOV_REPETITION = Claim(
     id="dni/claim-markov-repetition",
     source=_src("after Theorem A.1", None,
@@ -769,16 +931,18 @@ THM_A_3 = Claim(
                 "Suppose eta < 2/M for M smooth, G-Lipschitz f(theta; x). Then PGD is s-uniformly stable with "
                 "s = G^2 T eta / N (Definition A.1: any neighbour datasets d, d' in D^N)"),
     kind="stability bound",
-    summary="Uniform stability of PGD: s = G^2 T eta / N.",
+    summary="PGD with eta < 2/M on M-smooth, G-Lipschitz losses is s-uniformly stable with s = G^2 T eta / N.",
     domain=_stab_domain(("replace",)),
     statements=(
         SupBound("sup_x E[f(M(d); x) - f(M(d'); x)] <= G^2 T eta / N",
-                 bound=G**2 * T * eta / N, scenario=sc.STABILITY_LINEAR, kind="stability"),
+                 bound=G**2 * T * eta / N, scenario=coupled_stability(lipschitz=G, step=eta, horizon=T, n_samples=N, smooth=M,
+                                                   families=("linear",), adjacency="replace"), kind="stability"),
     ),
     expected="violated",
     reason=("Def. A.1's neighbours replace a sample, and a linear (convex, G-Lipschitz, M-smooth) loss moves "
             "the iterate by eta ||x_n - x_n'||/N <= 2 G eta/N per step: s = 2 G^2 T eta/N (Bassily et al. 2019 "
             "also assume convexity, which the statement omits)"),
+    witness={"G": 1.0, "eta": 1.0, "M": 1.0, "T": 1, "N": 2, "adjacency": "replace"},
 )
 THM_A_3_CORRECTED = Claim(
     id="dni/thm-a.3-corrected",
@@ -788,7 +952,8 @@ THM_A_3_CORRECTED = Claim(
     domain=_stab_domain(("replace",)),
     statements=(
         SupBound("sup_x E[f(M(d); x) - f(M(d'); x)] <= 2 G^2 T eta / N (convex losses)",
-                 bound=2 * G**2 * T * eta / N, scenario=sc.STABILITY_CONVEX, kind="stability"),
+                 bound=2 * G**2 * T * eta / N, scenario=coupled_stability(lipschitz=G, step=eta, horizon=T, n_samples=N, smooth=M,
+                                                   families=("linear", "logistic"), adjacency="replace"), kind="stability"),
     ),
 )
 
@@ -821,7 +986,7 @@ LEMMA_B_5 = Claim(
     ),
     statements=(
         SupBound("LHS / RHS <= 1 over quadratics with Hessian <= M and arbitrary velocities",
-                 bound=sp.Integer(1), scenario=sc.MOMENTUM_DRIFT, kind="supremum"),
+                 bound=sp.Integer(1), scenario=proofs.MOMENTUM_DRIFT, kind="supremum"),
     ),
 )
 
@@ -856,16 +1021,16 @@ LEMMA_B_7 = Claim(
     statements=(
         Identity("h(1) = gamma^0 (1 - beta^1) = 1 - beta", lhs=(g_ ** (t - 1) * (1 - beta**t)).subs(t, 1), rhs=1 - beta),
         SupBound("max_{t <= T_hat} (1 - beta)/((1 - beta^t) gamma^(t-1)) <= 1", bound=sp.Integer(1),
-                 scenario=sc.T_HAT_BELOW, kind="supremum"),
+                 scenario=proofs.T_HAT_BELOW, kind="supremum"),
         SupBound("max_{t > T_hat} (1 - beta)/((1 - beta^t) gamma^(T_hat-1)) <= 1", bound=sp.Integer(1),
-                 scenario=sc.T_HAT_ABOVE, kind="supremum"),
+                 scenario=proofs.T_HAT_ABOVE, kind="supremum"),
     ),
 )
 
 CLAIMS = (
     THM_3_1, THM_3_1_CORRECTED,
-    ERUB, THM_4_2, LEMMA_4_1, EQ_25, THM_4_3,
-    THM_4_4, THM_4_4_CORRECTED, THM_4_5, THM_4_5_CORRECTED, THM_4_6, THM_4_6_CORRECTED, THM_4_7, THM_4_8, THM_4_8_CORRECTED,
+    ERUB, THM_4_2, CLAIM_T_LIMIT, CLAIM_T_LIMIT_CORRECTED, LEMMA_4_1, EQ_25, THM_4_3,
+    THM_4_4, THM_4_4_CORRECTED, MOMENTUM_EXAMPLE, MOMENTUM_EXAMPLE_CORRECTED, THM_4_5, THM_4_5_CORRECTED, THM_4_6, THM_4_6_CORRECTED, THM_4_7, THM_4_8, THM_4_8_CORRECTED,
     EQ_17, EQ_18, MARKOV_REPETITION, THM_A_3, THM_A_3_CORRECTED,
     LEMMA_B_2, LEMMA_B_3, ZCDP_INVERSION, ZCDP_INVERSION_CORRECTED, R_COMPARISON, R_COMPARISON_CORRECTED,
     LEMMA_B_4, LEMMA_B_4_CORRECTED, LEMMA_B_5, LEMMA_B_6, LEMMA_B_7,

@@ -58,10 +58,7 @@ thread per process.
 
 from __future__ import annotations
 
-import csv
 import math
-import multiprocessing as mp
-import sys
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -69,11 +66,13 @@ from pathlib import Path
 
 import numpy as np
 
-from .privacy import dp_to_zcdp
-from .sim import LeastSquares, LogisticRegression, dynamic, exponential_for_budget, pgd, uniform
+from dpverify.experiments import Figure, finding, parallel_map, write_csv, write_summary
+from dpverify.privacy import dp_to_zcdp
+from dpverify.sim import LeastSquares, LogisticRegression, dynamic, exponential_for_budget, pgd, uniform
 
 __all__ = [
     "FIGURES",
+    "FIGURE_ROWS",
     "ROWS",
     "Setup",
     "privacy_budget",
@@ -125,7 +124,7 @@ ROWS = {
 }
 
 #: Figure id -> rows [dni, Fig. 2 middle pane; Fig. 3 rows 1-3; the DNN row is skipped].
-FIGURES = {
+FIGURE_ROWS = {
     "dni/fig-2": ("digits35_squared",),
     "dni/fig-3": ("synthetic_logistic", "digits35_squared", "digits35_logistic"),
 }
@@ -405,13 +404,7 @@ _CTX: dict = {}
 
 
 def _init_worker(setup: Setup, seed: int) -> None:
-    """Pool initialiser: one BLAS thread per process, remember the setup [dni, Appendix D runs]."""
-    try:
-        from threadpoolctl import threadpool_limits
-
-        _CTX["limits"] = threadpool_limits(1)
-    except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
-        pass
+    """Worker initialiser: remember the setup and the seed."""
     _CTX["setup"] = setup
     _CTX["seed"] = seed
 
@@ -450,35 +443,8 @@ def _task(task: tuple):
 
 def _map(tasks: list, setup: Setup, seed: int, jobs: int, desc: str, progress: bool) -> list:
     """Run *tasks* in order on ``jobs`` processes (results independent of ``jobs``)."""
-    from tqdm import tqdm
-
-    bar = tqdm(total=len(tasks), desc=desc, unit="task", file=sys.stderr,
-               disable=not progress or None, leave=False)
-    out = []
-    try:
-        if jobs > 1 and len(tasks) > 1:
-            ctx = mp.get_context("fork")
-            with ctx.Pool(min(jobs, len(tasks)), initializer=_init_worker,
-                          initargs=(setup, seed)) as pool:
-                for r in pool.imap(_task, tasks, chunksize=1):
-                    out.append(r)
-                    bar.update()
-        else:
-            saved = dict(_CTX)
-            _init_worker(setup, seed)
-            try:
-                for t in tasks:
-                    out.append(_task(t))
-                    bar.update()
-            finally:
-                lim = _CTX.get("limits")
-                if lim is not None:
-                    lim.restore_original_limits()
-                _CTX.clear()
-                _CTX.update(saved)
-    finally:
-        bar.close()
-    return out
+    return parallel_map(_task, tasks, jobs=jobs, desc=desc, progress=progress, initializer=_init_worker,
+                        initargs=(setup, seed))
 
 
 # --------------------------------------------------------------------------- #
@@ -486,21 +452,8 @@ def _map(tasks: list, setup: Setup, seed: int, jobs: int, desc: str, progress: b
 # --------------------------------------------------------------------------- #
 
 
-def _fmt(v) -> str:
-    if isinstance(v, (float, np.floating)):
-        return repr(float(v))
-    return str(v)
-
-
 def _write_csv(path: Path, comments: list[str], header: list[str], rows: list) -> None:
-    """CSV with ``#`` comment lines first (data set note, setup) [dni, Appendix D]."""
-    with open(path, "w", newline="") as fh:
-        for c in comments:
-            fh.write(f"# {c}\n")
-        w = csv.writer(fh)
-        w.writerow(header)
-        for r in rows:
-            w.writerow([_fmt(v) for v in r])
+    write_csv(path, comments, header, rows)
 
 
 def _dataset_note(row: str) -> str:
@@ -621,6 +574,28 @@ def plot_row(path: Path, row: str, data: dict, setup: Setup, fig_id: str) -> Non
 # --------------------------------------------------------------------------- #
 
 
+#: The sentences of the paper each conclusion tests, and where they are printed.
+QUOTES = {
+    "a": ("Both loss functions show an increased influence as learning continues, which indicates that the "
+          "dynamic schedule should be decreasing accordingly.", "Appendix D, Results"),
+    "b": ("The influences increases steeply when the data scale is large and therefore have a large variance. "
+          "Meanwhile, dynamic schedules show improvements of the final loss when the variance is large.",
+          "Section 5"),
+    "c": ("We see that the advantage of the dynamic schedule over the uniform one increases when data scales less "
+          "than 15. [...] According to Lemma 4.1, the advantage should be proportional to T2 Var(qt) which is shown "
+          "to be decreasing when the data scale is larger than 15.", "Appendix D, Results"),
+}
+
+
+def _paper_method(spec: Row) -> str:
+    """How the paper obtained this row's panel [dni, Fig. 3 caption; Appendix D]."""
+    if spec.loss == "squared":
+        return ("influence q_t 'computed by analytical solution using the Hessian eigen values' (a formula that "
+                "ignores clipping), the dynamic schedule built from it; T grid-searched in [1, 100]")
+    return ("influence q_t 'computed by retraining based on uniform schedule' (sigma_t varied from 20 to 200, "
+            "quadratic fit), the dynamic schedule built from it; T grid-searched in [1, 100]")
+
+
 def summarise(fig_id: str, rows: dict, setup: Setup) -> tuple[str, dict]:
     """Check the qualitative claims of [dni, Sec. 5 and Appendix D] on the measured numbers.
 
@@ -656,22 +631,21 @@ def summarise(fig_id: str, rows: dict, setup: Setup) -> tuple[str, dict]:
         ok = [rq > 0 and not (rs >= 0) for rq, rs in zip(rho_q, rho_s)]
         a_holds = all(ok)
         failing = [f"{sc:g}" for sc, o in zip(setup.scales, ok) if not o]
-        a_line = ("(a) influence increases with t: "
-                  + ("HOLDS at every scale" if a_holds else
-                     f"DOES NOT HOLD at every scale (holds at {sum(ok)} of {len(ok)} scales; "
-                     f"fails at data scale {', '.join(failing)})")
-                  + "; Spearman(t, q_t retrained, T=%d) by scale: " % Tm
-                  + ", ".join(f"{sc:g}: {r:+.2f}" for sc, r in zip(setup.scales, rho_q))
-                  + "; Spearman(t, sigma_t dyn, best T): "
-                  + ", ".join(f"{sc:g}: {r:+.2f}" for sc, r in zip(setup.scales, rho_s))
-                  + "; share of non-increasing dyn steps: "
-                  + ", ".join(f"{sc:g}: {m:.2f}" for sc, m in zip(setup.scales, mono)))
+        numbers = ("Spearman(t, q_t retrained, T=%d) by scale: " % Tm
+                   + ", ".join(f"{sc:g}: {r:+.2f}" for sc, r in zip(setup.scales, rho_q))
+                   + "; Spearman(t, sigma_t dyn, best T): "
+                   + ", ".join(f"{sc:g}: {r:+.2f}" for sc, r in zip(setup.scales, rho_s))
+                   + "; share of non-increasing dyn steps: "
+                   + ", ".join(f"{sc:g}: {m:.2f}" for sc, m in zip(setup.scales, mono)))
         if spec.loss == "squared":
             qh_ratio = [data["q_hessian"][(sc, Tm)][-1] / data["q_hessian"][(sc, Tm)][0]
                         for sc in setup.scales]
-            a_line += ("; Hessian q_T/q_1 (increasing by construction): "
-                       + ", ".join(f"{sc:g}: {r:.3g}" for sc, r in zip(setup.scales, qh_ratio)))
-        lines.append(a_line)
+            numbers += ("; Hessian q_T/q_1 (increasing by construction): "
+                        + ", ".join(f"{sc:g}: {r:.3g}" for sc, r in zip(setup.scales, qh_ratio)))
+        status = ("HOLDS at every scale (influence estimated by retraining)" if a_holds else
+                  f"DOES NOT HOLD at every scale (holds at {sum(ok)} of {len(ok)} scales; fails at data scale "
+                  f"{', '.join(failing)})")
+        lines.append(finding("(a)", QUOTES["a"][0], QUOTES["a"][1], _paper_method(spec), status, numbers))
         # (b) and (c), for every dynamic schedule of the row
         claims[row] = {"a": {"holds": a_holds, "spearman_q_t": rho_q, "spearman_sigma_dyn_t": rho_s},
                        "b": {}, "c": {},
@@ -693,6 +667,8 @@ def summarise(fig_id: str, rows: dict, setup: Setup) -> tuple[str, dict]:
                 f"{data['relative'][(sc, s)]['rel_loss_se']:.4f}" for sc in setup.scales))
         for dyn in [s for s in data["schedules"] if s.startswith("dyn")]:
             src = ("Hessian q" if dyn == "dyn" and spec.loss == "squared" else "retrained q")
+            whose = ("the paper's method" if dyn == "dyn" else
+                     "NOT the paper's method for this row (an extra schedule from retrained q)")
             rel = {sc: data["relative"][(sc, dyn)] for sc in setup.scales}
             var = np.array([rel[sc]["var_influence"] for sc in setup.scales])
             adv = np.array([-rel[sc]["rel_loss"] for sc in setup.scales])
@@ -700,40 +676,37 @@ def summarise(fig_id: str, rows: dict, setup: Setup) -> tuple[str, dict]:
             top = int(np.argmax(var))
             rho_b = _spearman(var, adv)
             b_holds = bool(adv[top] > 2 * se[top] and rho_b > 0)
-            lines.append(
-                f"(b) [{dyn}, {src}] dyn beats uni where the variance of influence is large: "
-                + ("HOLDS" if b_holds else "DOES NOT HOLD")
-                + f"; largest T^2 Var(sqrt q) = {var[top]:.3g} at scale {setup.scales[top]:g}, "
-                f"where rel. loss = {-adv[top]:+.4f} +- {se[top]:.4f} (paired s.e.); "
-                f"Spearman(variance, advantage) over scales = {rho_b:+.2f}; by scale "
-                "[rel. loss +- s.e. | T^2 Var(sqrt q) | predicted rel. gain | best T uni/dyn]: "
-                + "; ".join(
-                    f"{sc:g}: {-a:+.4f}+-{s_:.4f} | {v:.3g} | {rel[sc]['predicted_rel_gain']:.3g} | "
-                    f"{data['relative'][(sc, 'uni')]['best_T']}/{rel[sc]['best_T']}"
-                    for sc, a, s_, v in zip(setup.scales, adv, se, var)))
+            numbers = (f"largest T^2 Var(sqrt q) = {var[top]:.3g} at scale {setup.scales[top]:g}, "
+                       f"where rel. loss = {-adv[top]:+.4f} +- {se[top]:.4f} (paired s.e.); "
+                       f"Spearman(variance, advantage) over scales = {rho_b:+.2f}; by scale "
+                       "[rel. loss +- s.e. | T^2 Var(sqrt q) | predicted rel. gain | best T uni/dyn]: "
+                       + "; ".join(
+                           f"{sc:g}: {-a:+.4f}+-{s_:.4f} | {v:.3g} | {rel[sc]['predicted_rel_gain']:.3g} | "
+                           f"{data['relative'][(sc, 'uni')]['best_T']}/{rel[sc]['best_T']}"
+                           for sc, a, s_, v in zip(setup.scales, adv, se, var)))
+            lines.append(finding(f"(b) [{dyn}: {src}; {whose}]", QUOTES["b"][0], QUOTES["b"][1],
+                                 _paper_method(spec), "HOLDS" if b_holds else "DOES NOT HOLD", numbers))
             claims[row]["b"][dyn] = {
                 "holds": b_holds, "spearman_var_adv": rho_b, "top_scale": setup.scales[top],
                 "rel_top": float(-adv[top]), "rel_top_se": float(se[top]),
-                "var_influence": [float(v) for v in var]}
+                "var_influence": [float(v) for v in var], "paper_method": dyn == "dyn"}
             if 15.0 in setup.scales and any(sc > 15 for sc in setup.scales):
                 i15 = setup.scales.index(15.0)
                 past = [(sc, adv[i], se[i]) for i, sc in enumerate(setup.scales) if sc > 15]
                 c_holds = all(a < adv[i15] for _, a, _ in past)
                 c_status = "HOLDS" if c_holds else "DOES NOT HOLD"
-                lines.append(
-                    f"(c) [{dyn}] the advantage shrinks past data scale 15: {c_status}; advantage "
-                    f"-rel at 15 = {adv[i15]:+.4f} +- {se[i15]:.4f}, "
-                    + ", ".join(f"at {sc:g} = {a:+.4f} +- {s_:.4f} (change "
-                                f"{a - adv[i15]:+.4f} +- {math.hypot(s_, se[i15]):.4f})"
-                                for sc, a, s_ in past)
-                    + f"; T^2 Var(sqrt q) at 15 = {var[i15]:.3g}, "
-                    + ", ".join(f"at {sc:g} = {var[setup.scales.index(sc)]:.3g}"
-                                for sc, _, _ in past))
+                numbers = (f"advantage -rel at 15 = {adv[i15]:+.4f} +- {se[i15]:.4f}, "
+                           + ", ".join(f"at {sc:g} = {a:+.4f} +- {s_:.4f} (change "
+                                       f"{a - adv[i15]:+.4f} +- {math.hypot(s_, se[i15]):.4f})"
+                                       for sc, a, s_ in past)
+                           + f"; T^2 Var(sqrt q) at 15 = {var[i15]:.3g}, "
+                           + ", ".join(f"at {sc:g} = {var[setup.scales.index(sc)]:.3g}" for sc, _, _ in past))
             else:
                 c_holds, c_status = None, "NOT ASSESSABLE"
-                lines.append(f"(c) [{dyn}] the advantage shrinks past data scale 15: NOT "
-                             "ASSESSABLE (needs scale 15 and a larger scale)")
-            claims[row]["c"][dyn] = {"holds": c_holds, "status": c_status}
+                numbers = "needs data scale 15 and a larger scale"
+            lines.append(finding(f"(c) [{dyn}: {src}; {whose}]", QUOTES["c"][0], QUOTES["c"][1],
+                                 _paper_method(spec), c_status, numbers))
+            claims[row]["c"][dyn] = {"holds": c_holds, "status": c_status, "paper_method": dyn == "dyn"}
         if data["n_nonpositive"]:
             lines.append(f"note: {data['n_nonpositive']} retrained influence estimates were <= 0 "
                          "(noise-dominated); each was replaced by the smallest positive estimate of its "
@@ -747,8 +720,8 @@ def summarise(fig_id: str, rows: dict, setup: Setup) -> tuple[str, dict]:
 
 
 def _validate(fig_id, reps, jobs, seed) -> None:
-    if fig_id not in FIGURES:
-        raise ValueError(f"unknown figure id {fig_id!r} (choose from {', '.join(FIGURES)})")
+    if fig_id not in FIGURE_ROWS:
+        raise ValueError(f"unknown figure id {fig_id!r} (choose from {', '.join(FIGURE_ROWS)})")
     for name, v, lo in (("reps", reps, 2), ("jobs", jobs, 1), ("seed", seed, 0)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
             raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
@@ -764,12 +737,21 @@ def reproduce(fig_id: str, out, reps: int = 100, quick: bool = False, jobs: int 
     ``sigma_t``); and ``summary.txt``.  Returns the summary data (claims, per-scale numbers,
     files, seconds).  Results depend on ``seed``, ``reps`` and ``quick``, not on ``jobs``.
     """
+    from threadpoolctl import threadpool_limits
+
     _validate(fig_id, reps, jobs, seed)
+    # one BLAS thread in this process too: data (PCA), f* and every number computed here are then
+    # bit-identical to what a worker computes, whatever ran first in this process
+    with threadpool_limits(1):
+        return _reproduce(fig_id, out, reps, quick, jobs, seed, progress)
+
+
+def _reproduce(fig_id, out, reps, quick, jobs, seed, progress) -> dict:
     t0 = time.perf_counter()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     setup = make_setup(quick, reps)
-    row_names = FIGURES[fig_id]
+    row_names = FIGURE_ROWS[fig_id]
     tag = fig_id.split("/")[-1]
     rows: dict = {}
     for row in row_names:
@@ -950,11 +932,19 @@ def reproduce(fig_id: str, out, reps: int = 100, quick: bool = False, jobs: int 
     ]
     if any(ROWS[r].dataset == "digits35" for r in row_names):
         header.append("DATA STAND-IN: " + STAND_IN + ".")
-    summary = "\n".join(header) + "\n\n" + text + "\n"
     p = out / "summary.txt"
-    p.write_text(summary)
+    summary = write_summary(p, header, text)
     files.append(p)
     return {"figure": fig_id, "out": str(out), "seconds": seconds, "quick": setup.quick,
             "reps": setup.reps, "seed": seed, "scales": list(setup.scales),
             "T_grid": list(setup.T_grid), "R": setup.R, "claims": claims, "summary": summary,
             "files": [str(f) for f in files]}
+
+
+FIGURES = {
+    "dni/fig-2": Figure("dni/fig-2", "Fig. 2 (middle pane): influence and relative loss against data scale, "
+                                     "squared loss on digits 3-vs-5 (stand-in for MNIST35)",
+                        run=lambda out, **kw: reproduce("dni/fig-2", out, **kw)),
+    "dni/fig-3": Figure("dni/fig-3", "Fig. 3 (rows 1-3): loss against sigma_t, influence q_t, relative loss against "
+                                     "data scale", run=lambda out, **kw: reproduce("dni/fig-3", out, **kw)),
+}

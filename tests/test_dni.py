@@ -1,4 +1,4 @@
-"""The encodings behind [dni] Theorems 4.5/4.6 (momentum ERUB) and (17)/(18) (true risk).
+"""Paper-specific pins of [dni]: Theorems 4.5/4.6 (momentum ERUB), (17)/(18) (true risk), the spurious zCDP root.
 
 These tests pin what the registry contract cannot: that the SymPy bounds equal the formulas of
 the proofs when evaluated by hand, that the uniform-schedule scenario really fixes sigma_t^2 = T/R,
@@ -11,11 +11,17 @@ import math
 
 import sympy as sp
 
-from dpverify import scenarios as sc
+import mpmath
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dpverify import privacy as P
 from dpverify.checks import Config, run
 from dpverify.numeric import evaluate
+from dpverify.scenarios import bind, noisy_gd
 from dpverify.spec import Claim, Rate
-from theorems import dni
+from theorems.dni import claims as dni
+from theorems.dni import proofs
 
 PT = {"kappa": 3.0, "M": 2.0, "G": 0.7, "N": 50.0, "D": 3, "Delta1": 0.8, "R": 0.5, "T": 9,
       "beta": 0.3, "eta0": 0.3}
@@ -26,19 +32,32 @@ def _t_hat_by_hand(beta, gamma):
 
 
 def test_uniform_momentum_scenario_fixes_the_schedule():
-    scen = sc.MOMENTUM_UNIFORM_ERUB
+    scen = bind(dni.MOMENTUM_UNIFORM_ERUB, dni.THM_4_5)
+    v = scen._values(PT)
+    assert v["s"] == _list_close([PT["G"] * math.sqrt(PT["T"] / PT["R"]) / PT["N"]] * PT["T"])
+    assert v["eta"] == _list_close([PT["eta0"] / (2 * PT["M"])] * PT["T"])
+    assert float(v["momentum"]) == PT["beta"]
     inst = scen.instance_at(PT)
-    assert inst["sigma"] == [math.sqrt(PT["T"] / PT["R"])] * PT["T"]
-    pt = scen.point(inst)
-    assert "sigma" not in pt and "Vsum" not in pt
-    assert dni.THM_4_5.domain.contains(pt)
-    assert "Vsum" in sc.MOMENTUM_ERUB.point(sc.MOMENTUM_ERUB.instance_at({**PT, "sigma": [1.0] * PT["T"]}))
+    assert scen.point(inst) == PT and dni.THM_4_5.domain.contains(PT)
+    mom = bind(dni.MOMENTUM_ERUB, dni.THM_4_4)
+    obs = mom.observe(mom.instance_at({**PT, "sigma": [1.0] * PT["T"]}))
+    assert set(obs) == {"v2"} and len(obs["v2"]) == PT["T"] and all(x > 0 for x in obs["v2"])
+
+
+def _list_close(xs, rel=1e-12):
+    class _Approx:
+        def __eq__(self, other):
+            return len(other) == len(xs) and all(abs(a - b) <= rel * max(abs(b), 1e-300) for a, b in zip(other, xs))
+
+        def __repr__(self):
+            return f"~{xs!r}"
+    return _Approx()
 
 
 def test_thm_4_5_bound_is_the_proofs_formula():
     gamma = 1 - PT["eta0"] / PT["kappa"]
     th = _t_hat_by_hand(PT["beta"], gamma)
-    assert th == sc.t_hat(PT["beta"], gamma)
+    assert th == proofs.t_hat(PT["beta"], gamma)
     alpha = PT["D"] * PT["G"] ** 2 / (2 * PT["R"] * PT["M"] * PT["N"] ** 2 * PT["Delta1"])
     T = PT["T"]
     by_hand = gamma**T * (1 + 2 * PT["eta0"] * alpha / gamma * T
@@ -115,7 +134,7 @@ def test_exceedance_scenario_measures_the_chi_square_tail():
     Tolerance: 5 standard errors of a proportion over the runs (false alarm < 1e-6)."""
     from scipy import stats
 
-    scen = dni.PGD_EXCEEDS_ERUB
+    scen = bind(dni.PGD_EXCEEDS_ERUB, dni.MARKOV_REPETITION)
     inst = scen.mc_instances(Config())[0]
     runs = 40_000
     mean, var = scen.monte_carlo(inst, runs, seed=7, chunk_runs=65536)
@@ -126,7 +145,8 @@ def test_exceedance_scenario_measures_the_chi_square_tail():
 def test_exceedance_check_detects_a_threshold_below_the_mean():
     """Half the ERUB is exceeded with probability P(chi^2_50 > 25) ~ 0.998 on the D = 50 instance:
     the same check must call that violated."""
-    half = sc.PGDExceedance(lambda pt: 0.5 * float(evaluate(dni.ERUB_3, dni.ERUB, pt)), "half the ERUB")
+    half = noisy_gd(problem="pl", statistic="normalised_excess", exceeds=dni.ERUB_3 / 2, step=1 / dni.M,
+                    noise_std=dni.G * dni.sigma[dni.t] / dni.N, mc=dni.PGD_EXCEEDS_ERUB.mc_spec, **dni._PGD)
     stmt = dni.MARKOV_REPETITION.statements[0]
     claim = Claim(id="dni/claim-half-erub", source=dni.MARKOV_REPETITION.source,
                   domain=dni.MARKOV_REPETITION.domain, definitions=dni.MARKOV_REPETITION.definitions,
@@ -135,3 +155,36 @@ def test_exceedance_check_detects_a_threshold_below_the_mean():
     v = run(claim, Config(seed=0, runs=4000))
     assert v.verdict == "violated"
     assert v.counterexample["params"]["D"] == 50
+
+
+# --------------------------------------------------------------------------- the zCDP "inversion" below Lemma B.3
+DET = settings(derandomize=True, deadline=None, database=None, max_examples=60)
+
+
+def rel_close(a, b, rtol):
+    return abs(a - b) <= rtol * max(abs(a), abs(b))
+
+
+@DET
+@given(eps=st.floats(1e-4, 50.0), delta=st.floats(1e-12, 0.5))
+def test_paper_plus_root_is_spurious(eps, delta):
+    L = math.log(1 / delta)
+    rho_plus = proofs.dp_to_zcdp_spurious_root(eps, delta)
+    assert rel_close(rho_plus, eps + 2 * L + 2 * math.sqrt(L * (eps + L)), 1e-14)
+    # It satisfies the equation with a minus sign ...
+    assert rel_close(rho_plus - 2 * math.sqrt(rho_plus * L), eps, 1e-9 * (1 + rho_plus / eps))
+    # ... but not rho + 2 sqrt(rho L) = eps: it overshoots by exactly
+    # 4 sqrt(rho_plus L) = 4 sqrt(L) (sqrt(L + eps) + sqrt(L)) >= 8 L > 0.
+    overshoot = rho_plus + 2 * math.sqrt(rho_plus * L) - eps
+    assert rel_close(overshoot, 4 * math.sqrt(rho_plus * L), 1e-9)
+    assert overshoot >= 8 * L * (1 - 1e-12)
+    assert P.zcdp_to_dp(rho_plus, delta) > eps
+    with mpmath.workdps(50):
+        e, d = mpmath.mpf(eps), mpmath.mpf(delta)
+        rp = proofs.dp_to_zcdp_spurious_root(e, d)
+        Lm = -mpmath.log(d)
+        assert abs((rp - 2 * mpmath.sqrt(rp * Lm)) / e - 1) < mpmath.mpf("1e-35")
+
+
+def test_paper_plus_root_at_appendix_D():
+    assert abs(proofs.dp_to_zcdp_spurious_root(4.0, 1e-8) - 81.48637112236918) < 1e-9

@@ -1,0 +1,130 @@
+"""Limit check: ``expr -> value`` as one parameter goes to 0+ or infinity.
+
+Symbolically, SymPy's ``limit`` (the other parameters declared positive where the domain says so):
+``verified`` when it equals the claimed value; anything else is ``inconclusive`` (only a numeric
+sweep refutes). Numerically, from ``BASE_POINTS`` points of the domain the parameter is swept over
+``DECADES`` decades towards its limit in mpmath (the claim's hypotheses holding at every point):
+the claim ``holds`` on a sweep when the distance to the claimed value keeps shrinking and ends
+below ``CLOSE`` (relative to the scale of the values), and is ``violated`` when the expression
+settles (its last third moves by less than ``FLAT``, relative) at a value farther than ``FAR`` from
+the claimed one; the evidence then reports where it settles.
+"""
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+
+from ..numeric import Compiled, is_finite_real, jsonable, real
+from ..search import sample_points
+from ..spec import Limit, Real
+from ..verdict import Evidence
+from .base import Clock, Config, SymbolicTimeout, time_limit
+
+DECADES = 24
+STEPS_PER_DECADE = 2
+BASE_POINTS = 4
+CLOSE = 1e-6
+FLAT = 1e-6
+FAR = 1e-3
+
+
+def applies(stmt) -> bool:
+    return isinstance(stmt, Limit)
+
+
+def check_symbolic(stmt: Limit, claim, cfg: Config) -> Evidence:
+    clock = Clock()
+    pos = {}
+    for sym in claim.expand(stmt.expr).free_symbols | claim.expand(stmt.value).free_symbols:
+        p = claim.domain.params.get(str(sym))
+        if isinstance(p, Real) and ((p.gt is not None and p.gt >= 0) or (p.ge is not None and p.ge > 0)):
+            pos[sym] = sp.Symbol(str(sym), positive=True)
+    expr = claim.expand(stmt.expr).xreplace(pos)
+    value = claim.expand(stmt.value).xreplace(pos)
+    x = pos.get(sp.Symbol(stmt.path.param), sp.Symbol(stmt.path.param))
+    if stmt.path.tied:
+        return Evidence("symbolic", stmt.name, "inconclusive", seconds=clock.seconds,
+                        detail="a path with tied parameters is checked numerically only")
+    try:
+        with time_limit(cfg.symbolic_timeout):
+            lim = sp.limit(expr, x, sp.oo if stmt.path.to == "inf" else 0, "+")
+            same = sp.simplify(lim - value) == 0
+    except SymbolicTimeout:
+        return Evidence("symbolic", stmt.name, "inconclusive", seconds=clock.seconds,
+                        detail=f"SymPy timed out after {cfg.symbolic_timeout:g} s")
+    except (NotImplementedError, ValueError, TypeError, RecursionError) as exc:
+        return Evidence("symbolic", stmt.name, "inconclusive", seconds=clock.seconds,
+                        detail=f"SymPy could not take the limit ({type(exc).__name__})")
+    if same:
+        return Evidence("symbolic", stmt.name, "verified", seconds=clock.seconds,
+                        detail=f"SymPy: limit as {stmt.path.param} -> {stmt.path.to} is {sp.sstr(lim)}")
+    return Evidence("symbolic", stmt.name, "inconclusive", seconds=clock.seconds,
+                    detail=f"SymPy finds the limit {sp.sstr(lim)}, not {sp.sstr(value)} (decided numerically)")
+
+
+def _sweep(claim, path, base, cfg, f, g):
+    pts, vals, lims = [], [], []
+    x0 = float(base[path.param])
+    for k in range(DECADES * STEPS_PER_DECADE + 1):
+        fac = 10.0 ** (k / STEPS_PER_DECADE)
+        x = x0 * fac if path.to == "inf" else x0 / fac
+        pt = dict(base)
+        pt[path.param] = x
+        for name, fn in path.tied.items():
+            pt[name] = fn(x, base)
+        if not claim.domain.contains(pt):
+            break
+        try:
+            a, b = f(pt, cfg.dps), g(pt, cfg.dps)
+        except (ZeroDivisionError, OverflowError, ValueError):
+            break
+        if not (is_finite_real(a) and is_finite_real(b)):
+            break
+        pts.append(pt)
+        vals.append(real(a))
+        lims.append(real(b))
+    return pts, vals, lims
+
+
+def check_numeric(stmt: Limit, claim, cfg: Config) -> Evidence:
+    clock = Clock()
+    f, g = Compiled(stmt.expr, claim), Compiled(stmt.value, claim)
+    bases = [cfg.at] if cfg.at is not None else sample_points(
+        claim.domain.strategy(), 6 * BASE_POINTS, cfg.seed_for(claim.id, stmt.name, "limit"))
+    path = stmt.path
+    where = f"{path.param} -> {path.to}" + (f" ({path.label})" if path.label else "")
+    swept, evaluated, worst = 0, 0, None
+    for base in bases:
+        if swept >= BASE_POINTS:
+            break
+        pts, vals, lims = _sweep(claim, path, base, cfg, f, g)
+        evaluated += len(vals)
+        if len(vals) < 3 * STEPS_PER_DECADE:
+            continue
+        swept += 1
+        with mpmath.workdps(cfg.dps):
+            scale = max(max(abs(v) for v in vals), max(abs(v) for v in lims), mpmath.mpf(10) ** -300)
+            dist = [abs(v - L) / scale for v, L in zip(vals, lims)]
+            tail = max(3, len(vals) // 3)
+            moved = max(abs(vals[-1] - v) for v in vals[-tail:]) / scale
+            if moved <= FLAT and dist[-1] > FAR:
+                return Evidence(
+                    "limit", stmt.name, "violated", samples=evaluated, seconds=clock.seconds,
+                    value=float(vals[-1]), bound=float(lims[-1]), point=jsonable(pts[-1]),
+                    counterexample={"params": jsonable(pts[-1]), "seed": cfg.seed, "path": where,
+                                    "base": jsonable(base)},
+                    detail=(f"as {where} the expression settles at {mpmath.nstr(vals[-1], 8)} "
+                            f"(last third moves by {float(moved):.2g} relative), not at the claimed "
+                            f"{mpmath.nstr(lims[-1], 8)}"))
+            shrinking = all(dist[i + 1] <= dist[i] * (1 + 1e-9) + mpmath.mpf(10) ** -40
+                            for i in range(len(dist) - tail, len(dist) - 1))
+            if not (shrinking and dist[-1] <= CLOSE):
+                worst = f"{where}: distance to the claimed value {float(dist[-1]):.3g} (relative), not settled"
+    if swept == 0:
+        return Evidence("limit", stmt.name, "inconclusive", samples=evaluated, seconds=clock.seconds,
+                        detail=f"no base point with {3 * STEPS_PER_DECADE} evaluable points along {where}")
+    if worst:
+        return Evidence("limit", stmt.name, "inconclusive", samples=evaluated, seconds=clock.seconds, detail=worst)
+    return Evidence("limit", stmt.name, "holds", samples=evaluated, seconds=clock.seconds,
+                    detail=f"the distance to the claimed value shrinks below {CLOSE:g} (relative) along {where} "
+                           f"from {swept} base point(s), {DECADES} decades each")

@@ -1,0 +1,88 @@
+"""pytest plugin: every claim of a claims file becomes a test item (see :mod:`dpverify.testing`).
+
+Claims files are named with ``--dpverify-claims PATH`` (repeatable) or the ``dpverify_claims`` ini
+option (glob patterns relative to the rootdir). An item passes when the claim's verdict equals its
+``expected`` verdict; it fails with the evidence and the replay command otherwise.
+"""
+from __future__ import annotations
+
+import fnmatch
+from pathlib import Path
+
+import pytest
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("dpverify")
+    group.addoption("--dpverify-claims", action="append", default=[], metavar="PATH",
+                    help="a dpverify claims file (a module with CLAIMS): one test per claim")
+    group.addoption("--dpverify-seed", type=int, default=0, help="seed of the dpverify checks (default 0)")
+    parser.addini("dpverify_claims", "glob patterns of dpverify claims files", type="linelist", default=[])
+
+
+def pytest_configure(config):
+    paths = [Path(p).expanduser().resolve() for p in config.getoption("dpverify_claims") or []]
+    for p in paths:
+        if not p.is_file():
+            raise pytest.UsageError(f"--dpverify-claims {str(p)!r}: no such file")
+    config._dpverify_paths = set(paths)
+    config._dpverify_globs = list(config.getini("dpverify_claims"))
+    for p in paths:  # files outside the test paths are collected too
+        if str(p) not in config.args and not any(str(p).startswith(str(Path(a).resolve())) for a in config.args):
+            config.args.append(str(p))
+
+
+def _is_claims_file(config, path: Path) -> bool:
+    if path.suffix != ".py":
+        return False
+    if path.resolve() in config._dpverify_paths:
+        return True
+    rel = str(path)
+    try:
+        rel = str(path.resolve().relative_to(Path(str(config.rootpath)).resolve()))
+    except ValueError:
+        pass
+    return any(fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(path.name, g) for g in config._dpverify_globs)
+
+
+def pytest_collect_file(file_path, parent):
+    if _is_claims_file(parent.config, Path(file_path)):
+        return ClaimsFile.from_parent(parent, path=Path(file_path))
+    return None
+
+
+class ClaimsFile(pytest.File):
+    def collect(self):
+        from dpverify import registry
+
+        try:
+            mod = registry.load_module(str(self.path))
+        except registry.RegistryError as exc:
+            raise self.CollectError(str(exc)) from None
+        for claim in mod.CLAIMS:
+            yield ClaimItem.from_parent(self, name=claim.id, claim=claim)
+
+
+class ClaimItem(pytest.Item):
+    def __init__(self, *, claim, **kwargs):
+        super().__init__(**kwargs)
+        self.claim = claim
+
+    def runtest(self):
+        from dpverify.testing import failure
+
+        msg = failure(self.claim, self.config.getoption("dpverify_seed"))
+        if msg:
+            raise ClaimMismatch(msg)
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, ClaimMismatch):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, None, f"claim {self.claim.id} ({self.claim.source.cite()})"
+
+
+class ClaimMismatch(Exception):
+    """A claim's verdict differs from its expected verdict."""

@@ -1,0 +1,28 @@
+"""Scenarios: how an expectation, sensitivity, stability or privacy statement meets the simulator.
+
+Grouped by algorithm family and speaking the language of optimisation (problem class, step size,
+noise standard deviation, dimension, horizon); each claim maps these onto its own symbols with
+keyword arguments, so a ready-made scenario is one line::
+
+    noisy_gd(problem="pl", smooth=M, curvature=mu, step=eta, noise_std=s, dim=D, horizon=T, init_gap=Delta)
+    gaussian_mechanism(sensitivity=Delta, noise_std=s, order=a, measure="renyi_over_order")
+
+* :mod:`.gd`: noisy gradient descent (plain, bias-corrected momentum, mini-batch), exact moments on
+  quadratics and Monte Carlo on quadratics or logistic regression;
+* :mod:`.stability`: uniform stability by coupled runs on neighbouring data sets;
+* :mod:`.sensitivity`: gradient sensitivity of a loss, searched over data;
+* :mod:`.privacy`: the Gaussian mechanism and noisy GD under a zCDP budget filter;
+* :mod:`.base`: the interface, :class:`PointScenario` (a quantity computed at the claim's point by
+  a function of the caller's) and the parameter maps.
+"""
+from .base import MappedScenario, ParamMap, PointScenario, Scenario, bind
+from .gd import LogisticData, MCPoint, NoisyGD, classification_data, noisy_gd
+from .privacy import BudgetFilterGD, GaussianMechanism, budget_filter_gd, gaussian_mechanism
+from .sensitivity import SquaredLossSensitivity, squared_loss_sensitivity
+from .stability import CoupledStability, coupled_stability
+
+__all__ = [
+    "BudgetFilterGD", "CoupledStability", "GaussianMechanism", "LogisticData", "MCPoint", "MappedScenario",
+    "NoisyGD", "ParamMap", "PointScenario", "Scenario", "SquaredLossSensitivity", "bind", "budget_filter_gd",
+    "classification_data", "coupled_stability", "gaussian_mechanism", "noisy_gd", "squared_loss_sensitivity",
+]

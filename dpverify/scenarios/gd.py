@@ -1,0 +1,445 @@
+"""Noisy gradient descent, with optional bias-corrected momentum and mini-batches.
+
+The algorithm family, in optimisation terms::
+
+    g_t         = grad f(theta_t) + s_t z_t,            z_t ~ N(0, I_D)   (full batch), or
+    g_t         = mean of grad f(theta_t; x_j) over a batch drawn with replacement + s_t z_t,
+    theta_{t+1} = theta_t - eta_t g_t                                      (plain), or
+    v_{t+1}     = beta v_t + (1 - beta) g_t,  theta_{t+1} = theta_t - eta_t v_{t+1} / (1 - beta^t)
+
+for t = 1..T, from theta_1. Its parameters: ``smooth`` (M), ``curvature`` (mu, the PL or strong
+convexity constant), ``step`` (eta_t), ``noise_std`` (s_t, the standard deviation of the gradient
+noise per coordinate), ``dim`` (D), ``horizon`` (T), ``init_gap`` (f(theta_1) - f*) or
+``init_dist`` (||theta_1 - theta*||), ``momentum`` (beta), ``batch``, ``n_samples`` and ``feature_norm``
+(the largest feature norm of a data problem, measured). A claim maps
+each onto its own symbols; ``step`` and ``noise_std`` may use the step index ``t``::
+
+    noisy_gd(problem="pl", smooth=M, curvature=mu, step=1 / M, noise_std=s, dim=D, horizon=T,
+             init_gap=Delta)
+
+Problem classes (``problem=``): ``"pl"`` and ``"strongly_convex"`` (diagonal quadratics with
+Hessian spectrum in [mu, M], both ends present when D >= 2: M-smooth, mu-strongly convex, hence
+mu-PL) and ``"convex"`` (spectrum in [0, M]). Expectations on quadratics are exact (moment
+propagation, confirmed in mpmath when close); Monte Carlo runs on quadratics or on ridge logistic
+regression on data (:class:`LogisticData`), whose smoothness, curvature, dimension, sample count and
+initial gap are *measured* and mapped back onto the claim's symbols.
+
+Statistics (``statistic=``): ``"excess"`` E f(theta_{T+1}) - f*, ``"normalised_excess"`` that over
+f(theta_1) - f*, ``"dist_sq"`` E||theta_{T+1} - theta*||^2, ``"grad_norm_sq"`` E||grad f(theta_{T+1})||^2.
+``exceeds=expr`` turns the statistic into the probability that one run's value exceeds ``expr``.
+Observables (``observe={"v2": "velocity_sq"}``): E||v_{t+1}||^2 for t = 1..T (momentum, exact route),
+usable in a bound as ``v2[t]``.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable, Mapping
+
+import mpmath
+import numpy as np
+import sympy as sp
+from hypothesis import strategies as st
+
+from .. import sim
+from ..numeric import Compiled
+from ..sim.moments_mp import gd_moments_mp, momentum_moments_mp
+from .base import T_INDEX, MappedScenario
+
+PROBLEMS = ("pl", "strongly_convex", "convex")
+STATISTICS = ("excess", "normalised_excess", "dist_sq", "grad_norm_sq")
+OBSERVABLES = ("velocity_sq",)
+
+
+# =============================================================================== data problems
+@lru_cache(maxsize=16)
+def classification_data(n: int, d: int, seed: int, scale: float = 1.0):
+    """Standardised two-class data from scikit-learn's ``make_classification``, rows scaled to
+    maximum norm ``scale``; labels in {-1, +1}."""
+    from sklearn.datasets import make_classification
+
+    X, y = make_classification(n_samples=n, n_features=d, n_informative=max(1, d - 1), n_redundant=0,
+                               n_repeated=0, random_state=seed, class_sep=1.0)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    X = X * (scale / np.linalg.norm(X, axis=1).max())
+    return X, np.where(y > 0, 1.0, -1.0)
+
+
+@lru_cache(maxsize=32)
+def _logistic(n, d, seed, scale, lam):
+    X, y = classification_data(n, d, seed, scale)
+    return sim.LogisticRegression(X, y, lam)
+
+
+@dataclass(frozen=True)
+class LogisticData:
+    """Ridge-regularised logistic regression on ``make_classification`` data (n samples, d features,
+    rows of maximum norm ``scale``): lam-strongly convex, (lam + scale^2/4)-smooth; its constants are
+    measured from the data, not assumed."""
+
+    n: int = 200
+    d: int = 5
+    lam: float = 0.05
+    data_seed: int = 0
+    scale: float = 1.0
+
+    def build(self):
+        return _logistic(self.n, self.d, self.data_seed, self.scale, self.lam)
+
+    def measured(self) -> dict:
+        p = self.build()
+        X, _ = classification_data(self.n, self.d, self.data_seed, self.scale)
+        return {"smooth": float(p.M), "curvature": float(p.mu), "dim": self.d, "n_samples": self.n,
+                "init_gap": float(p.value(np.zeros(self.d)) - p.f_star),
+                "feature_norm": float(np.linalg.norm(X, axis=1).max())}
+
+    def to_json(self) -> dict:
+        return {"family": "logistic", "n": self.n, "d": self.d, "lam": self.lam, "data_seed": self.data_seed,
+                "scale": self.scale}
+
+    def describe(self) -> str:
+        return f"ridge logistic regression (make_classification N={self.n}, D={self.d}, lambda={self.lam})"
+
+
+@dataclass(frozen=True)
+class MCPoint:
+    """One Monte Carlo parameter point: a problem (``"quadratic"`` or a data problem such as
+    :class:`LogisticData`) and claim parameters.
+
+    The point is assembled in order: ``params`` (a dict of claim parameters); then, for a data
+    problem, the claim parameters its measured constants determine (through the scenario's map);
+    then ``then(point)`` (a callable returning more parameters, e.g. a schedule computed from the
+    measured constants); whatever is left is drawn from the claim's domain with a seed derived
+    from the run's. The point must satisfy every hypothesis of the claim, or it is skipped.
+    """
+
+    problem: Any = "quadratic"
+    params: Mapping[str, Any] = field(default_factory=dict)
+    then: Callable[[dict], Mapping[str, Any]] | None = None
+
+
+# =============================================================================== the scenario
+class NoisyGD(MappedScenario):
+    """Noisy gradient descent (module docstring) in a user's own symbols."""
+
+    REQUIRED = ("smooth", "step", "noise_std", "dim", "horizon")
+    OPTIONAL = ("curvature", "init_gap", "init_dist", "momentum", "batch", "n_samples", "feature_norm")
+    STEPWISE = ("step", "noise_std")
+    MEASURED_ORDER = ("dim", "n_samples", "smooth", "curvature", "init_gap", "feature_norm")
+
+    def __init__(self, params: Mapping[str, Any], *, problem: str = "pl", statistic: str = "excess",
+                 exceeds=None, observe: Mapping[str, str] | None = None, mc: tuple = (),
+                 mc_count: int = 3, index: sp.Symbol = T_INDEX):
+        params = dict(params)
+        super().__init__({k: v for k, v in params.items()}, index)
+        if problem not in PROBLEMS:
+            raise TypeError(f"noisy_gd: problem must be one of {PROBLEMS}, got {problem!r}")
+        if statistic not in STATISTICS:
+            raise TypeError(f"noisy_gd: statistic must be one of {STATISTICS}, got {statistic!r}")
+        if problem in ("pl", "strongly_convex") and "curvature" not in params:
+            raise TypeError(f"noisy_gd: problem={problem!r} needs curvature= (the PL / strong convexity constant)")
+        if "init_gap" in params and "init_dist" in params:
+            raise TypeError("noisy_gd: give init_gap or init_dist, not both")
+        if "init_gap" not in params and "init_dist" not in params and statistic != "normalised_excess":
+            raise TypeError("noisy_gd: give init_gap= (f(theta_1) - f*) or init_dist= (||theta_1 - theta*||)")
+        self.observe_map = dict(observe or {})
+        for name, what in self.observe_map.items():
+            if what not in OBSERVABLES:
+                raise TypeError(f"noisy_gd: observable {name} = {what!r} is not one of {OBSERVABLES}")
+            if what == "velocity_sq" and "momentum" not in params:
+                raise TypeError("noisy_gd: velocity_sq is observed only with momentum=")
+        self.problem, self.statistic, self.exceeds = problem, statistic, exceeds
+        self.mc_spec = tuple(mc) if mc else tuple(MCPoint() for _ in range(mc_count))
+        if not self.mc_spec and exceeds is not None:
+            raise TypeError("noisy_gd: exceeds= is a Monte Carlo statistic; give mc= points or mc_count > 0")
+        for m in self.mc_spec:
+            if not isinstance(m, MCPoint):
+                raise TypeError(f"noisy_gd: mc entries must be MCPoint(...), got {m!r}")
+        self.supports_exact = exceeds is None and "batch" not in params
+        self.supports_monte_carlo = not self.observe_map and bool(self.mc_spec)
+        mom = "bias-corrected momentum " if "momentum" in params else ""
+        sgd = "mini-batch SGD" if "batch" in params else "gradient descent"
+        self.algorithm = f"noisy {mom}{sgd}"
+        self.name = {"pl": "diagonal quadratic (spectrum in [mu, M])",
+                     "strongly_convex": "diagonal quadratic (spectrum in [mu, M])",
+                     "convex": "diagonal quadratic (spectrum in [0, M])"}[problem]
+        self.mc_name = ", ".join(sorted({(m.problem.describe() if hasattr(m.problem, "describe") else
+                                          "diagonal quadratics") for m in self.mc_spec}))
+
+    def observables(self):
+        return tuple(self.observe_map)
+
+    def validate_for(self, claim):
+        msg = super().validate_for(claim)
+        if msg:
+            return msg
+        if self.exceeds is not None:
+            from ..spec import _symbol_names
+
+            unknown = sorted(_symbol_names(claim.expand(sp.sympify(self.exceeds))) - set(claim.domain.params)
+                             - {str(k) for k in claim.definitions})
+            if unknown:
+                return f"noisy_gd: exceeds uses {', '.join(unknown)}, which are not parameters of the claim"
+        return None
+
+    def _on_bind(self):
+        self._threshold = None if self.exceeds is None else Compiled(self.exceeds, self.claim)
+
+    # ------------------------------------------------------------------ parameters at a point
+    def _values(self, pt, dps=None):
+        m = self.map
+        T = int(round(float(m.scalar("horizon", pt))))
+        D = int(round(float(m.scalar("dim", pt))))
+        v = {"T": T, "D": D, "M": m.scalar("smooth", pt, dps),
+             "eta": m.steps("step", pt, T, dps), "s": m.steps("noise_std", pt, T, dps)}
+        for k in ("curvature", "init_gap", "init_dist", "momentum", "batch"):
+            if m.has(k):
+                v[k] = m.scalar(k, pt, dps)
+        return v
+
+    # ------------------------------------------------------------------ quadratic instances
+    # An instance stores the spectrum as fractions u of [lo, M] (lo = mu, or 0 for convex problems)
+    # and the direction of theta_1; eigenvalues and theta_1 are computed from the claim's point at
+    # the working precision, so that the problem has exactly the point's M, mu and initial gap.
+    def _draw_fractions(self, D, draw):
+        if D == 1:
+            u = draw(st.sampled_from([0.0, 1.0, None]))
+            return [draw(st.floats(0, 1)) if u is None else u]
+        return [0.0] + draw(st.lists(st.floats(0, 1), min_size=D - 2, max_size=D - 2)) + [1.0]
+
+    def _canonical_fractions(self, D):
+        if self.problem == "convex":
+            return [1.0] if D == 1 else [0.0] + [1.0] * (D - 1)
+        return [0.0] + [1.0] * (D - 1)
+
+    def problem_at(self, inst, dps=None):
+        """(eigenvalues, theta_1) of a quadratic instance, in float (dps None) or mpmath."""
+        v = self._values(inst["point"], dps)
+        num = (lambda x: float(x)) if dps is None else mpmath.mpf
+        M = num(v["M"])
+        lo = num(0) if self.problem == "convex" else num(v["curvature"])
+        with mpmath.workdps(dps or 15):
+            eigs = [lo + num(u) * (M - lo) for u in inst["u"]]
+            d = [num(x) for x in inst["dir"]]
+            if "init_dist" in v:
+                r = num(v["init_dist"]) / _sqrt(sum(x * x for x in d), dps)
+            else:
+                q = sum(li * x * x for li, x in zip(eigs, d)) / 2
+                r = _sqrt(num(v.get("init_gap", 1)) / q, dps)
+            return eigs, [x * r for x in d]
+
+    def _usable(self, inst) -> bool:
+        if self.problem != "convex" or "init_dist" in self._values(inst["point"]):
+            return True
+        eigs, _ = self.problem_at({**inst, "dir": inst["dir"]})
+        return sum(li * x * x for li, x in zip(eigs, inst["dir"])) > 0
+
+    def strategy(self):
+        self._require_bound()
+        dom = self.claim.domain.strategy()
+
+        @st.composite
+        def inst(draw):
+            pt = draw(dom)
+            D = self._values(pt)["D"]
+            out = {"point": pt, "u": self._draw_fractions(D, draw),
+                   "dir": draw(st.lists(st.floats(-1, 1), min_size=D, max_size=D).filter(
+                       lambda x: sum(a * a for a in x) > 1e-6))}
+            return out if self._usable(out) else self.instance_at(pt)
+
+        return inst()
+
+    def instance_at(self, point):
+        self._require_bound()
+        D = self._values(point)["D"]
+        u = self._canonical_fractions(D)
+        k = 0 if self.problem != "convex" else max(range(D), key=lambda i: u[i])
+        dirn = [0.0] * D
+        dirn[k] = 1.0
+        return {"point": dict(point), "u": u, "dir": dirn}
+
+    def point(self, inst):
+        return inst["point"]
+
+    def with_point(self, inst, point):
+        """The same problem (spectrum fractions, direction) at another point of the claim."""
+        return {**inst, "point": point}
+
+    # ------------------------------------------------------------------ exact route
+    def _moments(self, inst, dps):
+        v = self._values(inst["point"], dps)
+        eigs, th = self.problem_at(inst, dps)
+        if dps is None:
+            etas, s = np.asarray(v["eta"]), np.asarray(v["s"])
+            if "momentum" in v:
+                from ..sim.momentum import _momentum_propagate
+
+                rec = [] if self.observe_map else None
+                lam, m, s2 = _momentum_propagate(np.asarray(eigs), np.asarray(th), etas, s, float(v["momentum"]),
+                                                 1.0, 1.0, None, record=rec)
+                vel = None if rec is None else [float(x[0]) for x in rec]
+                return np.asarray(lam[0]), np.asarray(m[0]), np.asarray(s2[0]), vel
+            lam = np.asarray(eigs, float)
+            m = np.asarray(th, float).copy()
+            s2 = np.zeros_like(m)
+            for eta, sd in zip(etas, s):
+                a = 1.0 - eta * lam
+                m *= a
+                s2 = a * a * s2 + (eta * sd) ** 2
+            return lam, m, s2, None
+        with mpmath.workdps(dps):
+            if "momentum" in v:
+                lam, m, s2, vel = momentum_moments_mp(eigs, th, v["eta"], v["s"], v["momentum"])
+                return lam, m, s2, vel
+            lam, m, s2 = gd_moments_mp(eigs, th, v["eta"], v["s"])
+            return lam, m, s2, None
+
+    def _stat_from_moments(self, lam, m, s2, th, dps):
+        if dps is None:
+            lam, m, s2, th = (np.asarray(x, float) for x in (lam, m, s2, th))
+            e2 = m * m + s2
+            if self.statistic == "excess":
+                return float(0.5 * lam @ e2)
+            if self.statistic == "normalised_excess":
+                return float((0.5 * lam @ e2) / (0.5 * lam @ (th * th)))
+            if self.statistic == "dist_sq":
+                return float(e2.sum())
+            return float((lam * lam) @ e2)
+        with mpmath.workdps(dps):
+            th = [mpmath.mpf(x) for x in th]
+            e2 = [a * a + b for a, b in zip(m, s2)]
+            if self.statistic == "excess":
+                return mpmath.fsum(li * e / 2 for li, e in zip(lam, e2))
+            if self.statistic == "normalised_excess":
+                return (mpmath.fsum(li * e for li, e in zip(lam, e2))
+                        / mpmath.fsum(li * x * x for li, x in zip(lam, th)))
+            if self.statistic == "dist_sq":
+                return mpmath.fsum(e2)
+            return mpmath.fsum(li * li * e for li, e in zip(lam, e2))
+
+    def exact_available(self, inst) -> bool:
+        return self.supports_exact and "problem" not in inst
+
+    def exact(self, inst, dps=None):
+        lam, m, s2, _ = self._moments(inst, dps)
+        return self._stat_from_moments(lam, m, s2, self.problem_at(inst, dps)[1], dps)
+
+    def observe(self, inst, dps=None):
+        if not self.observe_map:
+            return {}
+        _, _, _, vel = self._moments(inst, dps)
+        return {name: list(vel) for name, what in self.observe_map.items() if what == "velocity_sq"}
+
+    # ------------------------------------------------------------------ Monte Carlo route
+    def mc_instances(self, cfg):
+        from ..checks.rate import sample_points
+
+        self._require_bound()
+        out = []
+        for k, spec in enumerate(self.mc_spec):
+            pt: dict = dict(spec.params)
+            problem = spec.problem
+            if problem != "quadratic":
+                pt = self.map.solve(dict(problem.measured()), pt, self.MEASURED_ORDER)
+            if spec.then is not None:
+                pt.update(spec.then(dict(pt)))
+            missing = [n for n in self.claim.domain.params if n not in pt]
+            if missing:
+                drawn = sample_points(self.claim.domain.strategy(fixed=pt), 1,
+                                      cfg.seed_for(self.claim.id, "mc-point", k))
+                if not drawn:
+                    continue
+                pt = drawn[0]
+            if not self.claim.domain.contains(pt):
+                continue
+            if problem == "quadratic":
+                out.append(self.instance_at(pt))
+            else:
+                out.append({"point": pt, "problem": problem.to_json()})
+        return out
+
+    def _data_problem(self, inst):
+        spec = dict(inst["problem"])
+        spec.pop("family")
+        return LogisticData(**spec)
+
+    def monte_carlo(self, inst, runs, seed, chunk_runs):
+        v = self._values(inst["point"])
+        etas, s = np.asarray(v["eta"], float), np.asarray(v["s"], float)
+        if "problem" in inst:
+            spec = self._data_problem(inst)
+            p = spec.build()
+            theta1 = np.zeros(spec.d)
+        else:
+            eigs, th = self.problem_at(inst)
+            p = sim.Quadratic(np.asarray(eigs, float))
+            theta1 = np.asarray(th, float)
+        stat = self._per_run_statistic(p, theta1, inst)
+        beta = float(v["momentum"]) if "momentum" in v else None
+        if "batch" in v:
+            if "problem" not in inst:
+                raise ValueError("mini-batch SGD needs a data problem (MCPoint(problem=LogisticData(...)))")
+            b = max(1, int(round(float(v["batch"]))))
+            res = sim.psgd(p, theta1, etas, s, b, float(b), None, runs, seed, chunk_runs=chunk_runs, beta=beta,
+                           statistic=stat)
+        elif beta is not None:
+            res = sim.momentum_pgd(p, theta1, etas, s, beta, 1.0, 1.0, runs, seed, chunk_runs=chunk_runs,
+                                   statistic=stat)
+        else:
+            res = sim.pgd(p, theta1, etas, s, 1.0, 1.0, runs, seed, chunk_runs=chunk_runs, statistic=stat)
+        return res.mean, res.var
+
+    def _per_run_statistic(self, p, theta1, inst):
+        f0 = float(p.value(theta1[None, :])[0] - p.f_star)
+        star = getattr(p, "theta_star", None)
+        if self.statistic == "excess":
+            base = lambda th: p.value(th) - p.f_star  # noqa: E731
+        elif self.statistic == "normalised_excess":
+            base = lambda th: (p.value(th) - p.f_star) / f0  # noqa: E731
+        elif self.statistic == "dist_sq":
+            base = lambda th: ((th - star) ** 2).sum(axis=1)  # noqa: E731
+        else:
+            base = lambda th: (p.grad(th) ** 2).sum(axis=1)  # noqa: E731
+        if self._threshold is None:
+            return base
+        thr = float(self._threshold(inst["point"], 30))
+        return lambda th: (base(th) > thr).astype(float)
+
+    def rounding_tolerance(self, inst, value) -> float:
+        """An absolute bound on the float64 error of one deterministic run's statistic."""
+        v = self._values(inst["point"])
+        ops = 8 * (v["T"] + 1) * (v["D"] + 1)
+        scale = abs(value) + (float(v.get("init_gap", 1.0)) if "init_gap" in v else 1.0)
+        return ops * np.finfo(float).eps * scale
+
+    def describe(self, inst):
+        pt = inst["point"]
+        v = self._values(pt)
+        extra = f" beta={float(v['momentum']):.3g}" if "momentum" in v else ""
+        if "problem" in inst:
+            return f"{self._data_problem(inst).describe()}, T={v['T']}{extra}"
+        lam = np.asarray(self.problem_at(inst)[0])
+        pos = lam[lam > 0]
+        cond = (lam.max() / pos.min()) if pos.size else float("inf")
+        return f"quadratic D={len(lam)} M/mu={cond:.4g} T={v['T']}{extra}"
+
+
+def _sqrt(x, dps):
+    return math.sqrt(x) if dps is None else mpmath.sqrt(x)
+
+
+def noisy_gd(*, problem: str = "pl", statistic: str = "excess", exceeds=None, observe=None, mc=(),
+             mc_count: int = 3, index: sp.Symbol = T_INDEX, **params) -> NoisyGD:
+    """Noisy gradient descent in a claim's own symbols (see the module docstring).
+
+    >>> import sympy as sp
+    >>> M, mu, s, T = sp.symbols("M mu s T")
+    >>> sc = noisy_gd(problem="pl", smooth=M, curvature=mu, step=1 / M, noise_std=s, dim=1, horizon=T,
+    ...               init_gap=1)
+    """
+    return NoisyGD(params, problem=problem, statistic=statistic, exceeds=exceeds, observe=observe, mc=mc,
+                   mc_count=mc_count, index=index)
+
+
+__all__ = ["LogisticData", "MCPoint", "NoisyGD", "classification_data", "noisy_gd"]

@@ -1,0 +1,68 @@
+"""Exact moments on diagonal quadratics in mpmath, for confirming a float64 result.
+
+The same recursions as :mod:`dpverify.sim.moments` (noisy gradient descent) and
+:mod:`dpverify.sim.momentum` (bias-corrected momentum), one parameter point at a time, at the
+caller's ``mpmath`` precision. Each eigen-direction ``i`` of ``f = f* + 1/2 sum_i lam_i d_i^2``
+evolves independently and linearly, so the mean and (co)variance propagate exactly:
+
+* noisy GD, ``d_{t+1} = (1 - eta_t lam) d_t - eta_t s_t z``:
+  ``m <- a m``, ``s2 <- a^2 s2 + (eta_t s_t)^2`` with ``a = 1 - eta_t lam``;
+* momentum, ``v_{t+1} = beta v_t + (1 - beta)(lam d_t + s_t z)``,
+  ``d_{t+1} = d_t - eta_t v_{t+1} / (1 - beta^t)``: the 2x2 mean and covariance of ``(d, v)``.
+
+Inputs are sequences of numbers (converted with ``mpmath.mpf``); outputs are ``mpf``.
+"""
+from __future__ import annotations
+
+import mpmath
+
+__all__ = ["gd_moments_mp", "momentum_moments_mp"]
+
+
+def gd_moments_mp(eigs, delta1, etas, scales):
+    """Per-direction mean and variance of ``theta_{T+1} - theta*`` for noisy GD.
+
+    ``scales[t]`` is the standard deviation of the gradient noise per coordinate at step t.
+    Returns ``(lam, m, s2)`` as lists of ``mpf``.
+    """
+    lam = [mpmath.mpf(x) for x in eigs]
+    m = [mpmath.mpf(x) for x in delta1]
+    s2 = [mpmath.mpf(0)] * len(m)
+    for eta, s in zip(etas, scales):
+        eta, s = mpmath.mpf(eta), mpmath.mpf(s)
+        c2 = (eta * s) ** 2
+        for i, li in enumerate(lam):
+            a = 1 - eta * li
+            m[i] = a * m[i]
+            s2[i] = a * a * s2[i] + c2
+    return lam, m, s2
+
+
+def momentum_moments_mp(eigs, delta1, etas, scales, beta):
+    """Per-direction mean and variance of ``theta_{T+1} - theta*`` for bias-corrected momentum,
+    and ``E||v_{t+1}||^2`` for t = 1..T. Returns ``(lam, m, s2, velocity_sq)``."""
+    b = mpmath.mpf(beta)
+    lam = [mpmath.mpf(x) for x in eigs]
+    mx = [mpmath.mpf(x) for x in delta1]
+    mv = [mpmath.mpf(0)] * len(mx)
+    sxx = [mpmath.mpf(0)] * len(mx)
+    sxv = [mpmath.mpf(0)] * len(mx)
+    svv = [mpmath.mpf(0)] * len(mx)
+    vel = []
+    for t, (eta, s) in enumerate(zip(etas, scales), start=1):
+        k = mpmath.mpf(eta) / (1 - b ** t)
+        b2 = (1 - b) * mpmath.mpf(s)
+        b1 = -k * b2
+        total = mpmath.mpf(0)
+        for i, li in enumerate(lam):
+            a21, a22 = (1 - b) * li, b
+            a11, a12 = 1 - k * a21, -k * b
+            mx[i], mv[i] = a11 * mx[i] + a12 * mv[i], a21 * mx[i] + a22 * mv[i]
+            sxx[i], sxv[i], svv[i] = (
+                a11 * a11 * sxx[i] + 2 * a11 * a12 * sxv[i] + a12 * a12 * svv[i] + b1 * b1,
+                a11 * a21 * sxx[i] + (a11 * a22 + a12 * a21) * sxv[i] + a12 * a22 * svv[i] + b1 * b2,
+                a21 * a21 * sxx[i] + 2 * a21 * a22 * sxv[i] + a22 * a22 * svv[i] + b2 * b2,
+            )
+            total += mv[i] ** 2 + svv[i]
+        vel.append(total)
+    return lam, mx, sxx, vel

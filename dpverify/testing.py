@@ -1,0 +1,105 @@
+"""Testing users' claims with pytest: one test per claim, failing with the verdict's evidence.
+
+Two ways, sharing this module's runner:
+
+* the pytest plugin (:mod:`dpverify.pytest_plugin`, installed with dpverify): name claims files on
+  the command line or in the ``dpverify_claims`` ini option and every claim becomes a test item::
+
+      pytest --dpverify-claims path/to/claims.py
+      # or, in pytest.ini / pyproject [tool.pytest.ini_options]:  dpverify_claims = ["claims/*.py"]
+
+* in a test file, :func:`claim_tests` makes a parametrized test function::
+
+      from dpverify.testing import claim_tests
+      test_my_claims = claim_tests("path/to/claims.py")
+
+A claim's test fails when its verdict differs from ``expected`` (and, for a claim expected
+``violated`` with a ``witness``, when the witness does not replay as violated); the failure message
+is the verdict's evidence, with the ``dpverify check ... --at ...`` command that replays it.
+"""
+from __future__ import annotations
+
+import json
+
+from .spec import Claim
+from .verdict import Verdict
+
+
+_CACHE: dict[tuple, tuple[Claim, Verdict]] = {}
+
+
+def verdict_of(claim: Claim, seed: int = 0, at: dict | None = None) -> Verdict:
+    """The verdict of ``claim`` (computed once per process for a given claim, seed and point)."""
+    from . import check
+
+    key = (id(claim), seed, None if at is None else json.dumps(at, sort_keys=True))
+    hit = _CACHE.get(key)
+    if hit is None or hit[0] is not claim:
+        hit = (claim, check(claim, seed=seed, at=at))
+        _CACHE[key] = hit
+    return hit[1]
+
+
+def replay_command(claim_id: str, params: dict, module: str | None = None) -> str:
+    """The ``dpverify check`` command that pins a claim to a point."""
+    parts = []
+    for k, v in params.items():
+        if isinstance(v, (list, tuple)):
+            parts.append(f"{k}=[{','.join(repr(float(x)) if isinstance(x, float) else str(x) for x in v)}]")
+        else:
+            parts.append(f"{k}={v!r}" if isinstance(v, float) else f"{k}={v}")
+    mod = f" --module {module}" if module else ""
+    return f"dpverify check {claim_id}{mod} --at {','.join(parts)}"
+
+
+def explain(claim: Claim, v: Verdict) -> str:
+    """A failure message: verdict against expected, then every piece of evidence."""
+    lines = [f"{claim.id} ({claim.source.cite()}): verdict {v.verdict!r}, expected {claim.expected!r}"]
+    if claim.reason:
+        lines.append(f"  reason given for 'violated': {claim.reason}")
+    for e in v.evidence:
+        lines.append(f"  [{e.check}] {e.statement}: {e.verdict} -- {e.detail}")
+        if e.value is not None or e.bound is not None:
+            lines.append(f"      worst point: value {e.value!r}, bound {e.bound!r}, margin {e.min_margin!r}")
+        if e.counterexample:
+            lines.append(f"      counterexample: {json.dumps(e.counterexample)[:400]}")
+            lines.append(f"      replay: {replay_command(claim.id, e.counterexample.get('params', {}))}")
+    return "\n".join(lines)
+
+
+def failure(claim: Claim, seed: int = 0) -> str | None:
+    """``None`` when the claim's verdict (and witness) are as expected, else the message."""
+    v = verdict_of(claim, seed)
+    if v.verdict != claim.expected:
+        return explain(claim, v)
+    if claim.expected == "violated" and claim.witness is not None:
+        w = verdict_of(claim, seed, dict(claim.witness))
+        if w.verdict != "violated":
+            return (f"{claim.id}: the witness {dict(claim.witness)} does not replay as violated "
+                    f"(verdict {w.verdict!r})\n" + explain(claim, w))
+    return None
+
+
+def claim_tests(source, seed: int = 0):
+    """A pytest test function parametrized over the claims of ``source``.
+
+    ``source``: a path to a claims file, a module name, a module, or a sequence of claims.
+    """
+    import pytest
+
+    from . import registry
+
+    if isinstance(source, str):
+        claims = list(registry.load_module(source).CLAIMS)
+    elif hasattr(source, "CLAIMS"):
+        claims = list(source.CLAIMS)
+    else:
+        claims = list(source)
+
+    @pytest.mark.parametrize("claim", claims, ids=[c.id for c in claims])
+    def test_claim(claim):
+        msg = failure(claim, seed)
+        if msg:
+            pytest.fail(msg, pytrace=False)
+
+    return test_claim
