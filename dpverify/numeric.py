@@ -83,6 +83,39 @@ class Compiled:
         self._np: dict[tuple, Any] = {}
         self._ext = extrema(self.expr)
         self._extra_scalars = tuple(extra_scalars)
+        self._loops: dict[str, Any] = {}
+        self._np_failed = False
+        self._int_names = set(_int_params(claim.domain)) | set(extra_ints)
+
+    # ------------------------------------------------------------------ one compilation, sums as loops
+    def _looped(self, module: str):
+        """``(f, scalars, bases, inner)`` with sums and products printed as loops over their
+        (integer) limits, compiled once for every value of the integer parameters; None where the
+        expression needs SymPy first (integrals) or cannot be printed."""
+        if module in self._loops:
+            return self._loops[module]
+        fn = None
+        e = self.expr
+        if not e.has(sp.Integral):
+            try:
+                placeholders = []
+                for k, node in enumerate(extrema(e)):
+                    d = sp.Symbol(f"_ext_{k}_")
+                    placeholders.append((d, node))
+                    e = e.xreplace({node: d})
+                bases = sorted({ind.base for ind in e.atoms(sp.Indexed)}, key=str)
+                base_names = {str(b) for b in bases}
+                internal = {d for d, _ in placeholders}
+                scalars = sorted((x for x in e.free_symbols if isinstance(x, sp.Symbol) and not isinstance(x, sp.Dummy)
+                                  and str(x) not in base_names and x not in internal), key=str)
+                f = sp.lambdify(list(scalars) + list(bases) + [d for d, _ in placeholders], e, modules=module,
+                                dummify=False)
+                inner = [_ExtremumEval(node, self.claim) for _, node in placeholders]
+                fn = (f, [str(x) for x in scalars], [str(b) for b in bases], inner)
+            except Exception:  # noqa: BLE001 - fall back to expanding the sums per integer values
+                fn = None
+        self._loops[module] = fn
+        return fn
 
     # ------------------------------------------------------------------ preparation
     def _prepare(self, ints: tuple):
@@ -123,6 +156,14 @@ class Compiled:
 
     # ------------------------------------------------------------------ mpmath, one point
     def __call__(self, point: Mapping[str, Any], dps: int = DPS):
+        looped = self._looped("mpmath")
+        if looped is not None:
+            f, scalars, bases, inner = looped
+            with mpmath.workdps(dps):
+                args = [int(point[s]) if s in self._int_names else _mp(point[s]) for s in scalars]
+                args += [[None] + [_mp(v) for v in point[b]] for b in bases]
+                args += [ev(point, dps) for ev in inner]
+                return f(*args)
         ints = tuple(int(point[n]) for n in self.ints)
         f, scalars, keys, inner = self._function(ints)
         with mpmath.workdps(dps):
@@ -145,7 +186,34 @@ class Compiled:
                 groups.setdefault(tuple(int(pt[n]) for n in self.ints), []).append(k)
             except (KeyError, TypeError, ValueError):
                 continue
+        looped = None if self._np_failed else self._looped("numpy")
+        scalar = self._looped("math")
         for ints, rows in groups.items():
+            if looped is not None:
+                f, scalars, bases, _ = looped
+                try:
+                    cols = [int(points[rows[0]][s]) if s in self._int_names else
+                            np.array([float(points[r][s]) for r in rows]) for s in scalars]
+                    cols += [[None] + [np.array([float(points[r][b][i]) for r in rows])
+                                       for i in range(len(points[rows[0]][b]))] for b in bases]
+                    with np.errstate(all="ignore"):
+                        vals = f(*cols)
+                    out[rows] = _real_or_nan(vals, len(rows))
+                    continue
+                except Exception:  # noqa: BLE001 - e.g. a function of the caller's that takes scalars
+                    self._np_failed, looped = True, None
+            if scalar is not None:  # point by point in double precision (math), sums as loops
+                f, scalars, bases, _ = scalar
+                for r in rows:
+                    pt = points[r]
+                    try:
+                        args = [int(pt[s]) if s in self._int_names else float(pt[s]) for s in scalars]
+                        args += [[None] + [float(v) for v in pt[b]] for b in bases]
+                        v = f(*args)
+                        out[r] = float(v) if not isinstance(v, complex) else (v.real if abs(v.imag) <= 1e-12 * max(1.0, abs(v.real)) else np.nan)
+                    except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+                        out[r] = np.nan
+                continue
             fn = self._np.get(ints)
             if fn is None:
                 try:
@@ -163,15 +231,18 @@ class Compiled:
                 cols += [np.array([float(points[r][b][i - 1]) for r in rows]) for b, i in keys]
                 with np.errstate(all="ignore"):
                     vals = f(*cols)
-                vals = np.broadcast_to(np.asarray(vals, dtype=complex if np.iscomplexobj(vals) else float),
-                                       (len(rows),))
-                if np.iscomplexobj(vals):
-                    bad = np.abs(vals.imag) > 1e-12 * np.maximum(1.0, np.abs(vals.real))
-                    vals = np.where(bad, np.nan, vals.real)
-                out[rows] = vals
+                out[rows] = _real_or_nan(vals, len(rows))
             except Exception:  # noqa: BLE001 - NumPy could not evaluate (an implemented function, ...)
                 self._np[ints] = False
         return out
+
+
+def _real_or_nan(vals, n: int) -> np.ndarray:
+    vals = np.broadcast_to(np.asarray(vals, dtype=complex if np.iscomplexobj(vals) else float), (n,))
+    if np.iscomplexobj(vals):
+        bad = np.abs(vals.imag) > 1e-12 * np.maximum(1.0, np.abs(vals.real))
+        vals = np.where(bad, np.nan, vals.real)
+    return vals
 
 
 class _ExtremumEval:

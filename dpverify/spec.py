@@ -404,17 +404,30 @@ class Domain:
                 return False
         return True
 
-    def strategy(self, fixed: Mapping[str, Any] | None = None) -> st.SearchStrategy:
-        """Points satisfying every hypothesis; parameters in ``fixed`` are pinned."""
+    def strategy(self, fixed: Mapping[str, Any] | None = None, tries: int = 8) -> st.SearchStrategy:
+        """Points satisfying every hypothesis; parameters in ``fixed`` are pinned.
+
+        The scalar parameters are drawn first and the relations that involve only scalars are
+        decided at once (up to ``tries`` fresh draws within one example), so sequences are drawn
+        only for scalars that satisfy them; the remaining relations filter the whole point.
+        """
         fixed = dict(fixed or {})
         scalars = {n: p for n, p in self.params.items() if not isinstance(p, Seq)}
         seqs = {n: p for n, p in self.params.items() if isinstance(p, Seq)}
+        early = [r for r in self.relations if all(n in scalars for n in r.names)]
+        late = [r for r in self.relations if r not in early]
 
         @st.composite
         def points(draw):
             pt: dict[str, Any] = {}
-            for n, p in scalars.items():
-                pt[n] = fixed[n] if n in fixed else draw(p.strategy())
+            for _ in range(max(1, tries)):
+                pt = {n: (fixed[n] if n in fixed else draw(p.strategy())) for n, p in scalars.items()}
+                if all(r.holds(pt) for r in early):
+                    break
+            else:
+                from hypothesis import reject
+
+                reject()
             for n, p in seqs.items():
                 if n in fixed:
                     pt[n] = list(fixed[n])
@@ -423,8 +436,8 @@ class Domain:
                     pt[n] = draw(st.lists(p.elem.strategy(), min_size=k, max_size=k))
             return pt
 
-        rels = self.relations
-        return points().filter(lambda pt: all(r.holds(pt) for r in rels))
+        strategy = points()
+        return strategy.filter(lambda pt: all(r.holds(pt) for r in late)) if late else strategy
 
 
 def _show(v: Any) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..spec import Identity, Inequality, Seq
+from ..spec import Choice, Identity, Inequality, Int, Real, Seq
 from ..verdict import Evidence
 from .base import Clock, Config, SymbolicTimeout, time_limit
 
@@ -26,7 +26,8 @@ def applies(stmt) -> bool:
 def _is_zero(expr: sp.Basic) -> bool | None:
     if expr == 0:
         return True
-    for f in (sp.simplify, lambda e: sp.simplify(sp.expand(e)), sp.powsimp, sp.radsimp):
+    cheap = (sp.expand, sp.cancel, lambda e: sp.cancel(sp.powsimp(sp.expand(e), force=False)), sp.together)
+    for f in cheap + (sp.simplify, lambda e: sp.simplify(sp.expand(e)), sp.powsimp, sp.radsimp):
         try:
             e = f(expr)
         except (TypeError, ValueError, NotImplementedError, RecursionError):
@@ -40,14 +41,37 @@ def _is_zero(expr: sp.Basic) -> bool | None:
     return True if eq is True else None
 
 
+def _positive_coefficients(expr: sp.Basic, strict: bool) -> bool:
+    """A rational function of positive symbols whose numerator and denominator have only
+    coefficients of one sign (after expansion) is positive: a cheap, sufficient test."""
+    syms = sorted(expr.free_symbols, key=str)
+    if not syms or not all(x.is_positive for x in syms):
+        return False
+    try:
+        num, den = sp.fraction(sp.cancel(sp.together(expr)))
+        num, den = sp.expand(num), sp.expand(den)
+        pn, pd = sp.Poly(num, *syms), sp.Poly(den, *syms)
+    except (sp.PolynomialError, sp.GeneratorsNeeded, TypeError, ValueError):
+        return False
+    cn, cd = pn.coeffs(), pd.coeffs()
+    if not cn or not cd or not all(c.is_number for c in cn + cd):
+        return False
+    sn = all(c > 0 for c in cn) or (not strict and all(c >= 0 for c in cn))
+    sd = all(c > 0 for c in cd)
+    sn_neg = all(c < 0 for c in cn) or (not strict and all(c <= 0 for c in cn))
+    sd_neg = all(c < 0 for c in cd)
+    return bool((sn and sd) or (sn_neg and sd_neg))
+
+
 def _nonneg(expr: sp.Basic, strict: bool) -> bool | None:
-    cands = [expr]
-    for f in (sp.simplify, sp.factor, sp.together, lambda e: sp.simplify(sp.expand(e))):
+    """SymPy's sign reasoning on the difference and a few rewritings of it, cheapest first."""
+    if _positive_coefficients(expr, strict):
+        return True
+    for f in (lambda e: e, sp.together, sp.factor, sp.simplify, lambda e: sp.simplify(sp.expand(e))):
         try:
-            cands.append(f(expr))
+            e = f(expr)
         except (TypeError, ValueError, NotImplementedError, RecursionError):
-            pass
-    for e in cands:
+            continue
         v = e.is_positive if strict else e.is_nonnegative
         if v is True:
             return True
@@ -84,11 +108,33 @@ def _with(reparam) -> str:
 def _difference(a, b, stmt, claim, cfg: Config) -> sp.Basic:
     """``a - b`` with the claim's definitions, the statement's reparametrisation and any pinned scalars."""
     diff = claim.expand(a - b)
+    fixed = {sp.Symbol(n): sp.nsimplify(p.values[0]) for n, p in claim.domain.params.items()
+             if isinstance(p, Choice) and len(p.values) == 1 and isinstance(p.values[0], (int, float))}
+    if fixed:  # a parameter with one admissible value is that value
+        diff = diff.subs(fixed)
     if stmt.reparam:
         diff = diff.subs(stmt.reparam)
     if cfg.at is not None:
         diff = diff.subs({sp.Symbol(k): v for k, v in cfg.at.items() if not isinstance(v, (list, tuple))})
-    return diff
+    return diff.xreplace(_assumed(claim, diff))
+
+
+def _assumed(claim, expr) -> dict:
+    """Symbols of ``expr`` replaced by copies that carry the domain's sign and integrality (a
+    parameter with ``gt >= 0`` is positive, an ``Int`` with ``ge >= 1`` a positive integer), so that
+    SymPy reasons under the claim's hypotheses."""
+    out = {}
+    for sym in expr.free_symbols:
+        if not isinstance(sym, sp.Symbol) or sym.assumptions0.get("positive"):
+            continue
+        p = claim.domain.params.get(str(sym))
+        if isinstance(p, Real) and ((p.gt is not None and p.gt >= 0) or (p.ge is not None and p.ge > 0)):
+            out[sym] = sp.Symbol(str(sym), positive=True)
+        elif isinstance(p, Int) and p.ge is not None and p.ge >= 1:
+            out[sym] = sp.Symbol(str(sym), integer=True, positive=True)
+        elif isinstance(p, Int):
+            out[sym] = sp.Symbol(str(sym), integer=True)
+    return out
 
 
 def check(stmt, claim, cfg: Config) -> Evidence:

@@ -246,6 +246,7 @@ MOMENTUM_EXAMPLE_CORRECTED = Claim(
     ),
     constants=(Constant("largest eta0 at beta = 0.9, gamma = 0.99", "0.003014",
                         _ETA0_MAX.subs({beta: sp.Rational(9, 10), gamma: sp.Rational(99, 100)})),),
+    expected="verified",
 )
 
 # ----------------------------------------------------------------------------- Theorems 4.5 and 4.6
