@@ -670,11 +670,17 @@ class ExpectationBound(Statement):
 @dataclass(frozen=True)
 class SupBound(Statement):
     """``sup_instance measured(instance) <= bound``: sensitivity, stability, privacy loss, or any
-    quantity a scenario measures (``kind`` names it in the evidence)."""
+    quantity a scenario measures (``kind`` names it in the evidence).
+
+    ``audit``: for a privacy statement, an empirical audit of the algorithm
+    (:func:`dpverify.scenarios.dp_audit`) run beside the accounting; it can refute the statement
+    (a lower confidence bound on delta above the claimed delta) but never supports it alone.
+    """
 
     bound: sp.Basic = None
     scenario: Any = None
     kind: str = "sensitivity"
+    audit: Any = None
 
     def __post_init__(self):
         super().__post_init__()
@@ -796,8 +802,9 @@ class Claim:
             def_syms |= _symbol_names(sp.sympify(v))
         for s in self.statements:
             extra = set()
-            sc = getattr(s, "scenario", None)
-            if sc is not None:
+            for sc in (getattr(s, "scenario", None), getattr(s, "audit", None)):
+                if sc is None:
+                    continue
                 extra |= set(getattr(sc, "observables", lambda: ())())
                 validate = getattr(sc, "validate_for", None)
                 if validate is not None:

@@ -8,7 +8,8 @@ Every check returns an :class:`Evidence`; a claim's :class:`Verdict` combines th
 
 * a statement is ``violated`` if any of its checks found a counterexample, else ``verified`` if a
   symbolic proof succeeded, else ``holds`` if a numeric check found no counterexample, else
-  ``inconclusive`` (the scaling check can refute a statement but never supports it alone);
+  ``inconclusive`` (the scaling check and privacy audits can refute a statement but never support
+  it alone);
 * a claim is ``violated`` if any statement is, else ``inconclusive`` if any statement is, else
   ``holds`` if any statement only holds, else ``verified``.
 """
@@ -77,7 +78,7 @@ def _round(x):
 
 
 # Checks that can refute a statement but never support it on their own.
-REFUTE_ONLY = frozenset({"scaling"})
+REFUTE_ONLY = frozenset({"scaling", "audit"})
 
 
 def statement_verdict(evidence: list[Evidence]) -> str:

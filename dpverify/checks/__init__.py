@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..spec import Claim, DomainError
 from ..verdict import Verdict, claim_verdict, statement_verdict
-from . import exact, limit, minimiser, monte_carlo, rate, sampled, scaling, sup, symbolic
+from . import audit, exact, limit, minimiser, monte_carlo, rate, sampled, scaling, sup, symbolic
 from .base import Clock, Config
 
 # (name, applies, check) in the order they run for a statement.
@@ -23,6 +23,7 @@ CHECKS = (
     ("exact", exact.applies, exact.check),
     ("monte_carlo", monte_carlo.applies, monte_carlo.check),
     ("sup", sup.applies, sup.check),
+    ("audit", audit.applies, audit.check),
     ("scaling", scaling.applies, scaling.check),
 )
 

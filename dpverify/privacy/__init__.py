@@ -13,7 +13,9 @@ Def. 1.1], Renyi DP and (eps, delta)-DP:
 * :mod:`~dpverify.privacy.budget`: noisy gradient descent stopped by a zCDP *budget filter*
   (step ``t`` requests ``1/sigma_t^2`` against the residual budget and runs only if the request
   is strictly below it);
-* :mod:`~dpverify.privacy.accountants`: cross-checks with Google's ``dp_accounting``.
+* :mod:`~dpverify.privacy.accountants`: cross-checks with Google's ``dp_accounting``;
+* :mod:`~dpverify.privacy.audit`: an empirical audit (Clopper-Pearson lower bound on delta at a
+  claimed eps from runs on neighbouring data sets) that can refute an (eps, delta)-DP claim.
 
 Numeric conventions
 -------------------
@@ -42,6 +44,7 @@ from __future__ import annotations
 
 from ._checks import ADJACENCIES
 from .accountants import dp_accounting_epsilon, dp_accounting_rdp
+from .audit import AuditResult, audit, clopper_pearson, gaussian_noise_for
 from .budget import BudgetFilterPrivacy, budget_filter_privacy, sensitivity_of_mean_gradient
 from .gaussian import (gaussian_delta_exact, gaussian_eps_exact, renyi_divergence_gaussians,
                        renyi_divergence_gaussians_closed)
@@ -50,6 +53,10 @@ from .zcdp import (compose_zcdp, dp_to_zcdp, gaussian_zcdp,
 
 __all__ = [
     "ADJACENCIES",
+    "AuditResult",
+    "audit",
+    "clopper_pearson",
+    "gaussian_noise_for",
     "BudgetFilterPrivacy",
     "budget_filter_privacy",
     "compose_zcdp",

@@ -13,6 +13,9 @@ steps are admitted by a zCDP budget filter (step t requests ``1/sigma_t^2`` of t
 and runs only if the request is strictly below it), with the sensitivity of the mean clipped
 gradient *measured* on data under the scenario's adjacency (the replaced sample's features
 negated, or the sample removed with the normaliser kept).
+
+``dp_audit(sampler=..., eps=..., delta=...)`` audits any algorithm empirically (a lower confidence
+bound on delta at the claimed eps, :mod:`dpverify.privacy.audit`).
 """
 from __future__ import annotations
 
@@ -112,5 +115,48 @@ def budget_filter_gd(*, adjacency: str, **params) -> BudgetFilterGD:
     return BudgetFilterGD(params, adjacency=adjacency)
 
 
-__all__ = ["BudgetFilterGD", "GaussianMechanism", "budget_filter_gd", "gaussian_mechanism"]
+class DPAudit(MappedScenario):
+    """An empirical audit of an (eps, delta)-DP claim (:func:`dpverify.privacy.audit.audit`).
+
+    ``sampler(point, side, n, rng)`` returns ``n`` outputs of the algorithm at the claim's point on
+    the data set ``side`` ("D" or "D'"), vectorised over runs. ``measure`` returns the audit's
+    lower confidence bound on the delta achieved at the claimed eps (deterministic for a seed), so
+    a ``SupBound(kind="audit", bound=<claimed delta>)`` is violated only when that lower bound
+    exceeds the claim. An audit refutes; it never supports a claim on its own (a privacy claim
+    needs an accounting check beside it). ``n`` outputs per side in the final audit is ``runs``.
+    """
+
+    REQUIRED = ("eps", "delta")
+    search_runs = 4000
+    optimise = 0
+
+    def __init__(self, params, *, sampler, what: str, confidence: float = 0.99):
+        super().__init__(params)
+        if not callable(sampler):
+            raise TypeError(f"dp_audit: sampler must be callable (point, side, n, rng) -> outputs, got {sampler!r}")
+        self.sampler, self.what, self.confidence = sampler, what, confidence
+        self.name = f"privacy audit of {what}"
+        self._last: dict = {}
+
+    def measure(self, inst, runs, seed):
+        from ..privacy.audit import audit
+
+        eps, delta = self.map.scalar("eps", inst), self.map.scalar("delta", inst)
+        res = audit(lambda n, rng: self.sampler(inst, "D", n, rng), lambda n, rng: self.sampler(inst, "D'", n, rng),
+                    eps=float(eps), delta=float(delta), n=max(10, int(runs)), seed=int(seed) % (2**63),
+                    confidence=self.confidence)
+        self._last[id(inst)] = res
+        return res.delta_lower, 0.0
+
+    def describe(self, inst):
+        res = self._last.get(id(inst))
+        return f"{self.what}; " + (res.describe() if res is not None else "audit")
+
+
+def dp_audit(*, sampler, what: str, confidence: float = 0.99, **params) -> DPAudit:
+    """An empirical privacy audit of the algorithm ``sampler`` runs, in a claim's own symbols."""
+    return DPAudit(params, sampler=sampler, what=what, confidence=confidence)
+
+
+__all__ = ["BudgetFilterGD", "DPAudit", "GaussianMechanism", "budget_filter_gd", "dp_audit", "gaussian_mechanism"]
 
