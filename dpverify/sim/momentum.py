@@ -76,12 +76,17 @@ from .algorithms import (
     _check_statistic,
     _check_steps,
     _check_theta1,
+    _fused,
+    _linear_cost,
+    _linear_fusable,
+    _linear_gd_task,
     _noise_multiplier,
-    _run_chunked,
+    _quadratic_theta_task,
+    _run_mc,
 )
 from .moments import _prepare
-from .problems import Problem
-from .rng import block_rng, block_slices
+from .problems import Problem, Quadratic
+from .rng import BLOCK, block_rng, block_slices
 
 __all__ = ["momentum_pgd", "momentum_quadratic_moments", "momentum_quadratic_mean_var"]
 
@@ -150,18 +155,18 @@ def _momentum_chunk(problems: list[Problem], thetas: list[np.ndarray], etas: np.
 def momentum_pgd(problem: Problem, theta1: object, etas: object, sigmas: object, beta: float,
                  G: float | None, N: float, runs: int, seed: int, chunk_runs: int = 65536,
                  clip: float | None = None, statistic: Statistic | None = None,
-                 progress: bool = False, *, return_thetas: bool = False) -> MCResult:
-    """Monte Carlo estimate of a statistic of PGD with momentum [dni, eq. (10)].
+                 progress: bool = False, *, return_thetas: bool = False,
+                 fast_path: bool = True, workers: int | None = None) -> MCResult:
+    """Monte Carlo estimate of a statistic of noisy gradient descent with momentum.
 
-    Runs, for ``t = 1..T`` from ``theta_1 = theta1`` and ``v_1 = 0``
-    [dni, eq. (10) and Algorithm 1]::
+    Runs, for ``t = 1..T`` from ``theta_1 = theta1`` and ``v_1 = 0``::
 
         g_t      = grad f(theta_t) + sigma_t G nu_t / N,
         v_{t+1}  = beta v_t + (1 - beta) g_t,
         m_{t+1}  = v_{t+1} / (1 - beta^t),
         theta_{t+1} = theta_t - eta_t m_{t+1},
 
-    which equals the paper's ``m_{t+1} = phi(m_t, g_t)`` with ``m_2 = g_1``
+    which equals the recursion ``m_{t+1} = phi(m_t, g_t)`` with ``m_2 = g_1``
     (see the module docstring).  With *clip*, per-sample gradients are clipped
     to norm ``clip`` and ``G`` is replaced by ``clip``.
 
@@ -176,12 +181,15 @@ def momentum_pgd(problem: Problem, theta1: object, etas: object, sigmas: object,
     sigmas : array_like, shape (T,)
         Noise scales ``sigma_t >= 0`` (``T = len(sigmas)``, may be 0).
     beta : float
-        Momentum coefficient in ``[0, 1)``; ``beta = 0`` is plain PGD and
+        Momentum coefficient in ``[0, 1)``; ``beta = 0`` is plain noisy GD and
         reproduces :func:`~dpverify.sim.algorithms.pgd` (same seed) bit for
-        bit on its generic path (see the module docstring).
-    G, N, runs, seed, chunk_runs, clip, statistic, progress, return_thetas
+        bit on the same path (see the module docstring).
+    G, N, runs, seed, chunk_runs, clip, statistic, progress, return_thetas, workers
         As in :func:`~dpverify.sim.algorithms.pgd`.  Results are
-        bit-identical for every ``chunk_runs``.
+        bit-identical for every ``chunk_runs`` and ``workers``.
+    fast_path : bool, optional
+        Use the fused kernel (numba) for a :class:`Quadratic` or a linear model
+        (default); ``False`` forces the NumPy path.
 
     Returns
     -------
@@ -193,15 +201,31 @@ def momentum_pgd(problem: Problem, theta1: object, etas: object, sigmas: object,
     beta = _check_beta(beta)
     multiplier, clip = _noise_multiplier(G, N, clip)
     _check_clip_support(problem, clip)
-    runs, seed = _check_runs(runs, seed, chunk_runs)
+    runs, seed = _check_runs(runs, seed, chunk_runs, workers)
+    default_stat = statistic is None
     statistic = _check_statistic(statistic, problem)
     scales = sigmas * multiplier
+    T = len(sigmas)
+    block_cost = BLOCK * problem.dim * max(T, 1)
 
-    def kernel(theta, start, blocks):
-        _momentum_chunk([problem], [theta], etas, scales, beta, clip, seed, start, blocks)
+    if _fused(fast_path) and type(problem) is Quadratic:
+        inner = _quadratic_theta_task([problem], theta1, etas, scales, beta, seed, default_stat)
+    elif _fused(fast_path) and _linear_fusable(problem):
+        inner = _linear_gd_task([problem], theta1, etas, scales, beta, clip, seed)
+        block_cost = _linear_cost([problem], max(T, 1))
+    else:
+        inner = None
 
-    return _run_chunked(kernel, problem.dim, theta1, runs, chunk_runs, seed, len(sigmas), statistic,
-                        progress, "momentum_pgd", return_thetas)
+    def kernel(b0, b1, start, stop, theta):
+        if inner is not None:
+            return inner(b0, b1, start, stop, theta[None])
+        theta[...] = theta1
+        _momentum_chunk([problem], [theta], etas, scales, beta, clip, seed, start,
+                        list(range(b0, b1)))
+        return None
+
+    return _run_mc(kernel, problem.dim, runs, chunk_runs, workers, seed, T, statistic,
+                   progress, "momentum_pgd", return_thetas, block_cost)
 
 
 # --------------------------------------------------------------------------- #

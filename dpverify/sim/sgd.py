@@ -44,19 +44,27 @@ from types import SimpleNamespace
 import numpy as np
 
 from ._validate import check_int, check_real, check_seed
+from . import kernels as _kernels
 from .algorithms import (
     MCResult,
     Statistic,
+    _block_states,
     _check_runs,
     _check_statistic,
     _check_steps,
     _check_theta1,
+    _clip_arg,
+    _f64,
+    _fused,
+    _linear_fusable,
+    _linear_pack,
+    _momentum_args,
     _noise_multiplier,
-    _run_chunked,
+    _run_mc,
 )
 from .momentum import _check_beta, _momentum_update
 from .problems import _check_data_problem, _LinearModel
-from .rng import block_rng, block_slices
+from .rng import BLOCK, block_rng, block_slices
 
 __all__ = ["psgd", "minibatch_grad", "sampling_noise_moments", "index_rng"]
 
@@ -69,9 +77,7 @@ def index_rng(seed: int, block: int) -> np.random.Generator:
     :func:`~dpverify.sim.rng.block_rng` ``(seed, block)``; independent of the
     privacy-noise stream.
     """
-    seed = check_seed(seed)
-    block = check_int("block", block, minimum=0)
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(block, 0))))
+    return block_rng(seed, block, child=0)
 
 
 def _check_clip(clip: object) -> float | None:
@@ -230,7 +236,8 @@ def psgd(problem: _LinearModel, theta1: object, etas: object, sigmas: object, ba
          G: float | None, N: float | None, runs: int, seed: int, chunk_runs: int = 65536,
          clip: float | None = None, beta: float | None = None,
          statistic: Statistic | None = None, progress: bool = False, *,
-         return_thetas: bool = False) -> MCResult:
+         return_thetas: bool = False, fast_path: bool = True,
+         workers: int | None = None) -> MCResult:
     """Monte Carlo estimate of a statistic of private SGD [dni, Sec. 4.3].
 
     For ``t = 1..T`` from ``theta_1 = theta1``, every run draws a mini-batch
@@ -280,12 +287,28 @@ def psgd(problem: _LinearModel, theta1: object, etas: object, sigmas: object, ba
         check_real("N", N, positive=True)
     multiplier, clip = _noise_multiplier(G, batch, clip)
     beta = None if beta is None else _check_beta(beta)
-    runs, seed = _check_runs(runs, seed, chunk_runs)
+    runs, seed = _check_runs(runs, seed, chunk_runs, workers)
     statistic = _check_statistic(statistic, problem)
     scales = sigmas * multiplier
+    T = len(sigmas)
+    block_cost = BLOCK * max(T, 1) * problem.dim * (2 * batch + 1)
 
-    def kernel(theta, start, blocks):
-        _psgd_chunk(problem, theta, etas, scales, batch, beta, clip, seed, start, blocks)
+    if _fused(fast_path) and _linear_fusable(problem):
+        X, y, sqn, nsamp, kind, lam, normaliser, ridge = _linear_pack([problem])
+        args = (_f64(theta1), X[0], y[0], sqn[0], int(nsamp[0]), int(kind[0]), float(lam[0]),
+                float(normaliser[0]), float(ridge[0]), _clip_arg(clip), _f64(etas),
+                _f64(scales), batch, *_momentum_args(beta, T))
 
-    return _run_chunked(kernel, problem.dim, theta1, runs, chunk_runs, seed, len(sigmas), statistic,
-                        progress, "psgd", return_thetas)
+        def kernel(b0, b1, start, stop, theta):
+            _kernels.linear_sgd(_block_states(seed, b0, b1), _block_states(seed, b0, b1, 0),
+                                stop - start, *args, theta)
+            return None
+    else:
+        def kernel(b0, b1, start, stop, theta):
+            theta[...] = theta1
+            _psgd_chunk(problem, theta, etas, scales, batch, beta, clip, seed, start,
+                        list(range(b0, b1)))
+            return None
+
+    return _run_mc(kernel, problem.dim, runs, chunk_runs, workers, seed, T, statistic,
+                   progress, "psgd", return_thetas, block_cost)
