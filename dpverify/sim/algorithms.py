@@ -364,8 +364,9 @@ def _clip_arg(clip: float | None) -> float:
 def _quadratic_theta_task(problems: list[Quadratic], theta1, etas, scales, beta, seed,
                           default_stat: bool):
     """Task function running :func:`kernels.quadratic_theta` on ``len(problems)`` quadratics."""
-    eigs = _f64([p.eigs for p in problems])
-    star = _f64([p.theta_star for p in problems])
+    reps = _kernels.chunk_width(problems[0].dim) // problems[0].dim
+    eigs = _f64([np.tile(p.eigs, reps) for p in problems])
+    star = _f64([np.tile(p.theta_star, reps) for p in problems])
     th1, et, sc = _f64(theta1), _f64(etas), _f64(scales)
     b, corr, momentum = _momentum_args(beta, len(et))
 
@@ -572,7 +573,8 @@ def pgd(problem: Problem, theta1: object, etas: object, sigmas: object, G: float
     block_cost = BLOCK * problem.dim * max(T, 1)
 
     if _fused(fast_path) and is_quadratic:
-        A = _f64(1.0 - etas[:, None] * problem.eigs[None, :]).reshape(T, problem.dim)
+        A = (1.0 - etas[:, None] * problem.eigs[None, :]).reshape(T, problem.dim)
+        Atile = _f64(np.tile(A, (1, _kernels.chunk_width(problem.dim) // problem.dim)))
         c = _f64(etas * scales)
         delta1 = _f64(theta1 - problem.theta_star)
         shift = _f64(problem.theta_star)
@@ -581,7 +583,7 @@ def pgd(problem: Problem, theta1: object, etas: object, sigmas: object, G: float
 
         def task(b0, b1, start, stop, theta):
             x = np.empty(stop - start if default_stat else 0)
-            _kernels.quadratic_delta(_block_states(seed, b0, b1), stop - start, delta1, A, c,
+            _kernels.quadratic_delta(_block_states(seed, b0, b1), stop - start, delta1, Atile, c,
                                      shift, has_shift, eigs, theta, x, default_stat)
             return x if default_stat else None
     elif _fused(fast_path) and _linear_fusable(problem):
