@@ -96,6 +96,7 @@ def chunk_width(dim: int) -> int:
     """Values per chunk of the quadratic kernels: whole rows, about 512 values."""
     return dim * max(1, 512 // dim)
 
+
 try:  # pragma: no cover - exercised by the environment, not by a test branch
     import numba
     from numba import int64, uint64
@@ -140,9 +141,37 @@ def fused_enabled() -> bool:
 # Kernels (defined only when numba is importable)
 # --------------------------------------------------------------------------- #
 
+def _cache_dir() -> str:
+    """Where numba caches the compiled kernels (outside the source tree).
+
+    ``DPVERIFY_NUMBA_CACHE`` if set, else ``$XDG_CACHE_HOME/dpverify/numba``
+    (``~/.cache/dpverify/numba``).  A ``NUMBA_CACHE_DIR`` set by the user takes
+    precedence (numba's own setting).  If the directory cannot be written,
+    numba falls back to its default locations.
+    """
+    env = os.environ.get("DPVERIFY_NUMBA_CACHE", "").strip()
+    if env:
+        return env
+    base = os.environ.get("XDG_CACHE_HOME", "").strip() or os.path.join(
+        os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "dpverify", "numba")
+
+
 if numba is not None:
-    _jit = numba.njit(nogil=True, cache=True)
-    _inline = numba.njit(inline="always", cache=True)
+    def _compiled(**options):
+        """``numba.njit(cache=True, **options)`` caching under :func:`_cache_dir`."""
+        def decorate(fn):
+            saved = numba.config.CACHE_DIR
+            if not saved:
+                numba.config.CACHE_DIR = _cache_dir()
+            try:
+                return numba.njit(cache=True, **options)(fn)
+            finally:
+                numba.config.CACHE_DIR = saved
+        return decorate
+
+    _jit = _compiled(nogil=True)
+    _inline = _compiled(inline="always")
 
     _WI = np.ascontiguousarray(wi_double, dtype=np.float64)
     _KI = np.ascontiguousarray(ki_double, dtype=np.uint64)

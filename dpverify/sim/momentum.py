@@ -1,13 +1,13 @@
-"""Private gradient descent with bias-corrected momentum [dni, eq. (10)].
+"""Noisy (private) gradient descent with bias-corrected momentum.
 
-The paper's momentum [dni, Sec. 3 and Algorithm 1, line 5] post-processes the
-privatised gradient ``g_t = grad f(theta_t) + sigma_t G nu_t / N`` with
+Bias-corrected momentum post-processes the noisy gradient
+``g_t = grad f(theta_t) + sigma_t G nu_t / N`` with
 
     phi(m_t, g_t) = [beta (1 - beta^(t-1)) m_t + (1 - beta) g_t] / (1 - beta^t),
     m_2 = g_1,
 
-and steps ``theta_{t+1} = theta_t - eta_t m_{t+1}``.  [dni, eq. (10)] writes
-the same recursion through the biased moving average ``v``:
+and steps ``theta_{t+1} = theta_t - eta_t m_{t+1}``.  The same recursion
+through the biased moving average ``v`` (Adam's first moment) reads:
 
     v_1 = 0,   v_{t+1} = beta v_t + (1 - beta) g_t,   m_{t+1} = v_{t+1} / (1 - beta^t).
 
@@ -21,16 +21,20 @@ and for ``t = 1``: ``v_2 = (1 - beta) g_1`` so ``m_2 = v_2 / (1 - beta) = g_1``
 (the factor ``1 - beta^0 = 0`` also kills the ``m_1`` term of ``phi``).
 ``tests/test_sim_momentum.py`` checks the two recursions agree numerically.
 
-``beta = 0`` gives ``v_{t+1} = m_{t+1} = g_t``: plain PGD [dni, eq. (1)].  The
-simulator reuses the noise stream of :func:`~dpverify.sim.algorithms.pgd`
+``beta = 0`` gives ``v_{t+1} = m_{t+1} = g_t``: plain noisy gradient descent.
+The simulator reuses the noise stream of :func:`~dpverify.sim.algorithms.pgd`
 (block ``b`` draws ``nu_t`` of shape ``(rows, D)`` from
 ``block_rng(seed, b)``, step after step) and performs, for ``beta = 0``, the
-very same floating-point operations as its generic path
-(``0 * v + 1 * g == g`` and ``v / 1 == v`` exactly), so ``beta = 0``
-reproduces ``pgd(..., fast_path=False)`` bit for bit -- and hence ``pgd`` on
-data problems, which have no fast path.  (On a :class:`Quadratic`, ``pgd``'s
-default diagonal fast path associates the arithmetic differently and agrees
-only to rounding.)
+very same floating-point operations as ``pgd`` on the same path
+(``0 * v + 1 * g == g`` and ``v / 1 == v`` exactly):
+
+* NumPy path: ``beta = 0`` reproduces ``pgd(..., fast_path=False)`` bit for
+  bit;
+* fused kernels: on a linear model ``beta = 0`` reproduces ``pgd`` bit for bit
+  (same kernel); on a :class:`Quadratic` the momentum kernel works in theta
+  form with the NumPy generic path's operations, so its iterates equal
+  ``pgd(..., fast_path=False)`` bit for bit, while ``pgd``'s default diagonal
+  kernel associates the arithmetic differently and agrees only to rounding.
 
 Exact moments on a diagonal quadratic
 -------------------------------------
@@ -97,7 +101,7 @@ __all__ = ["momentum_pgd", "momentum_quadratic_moments", "momentum_quadratic_mea
 
 
 def _check_beta(beta: object) -> float:
-    """Return *beta* as a float in ``[0, 1)`` [dni, eq. (10)]."""
+    """Return *beta* as a float in ``[0, 1)``."""
     beta = check_real("beta", beta, nonnegative=True)
     if not beta < 1.0:
         raise ValueError(f"beta must be in [0, 1), got {beta!r}")
@@ -105,7 +109,7 @@ def _check_beta(beta: object) -> float:
 
 
 def _momentum_update(v: np.ndarray, g: np.ndarray, beta: float, correction: float) -> None:
-    """In place: ``v <- beta v + (1 - beta) g`` and ``g <- v / correction`` [dni, eq. (10)].
+    """In place: ``v <- beta v + (1 - beta) g`` and ``g <- v / correction``.
 
     On return *g* holds ``m_{t+1} = v_{t+1} / (1 - beta^t)`` with
     ``correction = 1 - beta^t``.  For ``beta = 0`` (``correction = 1``) every
@@ -291,7 +295,7 @@ def _momentum_propagate(eigs, theta1, etas, sigmas, beta, G, N, theta_star, reco
 
 
 def momentum_quadratic_velocity(eigs, theta1, etas, sigmas, beta, G, N, theta_star=None):
-    """Exact ``E||v_{t+1}||^2`` for t = 1..T, shape ``(P, T)`` [dni, eq. (10), Theorem 4.4].
+    """Exact ``E||v_{t+1}||^2`` for t = 1..T, shape ``(P, T)``.
 
     The velocity second moments of the same recursion as :func:`momentum_quadratic_mean_var`.
     """
@@ -301,7 +305,7 @@ def momentum_quadratic_velocity(eigs, theta1, etas, sigmas, beta, G, N, theta_st
 
 
 def momentum_quadratic_mean_var(eigs, theta1, etas, sigmas, beta, G, N, theta_star=None):
-    """Exact mean and variance of ``f(theta_{T+1}) - f*`` for momentum PGD [dni, eq. (10)].
+    """Exact mean and variance of ``f(theta_{T+1}) - f*`` for noisy GD with momentum.
 
     Propagates the mean and 2x2 covariance of ``(theta_i - theta*_i, v_i)``
     per eigen-direction (module docstring), then uses the Gaussian quadratic
@@ -329,7 +333,7 @@ def momentum_quadratic_mean_var(eigs, theta1, etas, sigmas, beta, G, N, theta_st
 
 def momentum_quadratic_moments(eigs, theta1, etas, sigmas, beta, G, N,
                                theta_star=None) -> np.ndarray:
-    """Exact expected excess risk ``E[f(theta_{T+1})] - f*`` of momentum PGD [dni, eq. (10)].
+    """Exact expected excess risk ``E[f(theta_{T+1})] - f*`` of noisy GD with momentum.
 
     Arguments as in :func:`momentum_quadratic_mean_var`.
 
