@@ -420,25 +420,26 @@ def _block_moments(statistic: Statistic, theta: np.ndarray, start: int) -> list[
     return out
 
 
-def _fused_moments(x: np.ndarray) -> list[tuple]:
-    """Per-block moments of a per-run statistic computed inside a fused kernel."""
+def _fused_moments(x: np.ndarray) -> np.ndarray:
+    """Per-block ``(rows, sum, sumsq, centred M2)`` of a statistic computed inside a fused kernel."""
     n = x.shape[0]
     mom = np.empty((-(-n // BLOCK), 4))
     _kernels._block_moments(x, n, mom)
-    return [(int(r), s, s2, m2) for r, s, s2, m2 in mom.tolist()]
+    return mom
 
 
-def _combine(moments: list[tuple], seed: int, steps: int,
+def _combine(moments: np.ndarray, seed: int, steps: int,
              thetas: np.ndarray | None) -> MCResult:
-    """Combine block moments (in block order) into an :class:`MCResult`."""
-    runs = sum(m[0] for m in moments)
-    total = combine_blocks(m[1] for m in moments)
+    """Combine block moments (rows ``(rows, sum, sumsq, M2)``, in block order) into an :class:`MCResult`."""
+    n, s, s2, m2 = moments.T
+    runs = int(n.sum())
+    total = combine_blocks(s)
     mean = total / runs
     # Exact decomposition sum (x - mean)^2 = sum_b [M2_b + n_b (mean_b - mean)^2].
-    m2 = combine_blocks(m[3] + m[0] * (m[1] / m[0] - mean) ** 2 for m in moments)
+    dev = s / n - mean
+    m2 = combine_blocks(m2 + n * (dev * dev))
     var = m2 / (runs - 1) if runs > 1 else math.nan
-    return MCResult(runs=runs, mean=mean, var=var, sum=total,
-                    sumsq=combine_blocks(m[2] for m in moments),
+    return MCResult(runs=runs, mean=mean, var=var, sum=total, sumsq=combine_blocks(s2),
                     seed=seed, steps=steps, thetas=thetas)
 
 
@@ -474,7 +475,7 @@ def _run_mc(task: Callable, dim: int, runs: int, chunk_runs: int, workers: objec
     workers, tasks, window = _task_plan(runs, chunk_runs, workers, block_cost)
     out = np.empty((runs, dim)) if return_thetas else None
 
-    def job(blocks: tuple[int, int]) -> list[tuple]:
+    def job(blocks: tuple[int, int]):
         b0, b1 = blocks
         start, stop = b0 * BLOCK, min(b1 * BLOCK, runs)
         theta = out[start:stop] if out is not None else np.empty((stop - start, dim))
@@ -484,12 +485,14 @@ def _run_mc(task: Callable, dim: int, runs: int, chunk_runs: int, workers: objec
         return _block_moments(statistic, theta, start)
 
     bar = _progress(progress, runs, desc)
-    moments: list[tuple] = []
+    moments = np.empty((n_blocks(runs), 4))   # 32 bytes a block: memory flat in runs
+    done = 0
     try:
         for block_moments in ordered_map(job, tasks, workers, window):
-            moments.extend(block_moments)
+            moments[done:done + len(block_moments)] = block_moments
+            done += len(block_moments)
             if bar is not None:
-                bar.update(sum(m[0] for m in block_moments))
+                bar.update(int(sum(m[0] for m in block_moments)))
     finally:
         if bar is not None:
             bar.close()
