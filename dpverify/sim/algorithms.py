@@ -415,7 +415,8 @@ def _block_moments(statistic: Statistic, theta: np.ndarray, start: int) -> list[
                 f"got shape {x.shape}"
             )
         s = float(np.sum(x))
-        centred = x - s / rows
+        with np.errstate(invalid="ignore", over="ignore"):
+            centred = x - s / rows
         out.append((rows, s, float(np.sum(x * x)), float(np.sum(centred * centred))))
     return out
 
@@ -436,8 +437,9 @@ def _combine(moments: np.ndarray, seed: int, steps: int,
     total = combine_blocks(s)
     mean = total / runs
     # Exact decomposition sum (x - mean)^2 = sum_b [M2_b + n_b (mean_b - mean)^2].
-    dev = s / n - mean
-    m2 = combine_blocks(m2 + n * (dev * dev))
+    with np.errstate(invalid="ignore", over="ignore"):   # inf/nan statistics give nan, quietly
+        dev = s / n - mean
+        m2 = combine_blocks(m2 + n * (dev * dev))
     var = m2 / (runs - 1) if runs > 1 else math.nan
     return MCResult(runs=runs, mean=mean, var=var, sum=total, sumsq=combine_blocks(s2),
                     seed=seed, steps=steps, thetas=thetas)
