@@ -7,8 +7,10 @@ operation and writes every noise draw to memory before using it; for small
 ``D`` the per-call overhead dominates.  The kernels here run all ``T`` steps of
 a *task* (a few consecutive blocks of :data:`~dpverify.sim.rng.BLOCK` runs) in
 one compiled loop that releases the GIL, so the worker threads of
-:mod:`dpverify.sim.parallel` use every core, and each noise draw goes from
-the generator straight into the update.
+:mod:`dpverify.sim.parallel` use every core, and no noise array is ever
+materialised: each draw is used while still in registers or in L1 (the
+quadratic kernels draw ~512 values into a small buffer, then apply a
+vectorised update to those coordinates).
 
 Random numbers
 --------------
@@ -51,7 +53,11 @@ one row per block of the task, updated in place), ``n`` (runs of the task;
 block ``i`` holds rows ``i*BLOCK .. min(n, (i+1)*BLOCK) - 1``), the
 algorithm's parameters, and output arrays for the final iterates (and, where
 fused, the per-run statistic).  Within a block the loops run step, run,
-coordinate; a block's state stays in cache for all ``T`` steps.
+coordinate; a block's state stays in cache for all ``T`` steps.  The hot loop
+over one block's steps lives in its own ``@njit`` function (e.g.
+``_quadratic_delta_block``) taking and returning the generator state, so that
+LLVM optimises it in isolation (measurably faster than inlining it into the
+loop over blocks).
 
 Adding an algorithm
 -------------------
@@ -60,7 +66,11 @@ the Python simulator that builds its arguments and calls
 ``_run_mc``/``ordered_map`` (see :func:`dpverify.sim.algorithms.pgd`).  Inside
 the kernel, per block ``i``: load ``a, b, c, k = states[i]``; draw normals with
 ``z, a, b, c, k = _normal(a, b, c, k)`` (and indices with ``_index``) in the
-order the NumPy reference path draws them; store the state back.  Examples:
+order the NumPy reference path draws them; store the state back.  Then add it
+to :data:`dpverify.sim.algorithms.FUSED_PATHS` (the benchmark prints that) and
+test it like the others (``tests/test_sim_fused.py``: bit-identity over
+``workers`` and ``chunk_runs``, agreement with the NumPy path, ``sigma = 0``
+against a reference loop).  Examples:
 
 * *random stopping* (each run stops at its own round ``tau``): draw ``tau`` per
   run from a child stream at the start, keep drawing the noise of stopped runs
