@@ -27,8 +27,9 @@ D = 2, T = 100).
   installed, ``jax.lax.scan`` under ``jit`` in float64 (XLA uses the cores itself).
 
 Timing runs in two rounds per workload: the fills and dpverify in alternation
-(``repeats`` times), then dpverify and the peers in alternation (``min(repeats, 2)``
-times; the peers are the slow part of the benchmark).  Then
+(``repeats`` times, more for short jobs: at least 20 s, at most ``4 * repeats``), then
+dpverify and the peers in alternation (``min(repeats, 2)`` times; the peers are the
+slow part of the benchmark).  Then
 ``limit_ratio_w1``/``limit_ratio_w2`` = dpverify / limit from the first round (goal
 >= 0.8), ``peer_ratio`` = min over the workloads of dpverify / fastest peer from the
 second round (goal >= 1.0) and,
@@ -299,14 +300,21 @@ def bench_memory(runs: int, dim: int = 10, T: int = 10) -> tuple[float, float]:
     return peak / 2**20, (rss1 - rss0) / 1024  # ru_maxrss is KiB on Linux
 
 
-def _best_of(jobs: dict, repeats: int) -> dict[str, float]:
-    """Best wall time of each job over *repeats* rounds, the jobs timed in alternation."""
+def _best_of(jobs: dict, repeats: int, min_seconds: float = 0.0) -> dict[str, float]:
+    """Best wall time of each job, the jobs timed in alternation.
+
+    At least *repeats* rounds, and more (up to ``4 * repeats``) until the rounds
+    took *min_seconds*: short jobs get more chances to meet a quiet machine.
+    """
     for fn in jobs.values():   # warm-up: JIT, page faults, thread start-up
         fn()
     best = {name: math.inf for name in jobs}
-    for _ in range(repeats):
+    start, rounds = time.perf_counter(), 0
+    while rounds < repeats or (time.perf_counter() - start < min_seconds
+                               and rounds < 4 * repeats):
         for name, fn in jobs.items():
             best[name] = min(best[name], _timed(fn))
+        rounds += 1
     return best
 
 
@@ -353,7 +361,7 @@ def main(argv: list[str] | None = None) -> None:
         if have_numba:
             jobs["fill_fused"] = fill_fused_job(runs, dim, T, workers)
         jobs["dpverify"] = dpv
-        best = _best_of(jobs, repeats)
+        best = _best_of(jobs, repeats, min_seconds=0.0 if args.quick else 20.0)
         # (2) the peers and dpverify, in alternation (each peer warmed up/compiled first)
         peers = {}
         if not args.no_peers:
