@@ -51,3 +51,16 @@ GD = Claim(id="mine/thm-gd", source=Source("notes", "Theorem 1"),
 def test_scenario_instances_carry_the_claims_point(inst):
     GD.domain.validate(inst["point"])
     assert len(inst["u"]) == 2 and inst["u"][0] == 0.0 and inst["u"][-1] == 1.0
+
+
+def test_scenario_instances_include_the_extreme_problem_and_general_ones():
+    """Contraction bounds are tight on the extreme quadratic (theta_1 on the slowest direction):
+    a search that never draws it misses errors that live only there (dni/thm-4.5 under another
+    Hypothesis version did). Among 200 seeded draws, both kinds appear."""
+    from dpverify.search import sample_points
+
+    insts = sample_points(strategies.instances(GD), 200, seed=3)
+    extreme = [i for i in insts if i["dir"] == [1.0, 0.0]]
+    assert len(insts) >= 150
+    # one in four is extreme: with 200 draws, fewer than 20 or more than 100 is a bug, not luck
+    assert 20 <= len(extreme) <= 100 and len(insts) - len(extreme) >= 50

@@ -237,6 +237,10 @@ class NoisyGD(MappedScenario):
 
     def strategy(self):
         def build(pt, draw):
+            # one problem in four is the class's extreme one (spectrum at its ends, theta_1 on the
+            # slowest direction: where contraction bounds are tight); the rest are general
+            if draw(st.integers(0, 3)) == 0:
+                return self.instance_at(pt)
             D = self._values(pt)["D"]
             out = {"point": pt, "u": self._draw_fractions(D, draw),
                    "dir": draw(st.lists(st.floats(-1, 1), min_size=D, max_size=D).filter(
