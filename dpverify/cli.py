@@ -206,6 +206,14 @@ def cmd_list(ns) -> int:
     return 0
 
 
+def _one_thread_per_process() -> None:
+    """In each of several check processes the simulators use one worker thread (the processes
+    already fill the cores; threads on top would only compete)."""
+    from .sim import set_workers
+
+    set_workers(1)
+
+
 def _run_checks(claims, ns, at=None) -> list:
     cfg_kw = dict(seed=ns.seed, runs=ns.runs, samples=ns.samples, confidence=ns.confidence,
                   at=at, chunk_runs=ns.chunk)
@@ -216,7 +224,7 @@ def _run_checks(claims, ns, at=None) -> list:
 
         try:
             return dask_map(_check_one, tasks, scheduler=ns.scheduler, workers=ns.jobs, desc="checking",
-                            progress=not ns.no_progress)
+                            progress=not ns.no_progress, initializer=_one_thread_per_process)
         except SchedulerError as exc:
             raise UsageError(str(exc)) from None
     from tqdm import tqdm
@@ -226,7 +234,7 @@ def _run_checks(claims, ns, at=None) -> list:
     verdicts = []
     if jobs > 1 and len(tasks) > 1:
         ctx = mp.get_context("fork")
-        with ctx.Pool(min(jobs, len(tasks))) as pool:
+        with ctx.Pool(min(jobs, len(tasks)), initializer=_one_thread_per_process) as pool:
             for v in pool.imap(_check_one, tasks):
                 verdicts.append(v)
                 bar.set_postfix_str(f"{v.id}: {v.verdict}")

@@ -93,6 +93,14 @@ def _init(initializer, initargs):
         initializer(*initargs)
 
 
+def _init_worker(initializer, initargs):
+    """In a worker process (or Dask task) the simulators use one thread: the workers fill the cores."""
+    from .sim import set_workers
+
+    set_workers(1)
+    _init(initializer, initargs)
+
+
 def parallel_map(fn: Callable[[Any], Any], tasks: Sequence, *, jobs: int = 1, desc: str = "tasks",
                  progress: bool = True, initializer: Callable | None = None, initargs: tuple = ()) -> list:
     """``[fn(t) for t in tasks]`` on ``jobs`` processes (fork), in order, with a progress bar.
@@ -110,14 +118,14 @@ def parallel_map(fn: Callable[[Any], Any], tasks: Sequence, *, jobs: int = 1, de
         from .distributed import dask_map
 
         return dask_map(fn, tasks, scheduler=_SCHEDULER["address"], desc=desc, progress=progress,
-                        initializer=_init, initargs=(initializer, initargs), dask_client=_SCHEDULER["client"])
+                        initializer=_init_worker, initargs=(initializer, initargs), dask_client=_SCHEDULER["client"])
     bar = tqdm(total=len(tasks), desc=desc, unit="task", file=sys.stderr, disable=not progress or None,
                leave=False)
     out = []
     try:
         if jobs > 1 and len(tasks) > 1:
             ctx = mp.get_context("fork")
-            with ctx.Pool(min(jobs, len(tasks)), initializer=_init, initargs=(initializer, initargs)) as pool:
+            with ctx.Pool(min(jobs, len(tasks)), initializer=_init_worker, initargs=(initializer, initargs)) as pool:
                 for r in pool.imap(fn, tasks, chunksize=1):
                     out.append(r)
                     bar.update()

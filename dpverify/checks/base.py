@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import contextlib
-import signal
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -68,44 +67,43 @@ class SymbolicTimeout(Exception):
 
 @contextlib.contextmanager
 def time_limit(seconds: float):
-    """Interrupt SymPy after ``seconds``: by SIGALRM in the main thread, and in any other thread
-    (a Dask worker's) by an exception raised asynchronously in that thread, so the limit is the
-    same wherever a check runs (SymPy is pure Python, so the exception arrives promptly)."""
+    """Interrupt SymPy after ``seconds`` of its thread's CPU time (not wall time, so that a verdict
+    does not depend on how busy the machine is), in any thread (the main one or a Dask worker's):
+    a watcher polls the thread's CPU clock and raises ``SymbolicTimeout`` in it asynchronously
+    (SymPy is pure Python, so the exception arrives promptly)."""
     if seconds <= 0:
         yield
         return
-    if threading.current_thread() is threading.main_thread():
-        def handler(signum, frame):
-            raise SymbolicTimeout()
-
-        old = signal.signal(signal.SIGALRM, handler)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-        try:
-            yield
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, old)
-        return
     import ctypes
+    import time
 
     tid = threading.get_ident()
-    state = {"armed": True}
+    try:
+        clock = time.pthread_getcpuclockid(tid)
+        cpu = lambda: time.clock_gettime(clock)  # noqa: E731
+    except (AttributeError, OSError):  # pragma: no cover - no per-thread CPU clocks: wall time
+        cpu = time.monotonic
+    limit = cpu() + seconds
+    done = threading.Event()
     lock = threading.Lock()
 
-    def fire():
-        with lock:
-            if state["armed"]:
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid), ctypes.py_object(SymbolicTimeout))
+    def watch():
+        while not done.wait(0.05):
+            if cpu() >= limit:
+                with lock:
+                    if not done.is_set():
+                        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid),
+                                                                   ctypes.py_object(SymbolicTimeout))
+                return
 
-    timer = threading.Timer(seconds, fire)
-    timer.daemon = True
-    timer.start()
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
     try:
         yield
     finally:
         with lock:
-            state["armed"] = False
-        timer.cancel()
+            done.set()
+        watcher.join()
 
 
 def confirmed_margin(values, dps: int, tol=None):
