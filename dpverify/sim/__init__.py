@@ -40,6 +40,7 @@ from .schedules import (
     uniform,
 )
 from .sgd import index_rng, minibatch_grad, psgd, sampling_noise_moments
+from .stagewise import SeparableLoss, coupled_stagewise_sgd, stage_schedule, stagewise_quadratic_moments, stagewise_sgd  # noqa: F401
 
 __all__ = [
     "BLOCK",
