@@ -124,6 +124,15 @@ def _shift_rows(n: int, var_split, sample_var: float):
     return a
 
 
+def seeded_search(scenario, domain):
+    """Make a scenario draw its search instances with :func:`seeded_points` over ``domain`` (for
+    :class:`~dpverify.scenarios.PointScenario` and :func:`~dpverify.scenarios.dp_audit`, whose instances
+    are the claim's points). Returns the scenario."""
+    scenario.strategy = lambda: seeded_points(domain)
+    scenario.search_domain = domain
+    return scenario
+
+
 # =============================================================================== Monte Carlo problems
 @dataclass(frozen=True)
 class SeparableData:
@@ -458,20 +467,21 @@ class StagewiseStability(MappedScenario):
     one-point quasi-convexity constants of both S and S' (their minimum). Measured: ``sup_z
     E[f(A(S); z) - f(A(S'); z)]``, exactly the maximum over the universe of a linear function of z,
     ``E[F(w) - F(w')] + A ||E(w - w')|| + b_max |E[Psi(w) - Psi(w')]|``, from runs that share noise,
-    mini-batches and output indices. A run leaving the box is refused.
+    mini-batches and output indices. A run leaving the box is refused. Instances are drawn by NumPy from one
+    Hypothesis integer (each costs a pilot run).
     """
 
     REQUIRED = ("lipschitz", "smooth", "curvature", "quasi_convexity", "step0", "length0", "momentum_steps0",
                 "momentum", "stages", "noise_std", "batch", "n_samples", "dim")
     OPTIONAL = ("loss_bound", "decay", "growth")
     BOX_MARGIN = 2.0
-    PILOT = 512
+    PILOT = 256
     search_runs = 128
     optimise = 0
 
-    def __init__(self, params, *, output: str = "after"):
+    def __init__(self, params, *, output: str = "after", adjust: str | None = None):
         super().__init__(params)
-        self.output = output
+        self.output, self.adjust = output, adjust
         self.name = "coupled stagewise SGD on neighbouring data sets"
         self._cache: dict = {}
 
@@ -497,8 +507,10 @@ class StagewiseStability(MappedScenario):
     @staticmethod
     def _pl_theta(lam, alpha, gamma, R):
         """PL and one-point quasi-convexity constants of x -> lam x^2/2 + alpha x + gamma sin(x)^2/2 on |x| <= R
-        (the minimiser found on the grid and refined by Newton), per coordinate."""
-        xs = np.linspace(-R, R, 40001)
+        (the minimiser found on a grid and refined by Newton; the ratios' minimum on a grid of 4001 points, then
+        lowered to the strong-convexity values lam - |gamma| and 2 (lam - |gamma|)/(lam + |gamma|) where those
+        are smaller, which hold everywhere when lam > |gamma|)."""
+        xs = np.linspace(-R, R, 4001)
         h = lam * xs**2 / 2 + alpha * xs + gamma * np.sin(xs) ** 2 / 2
         k = int(np.argmin(h))
         x = xs[k]
@@ -510,10 +522,19 @@ class StagewiseStability(MappedScenario):
         d = h - hs
         g = lam * xs + alpha + gamma * np.sin(2 * xs) / 2
         keep = np.abs(xs - x) > 1e-6 * R
-        return float(np.min(g[keep] ** 2 / (2 * d[keep]))), float(np.min(g[keep] * (xs[keep] - x) / d[keep]))
+        mu = float(np.min(g[keep] ** 2 / (2 * d[keep])))
+        th = float(np.min(g[keep] * (xs[keep] - x) / d[keep]))
+        m, M = lam - abs(gamma), lam + abs(gamma)
+        if m > 0:
+            mu, th = min(mu, m), min(th, 2 * m / M)
+        return mu, th
 
     def _complete(self, inst):
-        """Fill the claim's measured parameters (module docstring) from a pilot run; cached."""
+        """Fill the claim's measured parameters (class docstring) from the instance and a pilot run; cached.
+
+        ``inst["c4_u"]`` in [0, 1), when present, places the step parameter ``c4`` of a claim that maps
+        ``step0`` through one (a bare symbol appearing in it) inside the interval where the claim's
+        relations hold (a different sampling of the same domain)."""
         key = repr(sorted((k, v if not isinstance(v, dict) else tuple(sorted(v.items()))) for k, v in inst.items()))
         hit = self._cache.get(key)
         if hit is not None:
@@ -521,58 +542,71 @@ class StagewiseStability(MappedScenario):
         pt = dict(inst["point"])
         D, n, lam, A, bm = int(inst["D"]), int(inst["n"]), inst["lam"], inst["A"], inst["bmax"]
         pa, pb = self._problems(inst)
-        # constants that do not depend on the region: smoothness, and mu, theta on a wide box
         mus, thetas = [], []
-        for p in (pa, pb):
+        for p in (pa, pb):  # PL and quasi-convexity of both data sets' empirical risks (box-free: strongly convex)
             for j in range(D):
-                mu_j, th_j = self._pl_theta(lam, p.a_mean[j], p.b_mean, 50.0)
+                mu_j, th_j = self._pl_theta(lam, p.a_mean[j], p.b_mean, 10.0)
                 mus.append(mu_j)
                 thetas.append(th_j)
         mu, theta = min(mus), min(min(thetas), 2.0)
-        beta = lam + bm
-        pt.update(self._write({"smooth": beta, "curvature": mu, "quasi_convexity": theta, "dim": D, "n_samples": n}, pt))
+        pt = self._write({"smooth": lam + bm, "curvature": mu, "quasi_convexity": theta, "dim": D, "n_samples": n}, pt)
+        if self.adjust and "adjust_u" in inst and not self.claim.domain.contains(pt):
+            pt = self._place(pt, self.adjust, inst["adjust_u"])
         etas, lengths, mons, rho, s, B, _, _ = self._sched(pt)
         th0 = np.full(D, inst["start"])
-        wa, wb, dist = coupled_stagewise_sgd(pa, pb, th0, etas, lengths, mons, rho, s, B, self.PILOT,
-                                             inst["data_seed"] + 1, output=self.output, track_from=np.zeros(D),
-                                             box=True)
+        _, _, dist = coupled_stagewise_sgd(pa, pb, th0, etas, lengths, mons, rho, s, B, self.PILOT,
+                                           inst["data_seed"] + 1, output=self.output, track_from=np.zeros(D), box=True)
         R = self.BOX_MARGIN * max(dist, abs(inst["start"]))
-        L = math.sqrt(D) * lam * R + A + bm * math.sqrt(D) / 2
-        pt.update(self._write({"lipschitz": L}, pt))
+        pt = self._write({"lipschitz": math.sqrt(D) * lam * R + A + bm * math.sqrt(D) / 2}, pt)
         if self.map.has("loss_bound"):
-            rng_ = D * lam * R * R / 2 + 2 * A * R * math.sqrt(D) + bm * D / 2
-            pt.update(self._write({"loss_bound": rng_ / 2}, pt))
+            pt = self._write({"loss_bound": (D * lam * R * R / 2 + 2 * A * R * math.sqrt(D) + bm * D / 2) / 2}, pt)
         out = {**inst, "point": pt, "box": R}
         self._cache[key] = out
         return out
 
+    def _place(self, pt, name, u):
+        """Move the domain parameter ``name`` to the fraction ``u`` of the interval (on its search box, log scale
+        where declared) where every relation holds; unchanged when there is none."""
+        p = self.claim.domain.params[name]
+        lo, hi = p.box()
+        grid = np.exp(np.linspace(math.log(lo), math.log(hi), 400)) if getattr(p, "log", False) and lo > 0 else \
+            np.linspace(lo, hi, 400)
+        ok = [float(x) for x in grid if self.claim.domain.contains({**pt, name: float(x)})]
+        if not ok:
+            return pt
+        return {**pt, name: min(ok) + u * (max(ok) - min(ok))}
+
     def _write(self, measured, pt):
         order = ("dim", "n_samples", "smooth", "curvature", "quasi_convexity", "lipschitz", "loss_bound")
-        known = {k: v for k, v in pt.items()}
+        known = dict(pt)
         for k in measured:  # measured quantities replace what the domain draw put there
             e = self.claim.expand(self.params.exprs[k])
-            for s in e.free_symbols:
-                known.pop(str(s), None)
+            for sym in e.free_symbols:
+                known.pop(str(sym), None)
         return self.map.solve(measured, known, order)
 
     def strategy(self):
         self._require_bound()
-        dom = self.claim.domain.strategy()
 
         @st.composite
         def inst(draw):
-            pt = draw(dom)
-            lam = draw(st.floats(0.05, 2.0))
-            raw = {"point": pt, "lam": lam, "A": draw(st.floats(0.01, 1.0)), "bmax": lam * draw(st.floats(0.0, 3.0)),
-                   "start": draw(st.floats(0.1, 1.0)), "data_seed": draw(st.integers(0, 1000)),
+            seed = draw(st.integers(0, 2**32 - 1))
+            rng = np.random.default_rng(seed)
+            pt = _numpy_point(self.claim.domain, rng)
+            if pt is None:
+                from hypothesis import reject
+                reject()
+            lam = float(rng.uniform(0.05, 2.0))
+            raw = {"point": pt, "lam": lam, "A": float(rng.uniform(0.01, 1.0)),
+                   "bmax": lam * float(rng.uniform(0.0, 3.0)), "start": float(rng.uniform(0.1, 1.0)),
+                   "data_seed": int(rng.integers(0, 1000)), "adjust_u": float(rng.uniform(0.0, 1.0)),
                    "D": int(round(float(self.map.scalar("dim", pt)))),
                    "n": int(round(float(self.map.scalar("n_samples", pt))))}
             try:
                 full = self._complete(raw)
-            except (ValueError, ZeroDivisionError, FloatingPointError):
-                from hypothesis import reject
-                reject()
-            if not self.claim.domain.contains(full["point"]):
+            except (ValueError, ZeroDivisionError, FloatingPointError, KeyError):
+                full = None
+            if full is None or not self.claim.domain.contains(full["point"]):
                 from hypothesis import reject
                 reject()
             return full
@@ -618,10 +652,13 @@ class StagewiseStability(MappedScenario):
                 f"rho={rho:.3g}, noise std {s:.3g}; box {inst['box']:.3g}; neighbour replaces sample 0")
 
 
-def stagewise_stability(*, output: str = "after", **params) -> StagewiseStability:
-    """Uniform stability of stagewise SGD by coupled runs, in a claim's own symbols (class docstring)."""
-    return StagewiseStability(params, output=output)
+def stagewise_stability(*, output: str = "after", adjust: str | None = None, **params) -> StagewiseStability:
+    """Uniform stability of stagewise SGD by coupled runs, in a claim's own symbols (class docstring).
+
+    ``adjust`` names a domain parameter the search may move (within the domain) so that a drawn point whose
+    measured constants break a relation of the claim satisfies it again (e.g. the step parameter)."""
+    return StagewiseStability(params, output=output, adjust=adjust)
 
 
-__all__ = ["REGION", "SeparableData", "StagewiseSGD", "StagewiseStability", "stagewise_sgd_risk",
-           "stagewise_stability"]
+__all__ = ["REGION", "SeparableData", "StagewiseSGD", "StagewiseStability", "seeded_points", "seeded_search",
+           "stagewise_sgd_risk", "stagewise_stability"]
