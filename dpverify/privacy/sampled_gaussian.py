@@ -21,7 +21,7 @@ from ._checks import _check_delta, _check_nonnegative, _check_positive
 
 
 # A short list of integer orders keeps dp_accounting's O(alpha^2) WOR bound fast.
-WOR_ORDERS = (2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, 64)
+WOR_ORDERS = (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64)
 _GRID = 20  # points per decade of the cached (q, z) grid
 
 

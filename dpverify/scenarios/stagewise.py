@@ -475,7 +475,7 @@ class StagewiseStability(MappedScenario):
                 "momentum", "stages", "noise_std", "batch", "n_samples", "dim")
     OPTIONAL = ("loss_bound", "decay", "growth")
     BOX_MARGIN = 2.0
-    PILOT = 256
+    PILOT = 128
     search_runs = 128
     optimise = 0
 
