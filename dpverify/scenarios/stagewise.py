@@ -366,9 +366,10 @@ class StagewiseSGD(MappedScenario):
         eigs, delta0, noise = self.problem_at(inst, dps)
         etas, lengths, mons = self._schedule(v, dps)
         if dps is None:
-            _, S = stagewise_quadratic_moments(eigs, delta0, [float(e) for e in etas], lengths, mons,
-                                               float(v["rho"]), noise, output=self.output)
-            return float(np.dot(eigs, S) / 2)
+            with np.errstate(over="ignore", invalid="ignore"):  # a diverging schedule gives inf: the checks refuse it
+                _, S = stagewise_quadratic_moments(eigs, delta0, [float(e) for e in etas], lengths, mons,
+                                                   float(v["rho"]), noise, output=self.output)
+                return float(np.dot(eigs, S) / 2)
         with mpmath.workdps(dps):
             _, S = stagewise_quadratic_moments(eigs, delta0, etas, lengths, mons, v["rho"], noise,
                                                output=self.output, dps=dps)

@@ -264,7 +264,7 @@ THM_2_1 = Claim(
     expected="violated",
     reason=("eps < c1 q^2 T lets eps grow with T while pi = c2 q sqrt(T ln(1/delta))/eps falls like 1/sqrt(T): for "
             "every c1, c2 the exact delta(eps) tends to 1 (c1 = 1, c2 = 10, q = 1, T = 1000, eps = 500: delta(eps) = "
-            "0.014 > 1e-5); the hypothesis eps <= ln(1/delta) is missing"),
+            "0.012 > 1e-5); the hypothesis eps <= ln(1/delta) is missing"),
     witness={"c1": 1.0, "c2": 10.0, "T": 1000, "delta": 1e-5, "epsilon": 500.0},
 )
 
@@ -341,8 +341,9 @@ THM_3_1 = Claim(
     ),
     expected="violated",
     reason=("as in Theorem 2.1: eps < c1 (B/n)^2 sum_k T^k lets eps grow with T^0 while pi falls, and Algorithm 1's "
-            "output stops being private (c1 = 1, c2 = 10, B = n, K = 1, T^0 = 50, eps = 90: delta(eps) >= 0.3 > 1e-5)"),
-    witness={"c1": 1.0, "c2": 10.0, "T0": 50, "t0": 0, "rho": 0.0, "delta": 1e-5, "epsilon": 90.0},
+            "output stops being private (c1 = 10, c2 = 3, B = n, K = 1, T^0 = 20, eps = 200, delta = 0.01: its "
+            "delta(eps) is at least 0.9)"),
+    witness={"c1": 10.0, "c2": 3.0, "T0": 20, "t0": 0, "rho": 0.0, "delta": 0.01, "epsilon": 200.0},
 )
 _THM_3_1_OK_DOMAIN = Domain(
     Relation(sp.Le(B, n), "B <= n"),
