@@ -10,4 +10,4 @@ seed file ``003_5052799caee6efc5.txt``.
 from .claims import *  # noqa: F401,F403
 from .claims import CLAIMS  # noqa: F401
 
-FIGURES: dict = {}
+from .experiments import FIGURES  # noqa: F401,E402

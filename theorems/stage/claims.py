@@ -376,7 +376,8 @@ THM_3_1_CORRECTED = Claim(
 
 # ----------------------------------------------------------------------------- Definition 1.1
 # The decomposition (1) on the Gaussian location model: z ~ N(m, s^2), f(w; z) = (w - z)^2/2, n samples, and the
-# algorithm A(S) = a w0 + (1 - a) zbar + N(0, v) (T noisy gradient steps: a = (1 - eta)^T). Exact expectations:
+# algorithm A(S) = a w0 + (1 - a) zbar + N(0, v) (T noisy gradient steps of any size: a = (1 - eta)^T). Exact
+# expectations:
 m_, s_, w0_, a_, v_ = sp.symbols("m s w0 a v")
 _TESTING = (a_**2 * (w0_ - m_) ** 2 + (1 - a_) ** 2 * s_**2 / n + v_) / 2          # E F_E(A(S)) - min F_E
 _EMPIRICAL = (a_**2 * ((w0_ - m_) ** 2 + s_**2 / n) + v_) / 2                     # E F_S(A(S)) - E F_S(w*_S)
@@ -390,7 +391,7 @@ CLAIM_RISK_DECOMPOSITION = Claim(
     kind="inequality",
     summary="Testing error <= expected excess empirical risk + generalisation error (Definition 1.1, eq. (1)).",
     domain=Domain(m=Real(search=(-3.0, 3.0)), s=Real(gt=0, search=(1e-2, 10.0), log=True),
-                  w0=Real(search=(-3.0, 3.0)), a=Real(ge=0, le=1), v=Real(ge=0, search=(0.0, 10.0)),
+                  w0=Real(search=(-3.0, 3.0)), a=Real(search=(-3.0, 3.0)), v=Real(ge=0, search=(0.0, 10.0)),
                   n=Int(ge=1, search=(1, 1000))),
     statements=(
         Identity("on the Gaussian location model: testing = empirical + generalisation - (min F_E - E F_S(w*_S)), "
