@@ -14,9 +14,9 @@ import sympy as sp
 import dpverify
 from dpverify.privacy import audit, gaussian_delta_exact, mixture_delta_lower, wor_gaussian_epsilon
 from dpverify.scenarios import bind
-from dpverify.sim import Quadratic, SeparableLoss, coupled_stagewise_sgd, stage_schedule, stagewise_quadratic_moments
-from dpverify.sim import stagewise_sgd
-from dpverify.sim.stagewise import sample_without_replacement, wor_batch_variance
+from dpverify.sim import Quadratic, SeparableLoss, coupled_step_decay_sgd, phase_schedule, step_decay_quadratic_moments
+from dpverify.sim import step_decay_sgd
+from dpverify.sim.step_decay import sample_without_replacement, wor_batch_variance
 from dpverify.spec import Claim, Inequality
 from theorems.stage import claims as C
 from theorems.stage import experiments as E
@@ -38,8 +38,8 @@ def _deterministic(grad, w0, etas, lengths, mons, rho):
 
 def test_no_noise_full_batch_is_deterministic_momentum_gd():
     q = Quadratic([0.5, 2.0])
-    etas, lengths, mons = stage_schedule(0.3, 4, 2, 3)
-    res = stagewise_sgd(q, [1.0, -2.0], etas, lengths, mons, 0.6, 0.0, None, 5, 1, output="last", return_outputs=True)
+    etas, lengths, mons = phase_schedule(0.3, 4, 2, 3)
+    res = step_decay_sgd(q, [1.0, -2.0], etas, lengths, mons, 0.6, 0.0, None, 5, 1, output="last", return_outputs=True)
     want = _deterministic(q.grad, [1.0, -2.0], etas, lengths, mons, 0.6)
     assert np.allclose(res.outputs, want[None, :], rtol=1e-12, atol=1e-15)
 
@@ -51,20 +51,20 @@ def test_monte_carlo_agrees_with_exact_moments(output):
     a = rng.normal(size=(n, D))
     a -= a.mean(axis=0)
     prob = SeparableLoss("quadratic", (1.0,), np.zeros(D), a, weights=[0.6, 1.3])
-    etas, lengths, mons = stage_schedule(0.25, 5, 2, 2)
+    etas, lengths, mons = phase_schedule(0.25, 5, 2, 2)
     runs = 40000
-    res = stagewise_sgd(prob, [1.0, -0.5], etas, lengths, mons, 0.5, 0.2, B, runs, 7, output=output)
+    res = step_decay_sgd(prob, [1.0, -0.5], etas, lengths, mons, 0.5, 0.2, B, runs, 7, output=output)
     noise = 0.04 + wor_batch_variance((a**2).mean(axis=0), n, B)
-    _, second = stagewise_quadratic_moments([0.6, 1.3], [1.0, -0.5], etas, lengths, mons, 0.5, noise, output=output)
+    _, second = step_decay_quadratic_moments([0.6, 1.3], [1.0, -0.5], etas, lengths, mons, 0.5, noise, output=output)
     exact = float(np.dot([0.6, 1.3], second) / 2)
     assert abs(res.mean - exact) <= Z99 * math.sqrt(res.var / runs)
 
 
 def test_results_do_not_depend_on_chunk_size():
     prob = SeparableLoss("sine", (1.5,), np.zeros(2), 0.1 * np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]]))
-    etas, lengths, mons = stage_schedule(0.2, 3, 1, 2)
-    a = stagewise_sgd(prob, [1.0, 1.0], etas, lengths, mons, 0.5, 0.1, 2, 3000, 5, chunk_runs=1024)
-    b = stagewise_sgd(prob, [1.0, 1.0], etas, lengths, mons, 0.5, 0.1, 2, 3000, 5, chunk_runs=65536)
+    etas, lengths, mons = phase_schedule(0.2, 3, 1, 2)
+    a = step_decay_sgd(prob, [1.0, 1.0], etas, lengths, mons, 0.5, 0.1, 2, 3000, 5, chunk_runs=1024)
+    b = step_decay_sgd(prob, [1.0, 1.0], etas, lengths, mons, 0.5, 0.1, 2, 3000, 5, chunk_runs=65536)
     assert a.mean == b.mean and a.var == b.var
 
 
@@ -73,11 +73,11 @@ def test_coupled_runs_share_noise_batches_and_outputs():
     a = rng.normal(size=(20, 2))
     a -= a.mean(axis=0)
     p = SeparableLoss("quadratic", (1.0,), np.zeros(2), a)
-    etas, lengths, mons = stage_schedule(0.2, 3, 1, 2)
-    wa, wb, _ = coupled_stagewise_sgd(p, p, [1.0, 1.0], etas, lengths, mons, 0.5, 0.3, 3, 500, 2)
+    etas, lengths, mons = phase_schedule(0.2, 3, 1, 2)
+    wa, wb, _ = coupled_step_decay_sgd(p, p, [1.0, 1.0], etas, lengths, mons, 0.5, 0.3, 3, 500, 2)
     assert np.array_equal(wa, wb)
     q = p.with_sample(0, -a[0])
-    wa, wb, _ = coupled_stagewise_sgd(p, q, [1.0, 1.0], etas, lengths, mons, 0.5, 0.3, 3, 500, 2)
+    wa, wb, _ = coupled_step_decay_sgd(p, q, [1.0, 1.0], etas, lengths, mons, 0.5, 0.3, 3, 500, 2)
     assert not np.array_equal(wa, wb) and np.abs(wa - wb).max() < 1.0  # only sample 0's steps differ
 
 
@@ -92,9 +92,9 @@ def test_batches_without_replacement_are_uniform_subsets():
 
 
 def test_exact_moments_in_float_and_mpmath_agree():
-    etas, lengths, mons = stage_schedule(0.3, 5, 2, 3)
-    m, s = stagewise_quadratic_moments([0.7, 1.1], [1.0, -2.0], etas, lengths, mons, 0.4, [0.2, 0.1], [0.05, 0.0])
-    mm, sm = stagewise_quadratic_moments([0.7, 1.1], [1.0, -2.0], etas, lengths, mons, 0.4, [0.2, 0.1], [0.05, 0.0],
+    etas, lengths, mons = phase_schedule(0.3, 5, 2, 3)
+    m, s = step_decay_quadratic_moments([0.7, 1.1], [1.0, -2.0], etas, lengths, mons, 0.4, [0.2, 0.1], [0.05, 0.0])
+    mm, sm = step_decay_quadratic_moments([0.7, 1.1], [1.0, -2.0], etas, lengths, mons, 0.4, [0.2, 0.1], [0.05, 0.0],
                                          dps=40)
     assert np.allclose(s, [float(x) for x in sm], rtol=1e-12) and np.allclose(m, [float(x) for x in mm], rtol=1e-12)
 
@@ -115,8 +115,8 @@ def test_theorem_3_2_witness_by_hand():
 def test_printed_step_condition_admits_divergence():
     """eta0 <= max{theta(1 - rho)^2/(2 beta), 1} allows eta0 = 1 whatever beta: on a quadratic with curvature 100 the
     noiseless stages blow the excess risk up instead of halving it (the -corrected claim needs eta0 <= theta/(2 beta))."""
-    etas, lengths, mons = stage_schedule(1.0, 5, 0, 2)
-    _, second = stagewise_quadratic_moments([0.1, 100.0], [0.0, 1.0], etas, lengths, mons, 0.0, 0.0)
+    etas, lengths, mons = phase_schedule(1.0, 5, 0, 2)
+    _, second = step_decay_quadratic_moments([0.1, 100.0], [0.0, 1.0], etas, lengths, mons, 0.0, 0.0)
     assert float(np.dot([0.1, 100.0], second) / 2) / 50.0 > 1e10
 
 

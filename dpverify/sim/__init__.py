@@ -40,7 +40,7 @@ from .schedules import (
     uniform,
 )
 from .sgd import index_rng, minibatch_grad, psgd, sampling_noise_moments
-from .stagewise import SeparableLoss, coupled_stagewise_sgd, stage_schedule, stagewise_quadratic_moments, stagewise_sgd  # noqa: F401
+from .step_decay import SeparableLoss, coupled_step_decay_sgd, phase_schedule, step_decay_quadratic_moments, step_decay_sgd  # noqa: F401
 
 __all__ = [
     "BLOCK",

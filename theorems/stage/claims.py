@@ -14,7 +14,7 @@ N(0, pi^2 I_d) on the mini-batch gradient, and outputs an iterate drawn uniforml
 Reading of the standing assumptions: a loss with |f| <= 1 on all of R^d cannot be mu-PL (mu > 0)
 unless its empirical risk is constant (``stage/claim-bounded-pl``), and Remark 1 says the
 assumptions need only hold locally; every check therefore reads them on the region the iterates
-visit (:mod:`dpverify.scenarios.stagewise`), with every constant measured there.
+visit (:mod:`dpverify.scenarios.step_decay`), with every constant measured there.
 """
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ import sympy as sp
 
 from sympy.utilities.lambdify import implemented_function
 
-from dpverify.scenarios import MCPoint, PointScenario, SeparableData, dp_audit, gaussian_mechanism, stagewise_sgd_risk
-from dpverify.scenarios.stagewise import seeded_search, stagewise_stability
+from dpverify.scenarios import MCPoint, PointScenario, SeparableData, dp_audit, gaussian_mechanism, step_decay_risk
+from dpverify.scenarios.step_decay import seeded_search, step_decay_stability
 from dpverify.spec import (
     Claim, Domain, ExpectationBound, Identity, Inequality, Int, Limit, LimitPath, Rate, Real, Relation, Source,
     SupBound,
@@ -106,16 +106,16 @@ RISK_RELATIONS = (
 )
 # DpageEM in the engine's terms: stage k has step eta0/2^k, length T0 2^k and momentum for t0 2^k steps.
 _DPAGEEM = dict(smooth=beta, curvature=mu, quasi_convexity=theta, step0=eta0, length0=T0, momentum_steps0=t0,
-                momentum=rho, stages=K, noise_std=pi_, dim=d, init_gap=Delta0, batch=B, n_samples=n,
+                momentum=rho, phases=K, noise_std=pi_, dim=d, init_gap=Delta0, batch=B, n_samples=n,
                 sample_var=sigma**2, lipschitz=L, loss_bound=1)
 # Monte Carlo on non-convex losses (phi(x) = x^2/2 + (s/2) sin^2 x, s = 2: curvature down to -1), its constants
 # measured on the box the iterates stay in, scaled by 0.05 so that |f| <= 1 there.
 _NONCONVEX = SeparableData(phi="sine", params=(1.5,), dim=2, n=1000, a_scale=0.02, start=1.0, region=2.5,
                            weight=0.05)
 _MC_FIXED = {"B": 2, "c2": 1.0, "epsilon": 1.0, "delta": 1e-5}
-DPAGEEM_RISK = stagewise_sgd_risk(
+DPAGEEM_RISK = step_decay_risk(
     mc=(MCPoint(_NONCONVEX, {"K": 1, "T0": 40, "t0": 8, "rho": 0.5, "c4": 1.5, **_MC_FIXED}),), **_DPAGEEM)
-DPAGEEM_RISK_NO_MOMENTUM = stagewise_sgd_risk(
+DPAGEEM_RISK_NO_MOMENTUM = step_decay_risk(
     mc=(MCPoint(_NONCONVEX, {"K": 1, "T0": 48, "t0": 0, "c4": 0.24, **_MC_FIXED}),), **{**_DPAGEEM, "momentum": 0})
 
 THM_3_2 = Claim(
@@ -204,8 +204,8 @@ THM_3_3 = Claim(
     statements=(
         SupBound("sup_z E[f(A(S); z) - f(A(S'); z)] <= alpha (coupled runs, shared noise and mini-batches)",
                  bound=ALPHA_33, kind="stability",
-                 scenario=stagewise_stability(lipschitz=L, smooth=beta, curvature=mu, quasi_convexity=theta, step0=eta0,
-                                              length0=T0, momentum_steps0=t0, momentum=rho, stages=K, noise_std=pi_,
+                 scenario=step_decay_stability(lipschitz=L, smooth=beta, curvature=mu, quasi_convexity=theta, step0=eta0,
+                                              length0=T0, momentum_steps0=t0, momentum=rho, phases=K, noise_std=pi_,
                                               batch=B, n_samples=n, dim=d, loss_bound=1, adjust="c4")),
     ),
 )

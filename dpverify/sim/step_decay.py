@@ -1,21 +1,21 @@
-"""Stagewise SGD with early momentum: stages of their own step size and length, heavy-ball momentum
-for the first steps of each stage, mini-batches drawn without replacement, Gaussian gradient noise,
-and an output drawn uniformly from each stage's iterates.
+"""Step-decay SGD with early momentum: phases of their own step size and length, heavy-ball momentum
+for the first steps of each phase, mini-batches drawn without replacement, Gaussian gradient noise,
+and an output drawn uniformly from each phase's iterates.
 
-The iteration, in optimisation terms (stage k = 1..K has step ``eta_k``, length ``T_k`` and
+The iteration, in optimisation terms (phase k = 1..K has step ``eta_k``, length ``T_k`` and
 momentum for its first ``m_k`` steps)::
 
-    w_0 = w_{-1} = start of the stage (the previous stage's output; velocity zero)
+    w_0 = w_{-1} = start of the phase (the previous phase's output; velocity zero)
     for t = 1..T_k:
         I_t = B indices drawn uniformly without replacement from the n samples
         g_t = (1/B) sum_{i in I_t} grad f(w_{t-1}; z_i) + s xi_t,        xi_t ~ N(0, I_D)
         w_t = w_{t-1} - eta_k g_t + rho_t (w_{t-1} - w_{t-2}),           rho_t = rho if t <= m_k else 0
-    output of the stage: w_O with O uniform on {1..T_k} (``output="after"``: the T_k iterates the
+    output of the phase: w_O with O uniform on {1..T_k} (``output="after"``: the T_k iterates the
     steps produce), on {0..T_k - 1} (``"before"``: the points the steps evaluate gradients at), or
-    O = T_k (``"last"``); the next stage starts there.
+    O = T_k (``"last"``); the next phase starts there.
 
-:func:`stage_schedule` builds the per-stage lists for a geometric schedule (step multiplied by
-``decay`` and lengths by ``growth`` at every stage, as in step-decay SGD). ``batch=None`` (or
+:func:`phase_schedule` builds the per-phase lists for a geometric schedule (step multiplied by
+``decay`` and lengths by ``growth`` at every phase, as in step-decay SGD). ``batch=None`` (or
 ``batch >= n``) uses the full gradient.
 
 Problems: any :class:`~dpverify.sim.Problem` (full gradients); for mini-batches a data problem,
@@ -28,7 +28,7 @@ Block ``b`` of :data:`~dpverify.sim.rng.BLOCK` runs draws its gradient noise fro
 ``block_rng(seed, b)``, its mini-batch indices from ``index_rng(seed, b)`` (as
 :func:`~dpverify.sim.psgd` does) and its output indices from :func:`output_rng` ``(seed, b)``;
 per-run statistics are reduced per block and combined in block order, so results are
-bit-identical for every ``chunk_runs``. :func:`coupled_stagewise_sgd` runs two problems (e.g.
+bit-identical for every ``chunk_runs``. :func:`coupled_step_decay_sgd` runs two problems (e.g.
 neighbouring data sets) with the *same* noise, mini-batch indices and output indices.
 
 Exact moments
@@ -36,8 +36,8 @@ Exact moments
 On a diagonal quadratic with an affine gradient ``lam_j (w_j - w*_j) + c_j`` and gradient noise
 of variance ``v_j`` per coordinate (independent across steps, mean zero: the Gaussian noise plus
 the mini-batch sampling noise), the mean and second moment of ``w_t - w*`` propagate linearly
-through ``(w_t, w_{t-1})``; a uniformly drawn output averages them, and the next stage starts from
-that mixture with zero velocity, so :func:`stagewise_quadratic_moments` gives the output's first
+through ``(w_t, w_{t-1})``; a uniformly drawn output averages them, and the next phase starts from
+that mixture with zero velocity, so :func:`step_decay_quadratic_moments` gives the output's first
 two moments exactly (NumPy, or mpmath at ``dps`` digits).
 """
 from __future__ import annotations
@@ -54,8 +54,8 @@ from .rng import BLOCK, block_rng, block_slices, combine_blocks, iter_chunks
 from .sgd import index_rng, minibatch_grad
 
 __all__ = [
-    "OUTPUTS", "SeparableLoss", "StagewiseResult", "coupled_stagewise_sgd", "output_rng",
-    "sample_without_replacement", "stage_schedule", "stagewise_quadratic_moments", "stagewise_sgd",
+    "OUTPUTS", "SeparableLoss", "StepDecayResult", "coupled_step_decay_sgd", "output_rng",
+    "sample_without_replacement", "phase_schedule", "step_decay_quadratic_moments", "step_decay_sgd",
     "wor_batch_variance",
 ]
 
@@ -83,11 +83,11 @@ def _real(name, v, *, positive=False, nonnegative=False):
 def _schedule(etas, lengths, momentum_steps):
     lengths = [_int(f"lengths[{k}]", T) for k, T in enumerate(lengths)]
     if not lengths:
-        raise ValueError("lengths must hold at least one stage")
+        raise ValueError("lengths must hold at least one phase")
     etas = [_real(f"etas[{k}]", e, nonnegative=True) for k, e in enumerate(etas)]
     mons = [_int(f"momentum_steps[{k}]", m, minimum=0) for k, m in enumerate(momentum_steps)]
     if len(etas) != len(lengths) or len(mons) != len(lengths):
-        raise ValueError(f"etas, lengths and momentum_steps must have one entry per stage, got "
+        raise ValueError(f"etas, lengths and momentum_steps must have one entry per phase, got "
                          f"{len(etas)}, {len(lengths)} and {len(mons)}")
     for k, (m, T) in enumerate(zip(mons, lengths)):
         if m > T:
@@ -108,16 +108,16 @@ def _output(output):
     return output
 
 
-def stage_schedule(eta0: float, T0: int, m0: int, stages: int, decay: float = 0.5, growth: int = 2):
-    """Per-stage lists for a geometric schedule: stage k = 1..K has step ``eta0 decay^k``, length
+def phase_schedule(eta0: float, T0: int, m0: int, phases: int, decay: float = 0.5, growth: int = 2):
+    """Per-phase lists for a geometric schedule: phase k = 1..K has step ``eta0 decay^k``, length
     ``T0 growth^k`` and momentum for its first ``m0 growth^k`` steps."""
     eta0 = _real("eta0", eta0, positive=True)
-    T0, stages = _int("T0", T0), _int("stages", stages)
+    T0, phases = _int("T0", T0), _int("phases", phases)
     m0, growth = _int("m0", m0, minimum=0), _int("growth", growth)
     decay = _real("decay", decay, positive=True)
     if m0 > T0:
         raise ValueError(f"m0 = {m0} exceeds T0 = {T0}")
-    ks = range(1, stages + 1)
+    ks = range(1, phases + 1)
     return ([eta0 * decay**k for k in ks], [T0 * growth**k for k in ks], [m0 * growth**k for k in ks])
 
 
@@ -361,7 +361,7 @@ def _batch_gradient(problem, theta, idx):
 
 # --------------------------------------------------------------------------- Monte Carlo
 @dataclass(frozen=True)
-class StagewiseResult:
+class StepDecayResult:
     """An :class:`~dpverify.sim.MCResult` of the final output's statistic, plus the largest
     distance ``max_dist`` of any iterate of any run from ``track_from`` (``nan`` when not tracked)."""
 
@@ -378,7 +378,7 @@ class StagewiseResult:
         return self.mc.var
 
 
-def _stage_kernel(problems, thetas, etas, lengths, mons, rho, noise_std, batch, output, seed, start, blocks,
+def _phase_kernel(problems, thetas, etas, lengths, mons, rho, noise_std, batch, output, seed, start, blocks,
                   track, box=False):
     """Evolve the chunk arrays ``thetas[i]`` (in place: on return, the final outputs) under
     ``problems[i]``; every problem sees the same noise, mini-batches and output indices."""
@@ -460,20 +460,20 @@ def _check_common(problem, theta0, etas, lengths, momentum_steps, momentum, nois
     return theta0, etas, lengths, mons, rho, s, batch, _output(output)
 
 
-def stagewise_sgd(problem, theta0, etas, lengths, momentum_steps, momentum: float, noise_std: float,
+def step_decay_sgd(problem, theta0, etas, lengths, momentum_steps, momentum: float, noise_std: float,
                   batch: int | None, runs: int, seed: int, *, output: str = "after", chunk_runs: int = 8192,
-                  statistic=None, track_from=None, box: bool = False, return_outputs: bool = False) -> StagewiseResult:
-    """Monte Carlo of stagewise SGD with early momentum (module docstring).
+                  statistic=None, track_from=None, box: bool = False, return_outputs: bool = False) -> StepDecayResult:
+    """Monte Carlo of step-decay SGD with early momentum (module docstring).
 
     Parameters
     ----------
     problem : a simulator problem (``dim``, ``value``, ``grad``; ``n_samples`` and ``batch_grad`` or a
         linear model for mini-batches)
     theta0 : array_like, shape (D,)
-        Start of stage 1.
-    etas, lengths, momentum_steps : sequences, one entry per stage (:func:`stage_schedule`)
+        Start of phase 1.
+    etas, lengths, momentum_steps : sequences, one entry per phase (:func:`phase_schedule`)
     momentum : float in [0, 1)
-        ``rho`` of the heavy-ball term, on for the first ``momentum_steps[k]`` steps of stage k.
+        ``rho`` of the heavy-ball term, on for the first ``momentum_steps[k]`` steps of phase k.
     noise_std : float
         Standard deviation ``s`` of the Gaussian noise added to each coordinate of the gradient.
     batch : int or None
@@ -497,7 +497,7 @@ def stagewise_sgd(problem, theta0, etas, lengths, momentum_steps, momentum: floa
     for start, stop, blocks in iter_chunks(runs, chunk_runs):
         th = np.empty((stop - start, problem.dim))
         th[...] = theta0
-        dist = max(dist, _stage_kernel([problem], [th], etas, lengths, mons, rho, s, batch, output, seed,
+        dist = max(dist, _phase_kernel([problem], [th], etas, lengths, mons, rho, s, batch, output, seed,
                                        start, blocks, track, box))
         if keep is not None:
             keep[start:stop] = th
@@ -514,13 +514,13 @@ def stagewise_sgd(problem, theta0, etas, lengths, momentum_steps, momentum: floa
     m2 = combine_blocks(m[3] + m[0] * (m[1] / m[0] - mean) ** 2 for m in moments)
     mc = MCResult(runs=runs, mean=mean, var=m2 / (runs - 1) if runs > 1 else math.nan, sum=total,
                   sumsq=combine_blocks(m[2] for m in moments), seed=seed, steps=sum(lengths))
-    return StagewiseResult(mc, dist if track is not None else float("nan"), keep)
+    return StepDecayResult(mc, dist if track is not None else float("nan"), keep)
 
 
-def coupled_stagewise_sgd(problem_a, problem_b, theta0, etas, lengths, momentum_steps, momentum: float,
+def coupled_step_decay_sgd(problem_a, problem_b, theta0, etas, lengths, momentum_steps, momentum: float,
                           noise_std: float, batch: int | None, runs: int, seed: int, *, output: str = "after",
                           chunk_runs: int = 8192, track_from=None, box: bool = False):
-    """Stagewise SGD on two problems (e.g. neighbouring data sets) with the same noise, mini-batch
+    """Step-decay SGD on two problems (e.g. neighbouring data sets) with the same noise, mini-batch
     indices and output indices, run ``i`` of one coupled with run ``i`` of the other.
 
     Returns ``(outputs_a, outputs_b, max_dist)``: the final outputs, shape ``(runs, D)`` each.
@@ -537,7 +537,7 @@ def coupled_stagewise_sgd(problem_a, problem_b, theta0, etas, lengths, momentum_
         ta, tb = out_a[start:stop], out_b[start:stop]
         ta[...] = theta0
         tb[...] = theta0
-        dist = max(dist, _stage_kernel([problem_a, problem_b], [ta, tb], etas, lengths, mons, rho, s, batch,
+        dist = max(dist, _phase_kernel([problem_a, problem_b], [ta, tb], etas, lengths, mons, rho, s, batch,
                                        output, seed, start, blocks, track, box))
     return out_a, out_b, (dist if track is not None else float("nan"))
 
@@ -556,7 +556,7 @@ def _per_coordinate(x, D):
 # the running sums of S00 and m0 over the iterates the output is drawn from. One step
 # w' = a w + b w_prev - eta (c + xi), E xi = 0, E xi^2 = v, is y' = M y.
 def _segments(T, m, output):
-    """(count, momentum on, accumulate) runs of steps 1..T of one stage."""
+    """(count, momentum on, accumulate) runs of steps 1..T of one phase."""
     acc = [output == "after" or (output == "before" and t < T) or (output == "last" and t == T)
            for t in range(1, T + 1)]
     mom = [t <= m for t in range(1, T + 1)]
@@ -619,20 +619,20 @@ def _mp_power(M, n):
     return R
 
 
-def stagewise_quadratic_moments(eigs, delta0, etas, lengths, momentum_steps, momentum, noise_var,
+def step_decay_quadratic_moments(eigs, delta0, etas, lengths, momentum_steps, momentum, noise_var,
                                 grad_shift=None, *, output: str = "after", dps: int | None = None,
                                 peak: bool = False):
     """Exact first and second moments of ``w_out - w*`` per coordinate on a diagonal quadratic.
 
     The gradient is ``eigs_j (w_j - w*_j) + grad_shift_j`` plus mean-zero noise of variance
     ``noise_var_j`` per coordinate and step, independent across steps (Gaussian noise plus
-    mini-batch sampling noise, :func:`wor_batch_variance`). ``delta0 = w_start - w*``. Each stage is
+    mini-batch sampling noise, :func:`wor_batch_variance`). ``delta0 = w_start - w*``. Each phase is
     a product of powers of one 8x8 step matrix per coordinate (repeated squaring), so the cost is
-    logarithmic in the stage lengths.
+    logarithmic in the phase lengths.
 
     Returns ``(mean, second)``: ``E[w_out - w*]_j`` and ``E[(w_out - w*)_j^2]`` (NumPy arrays, or
     lists of mpmath numbers when ``dps`` is given); with ``peak=True`` also the largest
-    ``E[(w_t - w*)_j^2]`` over every iterate of every stage (a sequential pass in double precision).
+    ``E[(w_t - w*)_j^2]`` over every iterate of every phase (a sequential pass in double precision).
     ``E f(w_out) - f* = sum_j eigs_j second_j / 2`` when there is no shift.
     """
     etas, lengths, mons = _schedule(etas, lengths, momentum_steps)

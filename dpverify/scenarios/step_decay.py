@@ -1,16 +1,16 @@
-"""Stagewise SGD with early momentum (:mod:`dpverify.sim.stagewise`): its expected excess risk
+"""Step-decay SGD with early momentum (:mod:`dpverify.sim.step_decay`): its expected excess risk
 (exact on quadratics, Monte Carlo on non-convex losses) and its uniform stability (coupled runs on
 neighbouring data sets).
 
-The algorithm family, in optimisation terms: stage k = 1..K runs ``length0 growth^k`` steps of
+The algorithm family, in optimisation terms: phase k = 1..K runs ``length0 growth^k`` steps of
 mini-batch SGD (``batch`` of ``n_samples`` drawn without replacement) with step
 ``step0 decay^k``, heavy-ball momentum ``momentum`` for its first ``momentum_steps0 growth^k``
 steps, Gaussian noise of standard deviation ``noise_std`` per gradient coordinate, and outputs an
-iterate drawn uniformly from the stage (``output="after"``: the iterates the steps produce), where
-the next stage starts with zero velocity. A claim maps each parameter onto its own symbols::
+iterate drawn uniformly from the phase (``output="after"``: the iterates the steps produce), where
+the next phase starts with zero velocity. A claim maps each parameter onto its own symbols::
 
-    stagewise_sgd(smooth=beta, curvature=mu, quasi_convexity=theta, step0=eta0, length0=T0,
-                  momentum_steps0=t0, momentum=rho, stages=K, noise_std=pi, dim=d, init_gap=Delta0,
+    step_decay_sgd(smooth=beta, curvature=mu, quasi_convexity=theta, step0=eta0, length0=T0,
+                  momentum_steps0=t0, momentum=rho, phases=K, noise_std=pi, dim=d, init_gap=Delta0,
                   batch=B, n_samples=n, sample_var=sigma**2, lipschitz=L)
 
 Problem classes and the hypotheses they honour
@@ -26,7 +26,7 @@ assumptions are local): the region is the box of ``REGION`` root-mean-squares of
   is tight), mu-PL with ``mu = lam_min``, one-point ``theta``-weakly quasi-convex for every
   ``theta <= 2``; ``lipschitz`` must bound every per-sample gradient on the region and
   ``loss_bound`` half the range of the losses there (else the point is outside the hypotheses).
-  Expectations by :func:`~dpverify.sim.stagewise.stagewise_quadratic_moments` (matrix powers),
+  Expectations by :func:`~dpverify.sim.step_decay.step_decay_quadratic_moments` (matrix powers),
   confirmed in mpmath.
 * Monte Carlo: :class:`SeparableData` points (e.g. the non-convex ``x^2/2 + (s/2) sin^2 x``), whose
   constants are measured on a box and mapped onto the claim's symbols; a run whose iterates leave
@@ -45,8 +45,8 @@ import sympy as sp
 from hypothesis import strategies as st
 
 from .. import sim
-from ..sim.stagewise import SeparableLoss, coupled_stagewise_sgd, stagewise_quadratic_moments, stagewise_sgd
-from ..sim.stagewise import wor_batch_variance
+from ..sim.step_decay import SeparableLoss, coupled_step_decay_sgd, step_decay_quadratic_moments, step_decay_sgd
+from ..sim.step_decay import wor_batch_variance
 from .base import MappedScenario
 from .gd import MCPoint
 
@@ -137,7 +137,7 @@ def seeded_search(scenario, domain):
 @dataclass(frozen=True)
 class SeparableData:
     """A data problem for Monte Carlo: per-sample losses ``sum_j phi(w_j) + <a_i, w> + b_i sum_j psi(w_j)``
-    (:class:`~dpverify.sim.stagewise.SeparableLoss`; ``a_i = +-a_scale u_i`` centred, ``b_i = +-b_scale``),
+    (:class:`~dpverify.sim.step_decay.SeparableLoss`; ``a_i = +-a_scale u_i`` centred, ``b_i = +-b_scale``),
     started at ``w_j = start`` for every j, its constants measured on the box ``|w_j| <= region``."""
 
     phi: str = "sine"
@@ -186,10 +186,10 @@ def _separable_from_json(d: Mapping) -> SeparableData:
 
 
 # =============================================================================== the risk scenario
-class StagewiseSGD(MappedScenario):
-    """Expected excess risk ``E F(w_out) - F*`` of stagewise SGD (module docstring)."""
+class StepDecaySGD(MappedScenario):
+    """Expected excess risk ``E F(w_out) - F*`` of step-decay SGD (module docstring)."""
 
-    REQUIRED = ("smooth", "curvature", "step0", "length0", "momentum_steps0", "momentum", "stages", "noise_std",
+    REQUIRED = ("smooth", "curvature", "step0", "length0", "momentum_steps0", "momentum", "phases", "noise_std",
                 "dim", "init_gap")
     OPTIONAL = ("batch", "n_samples", "sample_var", "lipschitz", "loss_bound", "quasi_convexity", "decay", "growth")
     MEASURED_ORDER = ("dim", "n_samples", "smooth", "curvature", "quasi_convexity", "lipschitz", "sample_var",
@@ -198,15 +198,15 @@ class StagewiseSGD(MappedScenario):
 
     def __init__(self, params, *, output: str = "after", mc: tuple = (), mc_count: int = 0):
         super().__init__(params)
-        if output not in sim.stagewise.OUTPUTS:
-            raise TypeError(f"stagewise_sgd: output must be one of {sim.stagewise.OUTPUTS}, got {output!r}")
+        if output not in sim.step_decay.OUTPUTS:
+            raise TypeError(f"step_decay_sgd: output must be one of {sim.step_decay.OUTPUTS}, got {output!r}")
         self.output = output
         self.mc_spec = tuple(mc) if mc else tuple(MCPoint() for _ in range(mc_count))
         for m in self.mc_spec:
             if not isinstance(m, MCPoint):
-                raise TypeError(f"stagewise_sgd: mc entries must be MCPoint(...), got {m!r}")
+                raise TypeError(f"step_decay_sgd: mc entries must be MCPoint(...), got {m!r}")
         self.supports_monte_carlo = bool(self.mc_spec)
-        self.algorithm = "stagewise SGD with early momentum"
+        self.algorithm = "step-decay SGD with early momentum"
         self.name = "diagonal quadratics with per-sample shifts (spectrum in [mu, beta])"
         self.mc_name = ", ".join(sorted({(m.problem.describe() if hasattr(m.problem, "describe") else
                                           "diagonal quadratics") for m in self.mc_spec} | {
@@ -216,7 +216,7 @@ class StagewiseSGD(MappedScenario):
     def _values(self, pt, dps=None) -> dict:
         m = self.map
         f = (lambda k: m.scalar(k, pt)) if dps is None else (lambda k: m.scalar(k, pt, dps))
-        v = {"K": int(round(float(f("stages")))), "T0": int(round(float(f("length0")))),
+        v = {"K": int(round(float(f("phases")))), "T0": int(round(float(f("length0")))),
              "m0": int(round(float(f("momentum_steps0")))), "D": int(round(float(f("dim")))),
              "beta": f("smooth"), "mu": f("curvature"), "eta0": f("step0"), "rho": f("momentum"),
              "s": f("noise_std"), "gap": f("init_gap")}
@@ -325,7 +325,7 @@ class StagewiseSGD(MappedScenario):
             return None
         eigs, delta0, noise = self.problem_at(inst)
         etas, lengths, mons = self._schedule(v)
-        from ..sim.stagewise import _peak_second_moment
+        from ..sim.step_decay import _peak_second_moment
 
         with np.errstate(over="ignore", invalid="ignore"):
             peak = _peak_second_moment(eigs, delta0, [float(e) for e in etas], lengths, mons, float(v["rho"]), noise,
@@ -367,11 +367,11 @@ class StagewiseSGD(MappedScenario):
         etas, lengths, mons = self._schedule(v, dps)
         if dps is None:
             with np.errstate(over="ignore", invalid="ignore"):  # a diverging schedule gives inf: the checks refuse it
-                _, S = stagewise_quadratic_moments(eigs, delta0, [float(e) for e in etas], lengths, mons,
+                _, S = step_decay_quadratic_moments(eigs, delta0, [float(e) for e in etas], lengths, mons,
                                                    float(v["rho"]), noise, output=self.output)
                 return float(np.dot(eigs, S) / 2)
         with mpmath.workdps(dps):
-            _, S = stagewise_quadratic_moments(eigs, delta0, etas, lengths, mons, v["rho"], noise,
+            _, S = step_decay_quadratic_moments(eigs, delta0, etas, lengths, mons, v["rho"], noise,
                                                output=self.output, dps=dps)
             return mpmath.fsum(li * s for li, s in zip(eigs, S)) / 2
 
@@ -424,7 +424,7 @@ class StagewiseSGD(MappedScenario):
             spec = _separable_from_json(inst["problem"])
             p = spec.build()
             theta0 = spec.theta0()
-            res = stagewise_sgd(p, theta0, etas, lengths, mons, float(v["rho"]), float(v["s"]), v.get("B"), runs,
+            res = step_decay_sgd(p, theta0, etas, lengths, mons, float(v["rho"]), float(v["s"]), v.get("B"), runs,
                                 seed, output=self.output, chunk_runs=min(chunk_runs, 8192), track_from=np.zeros(p.dim),
                                 box=True)
             if not res.max_dist <= spec.region:
@@ -435,7 +435,7 @@ class StagewiseSGD(MappedScenario):
         n = v.get("n", 2)
         a = _shift_rows(n, inst["split"], float(v.get("sample_var", 0.0)))
         p = SeparableLoss("quadratic", (1.0,), np.zeros(v["D"]), a, weights=eigs)
-        res = stagewise_sgd(p, np.asarray(delta0), etas, lengths, mons, float(v["rho"]), float(v["s"]), v.get("B"),
+        res = step_decay_sgd(p, np.asarray(delta0), etas, lengths, mons, float(v["rho"]), float(v["s"]), v.get("B"),
                             runs, seed, output=self.output, chunk_runs=min(chunk_runs, 8192))
         return res.mean, res.var
 
@@ -449,14 +449,14 @@ class StagewiseSGD(MappedScenario):
         return f"quadratic D={len(eigs)}, spectrum [{min(eigs):.4g}, {max(eigs):.4g}], {sched}"
 
 
-def stagewise_sgd_risk(*, output: str = "after", mc=(), mc_count: int = 0, **params) -> StagewiseSGD:
-    """The expected excess risk of stagewise SGD with early momentum, in a claim's own symbols."""
-    return StagewiseSGD(params, output=output, mc=mc, mc_count=mc_count)
+def step_decay_risk(*, output: str = "after", mc=(), mc_count: int = 0, **params) -> StepDecaySGD:
+    """The expected excess risk of step-decay SGD with early momentum, in a claim's own symbols."""
+    return StepDecaySGD(params, output=output, mc=mc, mc_count=mc_count)
 
 
 # =============================================================================== uniform stability
-class StagewiseStability(MappedScenario):
-    """Uniform stability of stagewise SGD by coupled runs on neighbouring data sets.
+class StepDecayStability(MappedScenario):
+    """Uniform stability of step-decay SGD by coupled runs on neighbouring data sets.
 
     Instances: per-sample losses ``f(w; z) = sum_j lam (w_j - c_j)^2/2 + <a, w - c> + b sum_j psi(w_j - c_j)``
     with ``psi(x) = sin(x)^2/2`` (curvature in [-1, 1]) and the data universe ``||a|| <= A``,
@@ -473,7 +473,7 @@ class StagewiseStability(MappedScenario):
     """
 
     REQUIRED = ("lipschitz", "smooth", "curvature", "quasi_convexity", "step0", "length0", "momentum_steps0",
-                "momentum", "stages", "noise_std", "batch", "n_samples", "dim")
+                "momentum", "phases", "noise_std", "batch", "n_samples", "dim")
     OPTIONAL = ("loss_bound", "decay", "growth")
     BOX_MARGIN = 2.0
     PILOT = 128
@@ -483,13 +483,13 @@ class StagewiseStability(MappedScenario):
     def __init__(self, params, *, output: str = "after", adjust: str | None = None):
         super().__init__(params)
         self.output, self.adjust = output, adjust
-        self.name = "coupled stagewise SGD on neighbouring data sets"
+        self.name = "coupled step-decay SGD on neighbouring data sets"
         self._cache: dict = {}
 
     def _sched(self, pt):
         m = self.map
         f = lambda k: float(m.scalar(k, pt))  # noqa: E731
-        K, T0, m0 = (int(round(f(k))) for k in ("stages", "length0", "momentum_steps0"))
+        K, T0, m0 = (int(round(f(k))) for k in ("phases", "length0", "momentum_steps0"))
         decay = f("decay") if m.has("decay") else 0.5
         g = int(round(f("growth"))) if m.has("growth") else 2
         ks = range(1, K + 1)
@@ -555,7 +555,7 @@ class StagewiseStability(MappedScenario):
             pt = self._place(pt, self.adjust, inst["adjust_u"])
         etas, lengths, mons, rho, s, B, _, _ = self._sched(pt)
         th0 = np.full(D, inst["start"])
-        _, _, dist = coupled_stagewise_sgd(pa, pb, th0, etas, lengths, mons, rho, s, B, self.PILOT,
+        _, _, dist = coupled_step_decay_sgd(pa, pb, th0, etas, lengths, mons, rho, s, B, self.PILOT,
                                            inst["data_seed"] + 1, output=self.output, track_from=np.zeros(D), box=True)
         R = self.BOX_MARGIN * max(dist, abs(inst["start"]))
         pt = self._write({"lipschitz": math.sqrt(D) * lam * R + A + bm * math.sqrt(D) / 2}, pt)
@@ -631,7 +631,7 @@ class StagewiseStability(MappedScenario):
         etas, lengths, mons, rho, s, B, n, D = self._sched(pt)
         pa, pb = self._problems(inst)
         th0 = np.full(D, inst["start"])
-        wa, wb, dist = coupled_stagewise_sgd(pa, pb, th0, etas, lengths, mons, rho, s, B, int(runs), int(seed) % 2**63,
+        wa, wb, dist = coupled_step_decay_sgd(pa, pb, th0, etas, lengths, mons, rho, s, B, int(runs), int(seed) % 2**63,
                                              output=self.output, track_from=np.zeros(D), box=True)
         if dist > inst["box"]:
             raise EvaluationError(f"an iterate left the box |w_j| <= {inst['box']:.4g} the constants were measured on")
@@ -649,17 +649,17 @@ class StagewiseStability(MappedScenario):
     def describe(self, inst):
         etas, lengths, mons, rho, s, B, n, D = self._sched(inst["point"])
         return (f"quadratic core lam={inst['lam']:.3g} with per-sample shifts ||a|| <= {inst['A']:.3g} and non-convex "
-                f"b psi, |b| <= {inst['bmax']:.3g}; D={D}, n={n}, B={B}, stages {lengths}, momentum steps {mons}, "
+                f"b psi, |b| <= {inst['bmax']:.3g}; D={D}, n={n}, B={B}, phases {lengths}, momentum steps {mons}, "
                 f"rho={rho:.3g}, noise std {s:.3g}; box {inst['box']:.3g}; neighbour replaces sample 0")
 
 
-def stagewise_stability(*, output: str = "after", adjust: str | None = None, **params) -> StagewiseStability:
-    """Uniform stability of stagewise SGD by coupled runs, in a claim's own symbols (class docstring).
+def step_decay_stability(*, output: str = "after", adjust: str | None = None, **params) -> StepDecayStability:
+    """Uniform stability of step-decay SGD by coupled runs, in a claim's own symbols (class docstring).
 
     ``adjust`` names a domain parameter the search may move (within the domain) so that a drawn point whose
     measured constants break a relation of the claim satisfies it again (e.g. the step parameter)."""
-    return StagewiseStability(params, output=output, adjust=adjust)
+    return StepDecayStability(params, output=output, adjust=adjust)
 
 
-__all__ = ["REGION", "SeparableData", "StagewiseSGD", "StagewiseStability", "seeded_points", "seeded_search",
-           "stagewise_sgd_risk", "stagewise_stability"]
+__all__ = ["REGION", "SeparableData", "StepDecaySGD", "StepDecayStability", "seeded_points", "seeded_search",
+           "step_decay_risk", "step_decay_stability"]
