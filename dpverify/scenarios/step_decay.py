@@ -36,8 +36,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Mapping
+from typing import Mapping
 
 import mpmath
 import numpy as np

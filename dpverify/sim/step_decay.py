@@ -50,7 +50,7 @@ import mpmath
 import numpy as np
 
 from .algorithms import MCResult
-from .rng import BLOCK, block_rng, block_slices, combine_blocks, iter_chunks
+from .rng import block_rng, block_slices, combine_blocks, iter_chunks
 from .sgd import index_rng, minibatch_grad
 
 __all__ = [

@@ -131,7 +131,10 @@ THM_3_2 = Claim(
                          scenario=DPAGEEM_RISK),
     ),
     expected="violated",
-    reason="tbd",
+    reason=("with eta^0 T^0 = 1/(c4 theta mu) one SGD stage on a mu-PL quadratic (theta = 2) shrinks E F - F* only "
+            "by about c4 (1 - e^(-1/c4)) (0.76 at c4 = 1.9), not by 1/2: (5) fails without noise (K = 1: 0.0379 > "
+            "0.0250); its Gamma = c4/4 is 1/8 of the 2 c4 that weak quasi-convexity and PL give (and see "
+            "stage/claim-dp-term for the DP term's stray eta^0)"),
     witness={"K": 1, "T0": 6, "t0": 0, "rho": 0.0, "c4": 1.9, "theta": 2.0, "mu": 1.0, "beta": 1.0, "L": 2.0,
              "sigma": 0.0, "d": 1, "n": 10**6, "B": 1, "c2": 1.0, "epsilon": 1.0, "delta": 1e-5, "Delta0": 0.05},
 )
