@@ -163,6 +163,19 @@ def test_no_constants_rescue_theorem_2_1():
                 assert eps < c1 * T and d > 1 - 1e-12 > delta
 
 
+def test_no_constants_rescue_theorem_3_1():
+    """For every (c1, c2) on a grid, Algorithm 1 at T0*, eps* = c1 T0* < c1 sum_k T^k has delta(eps*) >= 0.93; the
+    closed form never exceeds the exact best half-line of the output's law (where T0* is small enough to sum)."""
+    for c1 in np.geomspace(1e-2, 1e2, 7):
+        for c2 in np.geomspace(1e-2, 1e2, 7):
+            for delta in (1e-10, 1e-3, 0.4):
+                eps, T0, d = proofs.thm31_delta_at_t0star(c1, c2, delta)
+                assert eps < c1 * 2 * T0 and d > 0.93
+                if T0 <= 300:
+                    pt = {"K": 1, "c1": c1, "c2": c2, "T0": T0, "t0": 0, "rho": 0.0, "delta": delta, "epsilon": eps}
+                    assert d <= proofs.algorithm1_delta_lower(pt) + 1e-12
+
+
 def test_wor_accountant_grid_only_loosens():
     import dp_accounting
     from dp_accounting import rdp

@@ -238,6 +238,8 @@ def _accounting(fn, what, domain):
 
 
 THM_2_1_DELTA_STAR = implemented_function("delta_star", lambda a, b, dl: proofs.thm21_delta_at_tstar(a, b, dl)[2])
+THM_3_1_DELTA_STAR = implemented_function("delta_star_alg1",
+                                          lambda a, b, dl: proofs.thm31_delta_at_t0star(a, b, dl)[2])
 _THM_2_1_DOMAIN = Domain(
     Relation(sp.Lt(eps, c1 * T), "eps < c1 q^2 T (q = 1)"),
     c1=Real(gt=0, search=(1e-2, 1e2), log=True),
@@ -341,11 +343,15 @@ THM_3_1 = Claim(
                  audit=_audit(lambda pt, side, k, rng: proofs.algorithm1_sampler({**pt, "K": 1}, side, k, rng),
                               "Algorithm 1 (one stage, full batches) on a linear loss, D vs D'", _THM_3_1_DOMAIN,
                               eps=eps, delta=delta)),
+        Inequality("no c2 works for this c1: one stage, full batches, no momentum, at T0* = ceil(64 max(c2^2 "
+                   "ln(1/delta), 1)/c1), eps* = c1 T0* a half-line lower bound on delta(eps*) (about 15/16) exceeds "
+                   "delta", lhs=THM_3_1_DELTA_STAR(c1, c2, delta), rhs=delta, exists=("c2",),
+                   skip=("symbolic", "scaling")),
     ),
     expected="violated",
     reason=("as in Theorem 2.1: eps < c1 (B/n)^2 sum_k T^k lets eps grow with T^0 while pi falls, and Algorithm 1's "
-            "output stops being private (c1 = 10, c2 = 3, B = n, K = 1, T^0 = 20, eps = 200, delta = 0.01: its "
-            "delta(eps) is at least 0.9)"),
+            "output stops being private for every c1, c2 (B = n, K = 1, T^0 = ceil(64 max(c2^2 ln(1/delta), 1)/c1), "
+            "eps = c1 T^0: delta(eps) >= 15/16; c1 = 10, c2 = 3, T^0 = 20, eps = 200, delta = 0.01: at least 0.9)"),
     witness={"c1": 10.0, "c2": 3.0, "T0": 20, "t0": 0, "rho": 0.0, "delta": 0.01, "epsilon": 200.0},
 )
 _THM_3_1_OK_DOMAIN = Domain(

@@ -113,6 +113,30 @@ def algorithm1_delta_lower(pt):
     return mixture_delta_lower(means, -means, sds, float(pt["epsilon"]))
 
 
+def thm31_delta_at_t0star(c1, c2, delta):
+    """A closed-form lower bound on the delta(eps*) of Algorithm 1 (one stage, K = 1, full batches, no
+    momentum, pi of (4) at equality) at T0* = ceil(64 max(c2^2 ln(1/delta), 1)/c1), T = 2 T0* steps and
+    eps* = c1 T0* (so eps* < c1 (B/n)^2 sum_k T^k = 2 c1 T0*). Returns ``(eps*, T0*, bound)``.
+
+    In the units of the module docstring the output is ``-t + s sqrt(t) xi`` on D and ``+t + s sqrt(t) xi``
+    on D', t uniform on 1..T, s = c2 sqrt(T ln(1/delta))/eps*. On the half-line H = {x < -a}, a = T/32:
+    P_D(H) >= (1 - 2a/T) Phi(sqrt(2a)/(2s)) (the t >= 2a have t - a >= t/2) and P_D'(H) <= Phi(-2 sqrt(a)/s)
+    ((a + t)/sqrt(t) >= 2 sqrt(a)), so delta(eps*) >= P_D(H) - e^eps* P_D'(H) -- about 15/16 for every
+    c1, c2 (the second term is at most e^(-3 eps*), eps* >= 64). Tails in log space."""
+    from scipy.special import log_ndtr
+
+    c1, c2, delta = float(c1), float(c2), float(delta)
+    lg = math.log(1 / delta)
+    T0 = math.ceil(64 * max(c2**2 * lg, 1) / c1)
+    T = 2 * T0
+    eps = c1 * T0
+    s = c2 * math.sqrt(T * lg) / eps
+    a = T / 32
+    p = (1 - 2 * a / T) * math.exp(log_ndtr(math.sqrt(2 * a) / (2 * s)))
+    q = math.exp(min(eps + log_ndtr(-2 * math.sqrt(a) / s), 700.0))
+    return eps, T0, p - q
+
+
 def transcript_epsilon(pt):
     """An upper bound on the eps at delta of Algorithm 1 (any output: post-processing of the noisy
     gradients): T_tot = sum_k T^k compositions of the Gaussian mechanism on batches of B of n drawn without
