@@ -11,8 +11,9 @@ variance is at most sigma^2, F_S is mu-PL and one-point theta-weakly quasi-conve
 momentum rho for the first t^k_Mon = 2^k t^0_Mon of them, mini-batches of B of the n samples, noise
 N(0, pi^2 I_d) on the mini-batch gradient, and outputs an iterate drawn uniformly from the stage.
 
-Reading of the standing assumptions: a loss with |f| <= 1 on all of R^d cannot be mu-PL (mu > 0)
-unless its empirical risk is constant (``stage/claim-bounded-pl``), and Remark 1 says the
+Reading of the standing assumptions: |f| <= 1 on all of R^d sits badly with mu-PL (mu-PL gives quadratic
+growth F_S(w) - F* >= (mu/2) dist(w, W*)^2, so every point would lie within 2/sqrt(mu) of a minimiser; the
+losses the checks use would violate it globally), and Remark 1 says the
 assumptions need only hold locally; every check therefore reads them on the region the iterates
 visit (:mod:`dpverify.scenarios.step_decay`), with every constant measured there.
 """
