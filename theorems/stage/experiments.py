@@ -364,5 +364,5 @@ FIGURES = {
     "stage/fig-1": Figure("stage/fig-1", "Figure 1: training/testing accuracy against iterations, eps = 8 (stand-in: "
                                          "two-layer NumPy network on scikit-learn's digits)",
                           run=lambda out, **kw: reproduce(out, **kw),
-                          quick_seconds="about 20", full_seconds="about 120"),
+                          quick_seconds="about 50", full_seconds="about 350"),  # 100 reps, 2 jobs, shared 2-core machine
 }
