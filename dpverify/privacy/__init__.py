@@ -45,6 +45,7 @@ from __future__ import annotations
 from ._checks import ADJACENCIES
 from .accountants import dp_accounting_epsilon, dp_accounting_rdp
 from .audit import AuditResult, audit, clopper_pearson, gaussian_noise_for
+from .sampled_gaussian import mixture_delta_lower, wor_gaussian_epsilon  # noqa: F401
 from .budget import BudgetFilterPrivacy, budget_filter_privacy, sensitivity_of_mean_gradient
 from .gaussian import (gaussian_delta_exact, gaussian_eps_exact, renyi_divergence_gaussians,
                        renyi_divergence_gaussians_closed)

@@ -21,6 +21,7 @@ from .gd import LogisticData, MCPoint, NoisyGD, classification_data, noisy_gd
 from .privacy import BudgetFilterGD, DPAudit, GaussianMechanism, budget_filter_gd, dp_audit, gaussian_mechanism
 from .sensitivity import SquaredLossSensitivity, squared_loss_sensitivity
 from .stability import CoupledStability, coupled_stability
+from .step_decay import SeparableData, StepDecaySGD, StepDecayStability, step_decay_risk, step_decay_stability  # noqa: F401
 
 __all__ = [
     "BudgetFilterGD", "CoupledStability", "DPAudit", "dp_audit", "GaussianMechanism", "LogisticData", "MCPoint", "MappedScenario",

@@ -47,6 +47,7 @@ from .schedules import (
     uniform,
 )
 from .sgd import index_rng, minibatch_grad, psgd, sampling_noise_moments
+from .step_decay import SeparableLoss, coupled_step_decay_sgd, phase_schedule, step_decay_quadratic_moments, step_decay_sgd  # noqa: F401
 
 __all__ = [
     "BLOCK",

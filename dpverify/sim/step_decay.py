@@ -1,0 +1,725 @@
+"""Step-decay SGD with early momentum: phases of their own step size and length, heavy-ball momentum
+for the first steps of each phase, mini-batches drawn without replacement, Gaussian gradient noise,
+and an output drawn uniformly from each phase's iterates.
+
+The iteration, in optimisation terms (phase k = 1..K has step ``eta_k``, length ``T_k`` and
+momentum for its first ``m_k`` steps)::
+
+    w_0 = w_{-1} = start of the phase (the previous phase's output; velocity zero)
+    for t = 1..T_k:
+        I_t = B indices drawn uniformly without replacement from the n samples
+        g_t = (1/B) sum_{i in I_t} grad f(w_{t-1}; z_i) + s xi_t,        xi_t ~ N(0, I_D)
+        w_t = w_{t-1} - eta_k g_t + rho_t (w_{t-1} - w_{t-2}),           rho_t = rho if t <= m_k else 0
+    output of the phase: w_O with O uniform on {1..T_k} (``output="after"``: the T_k iterates the
+    steps produce), on {0..T_k - 1} (``"before"``: the points the steps evaluate gradients at), or
+    O = T_k (``"last"``); the next phase starts there.
+
+:func:`phase_schedule` builds the per-phase lists for a geometric schedule (step multiplied by
+``decay`` and lengths by ``growth`` at every phase, as in step-decay SGD). ``batch=None`` (or
+``batch >= n``) uses the full gradient.
+
+Problems: any :class:`~dpverify.sim.Problem` (full gradients); for mini-batches a data problem,
+either one with ``batch_grad(theta, idx)`` (e.g. :class:`SeparableLoss`) or a linear model of
+:mod:`dpverify.sim.problems` (through :func:`~dpverify.sim.minibatch_grad`).
+
+Randomness
+----------
+Block ``b`` of :data:`~dpverify.sim.rng.BLOCK` runs draws its gradient noise from
+``block_rng(seed, b)``, its mini-batch indices from ``index_rng(seed, b)`` (as
+:func:`~dpverify.sim.psgd` does) and its output indices from :func:`output_rng` ``(seed, b)``;
+per-run statistics are reduced per block and combined in block order, so results are
+bit-identical for every ``chunk_runs``. :func:`coupled_step_decay_sgd` runs two problems (e.g.
+neighbouring data sets) with the *same* noise, mini-batch indices and output indices.
+
+Exact moments
+-------------
+On a diagonal quadratic with an affine gradient ``lam_j (w_j - w*_j) + c_j`` and gradient noise
+of variance ``v_j`` per coordinate (independent across steps, mean zero: the Gaussian noise plus
+the mini-batch sampling noise), the mean and second moment of ``w_t - w*`` propagate linearly
+through ``(w_t, w_{t-1})``; a uniformly drawn output averages them, and the next phase starts from
+that mixture with zero velocity, so :func:`step_decay_quadratic_moments` gives the output's first
+two moments exactly (NumPy, or mpmath at ``dps`` digits).
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass, field
+
+import mpmath
+import numpy as np
+
+from .algorithms import MCResult
+from .rng import block_rng, block_slices, combine_blocks, iter_chunks
+from .sgd import index_rng, minibatch_grad
+
+__all__ = [
+    "OUTPUTS", "SeparableLoss", "StepDecayResult", "coupled_step_decay_sgd", "output_rng",
+    "sample_without_replacement", "phase_schedule", "step_decay_quadratic_moments", "step_decay_sgd",
+    "wor_batch_variance",
+]
+
+OUTPUTS = ("after", "before", "last")
+
+
+# --------------------------------------------------------------------------- validation
+def _int(name, v, minimum=1):
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Integral) or int(v) < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {v!r}")
+    return int(v)
+
+
+def _real(name, v, *, positive=False, nonnegative=False):
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real) or not math.isfinite(float(v)):
+        raise ValueError(f"{name} must be a finite real number, got {v!r}")
+    v = float(v)
+    if positive and not v > 0:
+        raise ValueError(f"{name} must be positive, got {v!r}")
+    if nonnegative and not v >= 0:
+        raise ValueError(f"{name} must be non-negative, got {v!r}")
+    return v
+
+
+def _schedule(etas, lengths, momentum_steps):
+    lengths = [_int(f"lengths[{k}]", T) for k, T in enumerate(lengths)]
+    if not lengths:
+        raise ValueError("lengths must hold at least one phase")
+    etas = [_real(f"etas[{k}]", e, nonnegative=True) for k, e in enumerate(etas)]
+    mons = [_int(f"momentum_steps[{k}]", m, minimum=0) for k, m in enumerate(momentum_steps)]
+    if len(etas) != len(lengths) or len(mons) != len(lengths):
+        raise ValueError(f"etas, lengths and momentum_steps must have one entry per phase, got "
+                         f"{len(etas)}, {len(lengths)} and {len(mons)}")
+    for k, (m, T) in enumerate(zip(mons, lengths)):
+        if m > T:
+            raise ValueError(f"momentum_steps[{k}] = {m} exceeds lengths[{k}] = {T}")
+    return etas, lengths, mons
+
+
+def _momentum(rho):
+    rho = _real("momentum", rho, nonnegative=True)
+    if not rho < 1:
+        raise ValueError(f"momentum must be in [0, 1), got {rho!r}")
+    return rho
+
+
+def _output(output):
+    if output not in OUTPUTS:
+        raise ValueError(f"output must be one of {OUTPUTS}, got {output!r}")
+    return output
+
+
+def phase_schedule(eta0: float, T0: int, m0: int, phases: int, decay: float = 0.5, growth: int = 2):
+    """Per-phase lists for a geometric schedule: phase k = 1..K has step ``eta0 decay^k``, length
+    ``T0 growth^k`` and momentum for its first ``m0 growth^k`` steps."""
+    eta0 = _real("eta0", eta0, positive=True)
+    T0, phases = _int("T0", T0), _int("phases", phases)
+    m0, growth = _int("m0", m0, minimum=0), _int("growth", growth)
+    decay = _real("decay", decay, positive=True)
+    if m0 > T0:
+        raise ValueError(f"m0 = {m0} exceeds T0 = {T0}")
+    ks = range(1, phases + 1)
+    return ([eta0 * decay**k for k in ks], [T0 * growth**k for k in ks], [m0 * growth**k for k in ks])
+
+
+def output_rng(seed: int, block: int) -> np.random.Generator:
+    """Generator of the output indices of block ``block``: ``SeedSequence(seed, spawn_key=(block, 1))``,
+    independent of the noise (``block_rng``) and mini-batch (``index_rng``) streams."""
+    seed, block = _int("seed", seed, minimum=0), _int("block", block, minimum=0)
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(block, 1))))
+
+
+def sample_without_replacement(rng: np.random.Generator, n: int, batch: int, rows: int) -> np.ndarray:
+    """``rows`` independent uniform subsets of size ``batch`` of ``{0..n-1}``, shape ``(rows, batch)``.
+
+    Floyd's algorithm vectorised over rows (``O(rows batch^2)``) for small batches, random keys
+    otherwise (``O(rows n)``); each row is a uniformly distributed ``batch``-subset (in no
+    particular order).
+    """
+    n, batch, rows = _int("n", n), _int("batch", batch), _int("rows", rows, minimum=0)
+    if batch > n:
+        raise ValueError(f"batch = {batch} exceeds n = {n}")
+    if batch > 48 and batch * batch > n:
+        keys = rng.random((rows, n))
+        return np.argpartition(keys, batch - 1, axis=1)[:, :batch].astype(np.int64)
+    out = np.empty((rows, batch), dtype=np.int64)
+    dup = np.empty(rows, dtype=bool)
+    eq = np.empty(rows, dtype=bool)
+    for k, j in enumerate(range(n - batch, n)):
+        r = rng.integers(0, j + 1, size=rows)
+        if k:
+            np.equal(out[:, 0], r, out=dup)
+            for kk in range(1, k):
+                np.equal(out[:, kk], r, out=eq)
+                dup |= eq
+            r[dup] = j
+        out[:, k] = r
+    return out
+
+
+def wor_batch_variance(sample_var, n: int, batch: int):
+    """Variance of the mean of ``batch`` of ``n`` values drawn without replacement, given their
+    (population, 1/n) variance ``sample_var``: ``sample_var (n - batch) / (batch (n - 1))``."""
+    n, batch = _int("n", n), _int("batch", batch)
+    if batch >= n:
+        return 0 * sample_var
+    return sample_var * (n - batch) / (batch * (n - 1))
+
+
+# --------------------------------------------------------------------------- a non-convex data problem
+class SeparableLoss:
+    """Per-sample losses ``f(w; z_i) = sum_j u_j phi(w_j - c_j) + <a_i, w - c> + b_i sum_j psi(w_j - c_j)``
+    (weights ``u_j > 0``, default 1).
+
+    ``a`` (n x D) and ``b`` (n) are centred (``sum_i a_i = 0``, ``sum_i b_i = 0``), so the empirical
+    risk is ``F(w) = sum_j phi(w_j - c_j)`` whatever the samples, minimised at ``c`` with ``F* =
+    n phi(0)``-free value ``D phi(0)``. ``phi`` (the shape of F) and ``psi`` (a non-convex
+    per-sample perturbation, ``psi(x) = sin(x)^2 / 2`` rescaled) are chosen by name:
+
+    * ``"quadratic"``: ``phi(x) = lam x^2 / 2`` (``params = (lam,)``);
+    * ``"sine"``: ``phi(x) = x^2/2 + (s/2) sin(x)^2`` (``params = (s,)``), non-convex for ``s > 1``,
+      PL and one-point weakly quasi-convex on bounded sets (its constants measured by
+      :meth:`pl_constant` and :meth:`quasi_convexity` on a box);
+    * ``"huber"``: ``phi(x) = lam x^2/2`` for ``|x| <= r``, ``lam r |x| - lam r^2/2`` beyond
+      (``params = (lam, r)``): lam-smooth, (lam r)-Lipschitz everywhere, PL only on bounded sets.
+
+    ``with_sample(i, a_new, b_new)`` gives the neighbouring data set with sample ``i`` replaced (its
+    empirical risk gains ``<a_new - a_i, w - c>/n + ...``; no longer centred).
+    """
+
+    PHIS = ("quadratic", "sine", "huber")
+
+    def __init__(self, phi: str, params, center, a, b=None, *, weights=None, centred: bool = True):
+        if phi not in self.PHIS:
+            raise ValueError(f"phi must be one of {self.PHIS}, got {phi!r}")
+        self.phi, self.params = phi, tuple(float(p) for p in params)
+        self.center = np.asarray(center, dtype=float).reshape(-1)
+        self.dim = self.center.size
+        self.weights = np.ones(self.dim) if weights is None else np.asarray(weights, float).reshape(-1)
+        if self.weights.size != self.dim or not np.all(self.weights > 0):
+            raise ValueError(f"weights must be {self.dim} positive numbers, got {weights!r}")
+        self._unit = bool(np.all(self.weights == 1.0))
+        self.a = np.asarray(a, dtype=float).reshape(-1, self.dim)
+        self.n_samples = self.a.shape[0]
+        self.b = np.zeros(self.n_samples) if b is None else np.asarray(b, dtype=float).reshape(-1)
+        if self.b.size != self.n_samples:
+            raise ValueError(f"b must have one entry per sample ({self.n_samples}), got {self.b.size}")
+        if centred and (np.abs(self.a.sum(axis=0)).max() > 1e-9 * max(1.0, np.abs(self.a).sum())
+                        or abs(self.b.sum()) > 1e-9 * max(1.0, np.abs(self.b).sum())):
+            raise ValueError("a and b must be centred (sum over samples zero); pass centred=False for a neighbour")
+        self.a_mean, self.b_mean = self.a.mean(axis=0), float(self.b.mean())
+        self._has_b = bool(np.any(self.b))
+        self.centred = centred
+        # F = sum_j phi(w_j - c_j) (phi(0) = 0) when centred; a neighbour's minimum is not computed
+        self.f_star = 0.0 if centred else float("nan")
+
+    # ---------------------------------------------------------------- the shapes
+    def _phi(self, x, d=0):
+        if self.phi == "quadratic":
+            (lam,) = self.params
+            return (lam * x * x / 2, lam * x, lam + 0 * x)[d]
+        if self.phi == "sine":
+            (s,) = self.params
+            return (x * x / 2 + s * np.sin(x) ** 2 / 2, x + s * np.sin(2 * x) / 2, 1 + s * np.cos(2 * x))[d]
+        lam, r = self.params
+        ax = np.abs(x)
+        inside = ax <= r
+        if d == 0:
+            return np.where(inside, lam * x * x / 2, lam * r * ax - lam * r * r / 2)
+        if d == 1:
+            return np.where(inside, lam * x, lam * r * np.sign(x))
+        return np.where(inside, lam, 0.0)
+
+    @staticmethod
+    def _psi(x, d=0):
+        return (np.sin(x) ** 2 / 2, np.sin(2 * x) / 2, np.cos(2 * x))[d]
+
+    # ---------------------------------------------------------------- Problem interface
+    def _wphi(self, x, d=0):
+        v = self._phi(x, d)
+        return v if self._unit else v * self.weights
+
+    def value(self, theta):
+        x = np.asarray(theta, float) - self.center
+        out = self._wphi(x).sum(axis=-1)
+        if np.any(self.a_mean):
+            out = out + x @ self.a_mean
+        if self.b_mean:
+            out = out + self.b_mean * self._psi(x).sum(axis=-1)
+        return out
+
+    def excess(self, theta):
+        return self.value(theta) - self.f_star
+
+    def grad(self, theta, clip=None):
+        if clip is not None:
+            raise ValueError("SeparableLoss does not clip")
+        x = np.asarray(theta, float) - self.center
+        g = self._wphi(x, 1)
+        if np.any(self.a_mean):
+            g = g + self.a_mean
+        if self.b_mean:
+            g = g + self.b_mean * self._psi(x, 1)
+        return g
+
+    #: gradients are computed row by row (elementwise), so a chunk may be processed at once
+    elementwise = True
+
+    def batch_grad(self, theta, idx):
+        """Mini-batch gradient ``(1/B) sum_{i in idx} grad f(theta; z_i)`` per row, ``idx`` (rows, B)."""
+        x = np.asarray(theta, float) - self.center
+        B = idx.shape[1]
+        acc = self.a[idx[:, 0]]
+        for k in range(1, B):
+            acc += self.a[idx[:, k]]
+        g = self._wphi(x, 1)
+        g += acc / B
+        if self._has_b:
+            bb = self.b[idx[:, 0]]
+            for k in range(1, B):
+                bb = bb + self.b[idx[:, k]]
+            g += (bb / B)[:, None] * self._psi(x, 1)
+        return g
+
+    def sample_value(self, theta, a, b):
+        """``f(theta; z)`` for a data point ``z = (a, b)`` (any point of the universe)."""
+        x = np.asarray(theta, float) - self.center
+        return self._wphi(x).sum(axis=-1) + x @ np.asarray(a, float) + float(b) * self._psi(x).sum(axis=-1)
+
+    def with_sample(self, i: int, a_new, b_new: float = 0.0) -> "SeparableLoss":
+        a = self.a.copy()
+        b = self.b.copy()
+        a[i] = np.asarray(a_new, float)
+        b[i] = float(b_new)
+        return SeparableLoss(self.phi, self.params, self.center, a, b, weights=self.weights, centred=False)
+
+    # ---------------------------------------------------------------- measured constants (1-D scans)
+    def _grid(self, radius, k=20001):
+        return np.linspace(-radius, radius, k)
+
+    def phi_constants(self, radius: float) -> dict:
+        """On ``|x| <= radius``: PL constant ``min phi'^2/(2 (phi - phi(0)))``, one-point weak
+        quasi-convexity ``min x phi'/(phi - phi(0))``, ``max phi''`` and ``max |phi'|`` (dense grid,
+        then refined by a bounded scalar minimisation). ``F = sum_j phi(w_j - c_j)`` has the same
+        PL and quasi-convexity constants (ratios of sums of non-negative terms)."""
+        from scipy.optimize import minimize_scalar
+
+        phi0 = float(self._phi(np.zeros(1))[0])
+
+        def ratios(x):
+            x = np.asarray(x, float)
+            f = self._phi(x) - phi0
+            d1 = self._phi(x, 1)
+            return d1 * d1 / (2 * f), x * d1 / f
+
+        x = self._grid(radius)
+        x = x[np.abs(x) > 1e-6 * radius]
+        out = {}
+        for key, k in (("mu", 0), ("theta", 1)):
+            r = ratios(x)[k]
+            i = int(np.argmin(r))
+            lo, hi = x[max(i - 1, 0)], x[min(i + 1, len(x) - 1)]
+            best = float(r[i])
+            if lo * hi > 0:  # refine inside the bracket (not across the minimiser, where the ratio is 0/0)
+                res = minimize_scalar(lambda t: float(ratios([t])[k][0]), bounds=(min(lo, hi), max(lo, hi)),
+                                      method="bounded", options={"xatol": 1e-12})
+                best = min(best, float(res.fun))
+            out[key] = best
+        xs = self._grid(radius)
+        out["beta"] = float(np.max(np.abs(self._phi(xs, 2))))
+        out["max_grad"] = float(np.max(np.abs(self._phi(xs, 1))))
+        return out
+
+    def constants(self, radius: float) -> dict:
+        """Every constant of the standing assumptions on the box ``|w_j - c_j| <= radius``:
+        ``mu`` (PL of F), ``theta`` (one-point weak quasi-convexity of F at c), ``beta`` (smoothness
+        of every per-sample loss), ``lipschitz`` (largest per-sample gradient norm on the box, over
+        the samples), ``sample_var`` (largest (1/n) sum_i ||grad f_i - grad F||^2 on the box),
+        ``loss_range`` (max - min of the per-sample losses on the box, an upper estimate)."""
+        c = self.phi_constants(radius)
+        if not self.centred:
+            raise ValueError("constants are measured for a centred data set (its empirical risk is sum_j u_j phi)")
+        bmax = float(np.abs(self.b).max()) if self.n_samples else 0.0
+        D, u = self.dim, self.weights
+        anorm = np.linalg.norm(self.a, axis=1)
+        beta = float(u.max()) * c["beta"] + bmax
+        lip = float(np.linalg.norm(u)) * c["max_grad"] + float((anorm + np.abs(self.b) * 0.5 * math.sqrt(D)).max())
+        var = float(np.mean((anorm + np.abs(self.b) * 0.5 * math.sqrt(D)) ** 2))
+        phi_max = float(np.max(self._phi(self._grid(radius)))) - float(self._phi(np.zeros(1))[0])
+        rng = float(u.sum()) * phi_max + 2 * float(anorm.max()) * radius * math.sqrt(D) + bmax * D / 2
+        return {"mu": float(u.min()) * c["mu"], "theta": c["theta"], "beta": beta, "lipschitz": lip,
+                "sample_var": var, "loss_range": rng}
+
+    def __repr__(self):
+        return f"SeparableLoss(phi={self.phi}{self.params}, D={self.dim}, n={self.n_samples})"
+
+
+def _batch_gradient(problem, theta, idx):
+    if hasattr(problem, "batch_grad"):
+        return problem.batch_grad(theta, idx)
+    return minibatch_grad(problem, theta, idx)
+
+
+# --------------------------------------------------------------------------- Monte Carlo
+@dataclass(frozen=True)
+class StepDecayResult:
+    """An :class:`~dpverify.sim.MCResult` of the final output's statistic, plus the largest
+    distance ``max_dist`` of any iterate of any run from ``track_from`` (``nan`` when not tracked)."""
+
+    mc: MCResult
+    max_dist: float = float("nan")
+    outputs: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def mean(self):
+        return self.mc.mean
+
+    @property
+    def var(self):
+        return self.mc.var
+
+
+def _phase_kernel(problems, thetas, etas, lengths, mons, rho, noise_std, batch, output, seed, start, blocks,
+                  track, box=False):
+    """Evolve the chunk arrays ``thetas[i]`` (in place: on return, the final outputs) under
+    ``problems[i]``; every problem sees the same noise, mini-batches and output indices."""
+    rows, dim = thetas[0].shape
+    slices = block_slices(start, start + rows)
+    noise_rngs = [block_rng(seed, b) for b in blocks]
+    idx_rngs = [index_rng(seed, b) for b in blocks]
+    out_rngs = [output_rng(seed, b) for b in blocks]
+    n = problems[0].n_samples if hasattr(problems[0], "n_samples") else None
+    full = batch is None or n is None or batch >= n
+    noise = np.empty((rows, dim))
+    grad = np.empty((rows, dim))
+    idx = None if full else np.empty((rows, batch), dtype=np.int64)
+    prevs = [np.empty((rows, dim)) for _ in problems]
+    outs = [np.empty((rows, dim)) for _ in problems]
+    pick = np.empty(rows, dtype=np.int64)
+    dist = 0.0
+    for eta, T, m in zip(etas, lengths, mons):
+        for rng, sl in zip(out_rngs, slices):
+            if output == "last":
+                pick[sl] = T
+            else:
+                pick[sl] = rng.integers(0 if output == "before" else 1, T + (0 if output == "before" else 1),
+                                        size=sl.stop - sl.start)
+        for th, pv, ot in zip(thetas, prevs, outs):
+            pv[...] = th
+            if output == "before":
+                sel = pick == 0
+                ot[sel] = th[sel]
+        for t in range(1, T + 1):
+            r_t = rho if t <= m else 0.0
+            for nrng, irng, sl in zip(noise_rngs, idx_rngs, slices):
+                if not full:
+                    idx[sl] = sample_without_replacement(irng, n, batch, sl.stop - sl.start)
+                nrng.standard_normal(out=noise[sl])
+            for problem, th, pv, ot in zip(problems, thetas, prevs, outs):
+                if getattr(problem, "elementwise", False):
+                    grad[...] = problem.grad(th) if full else problem.batch_grad(th, idx)
+                else:
+                    for sl in slices:
+                        grad[sl] = problem.grad(th[sl]) if full else _batch_gradient(problem, th[sl], idx[sl])
+                if noise_std:
+                    grad += noise_std * noise
+                if r_t:
+                    step = th - pv
+                    pv[...] = th
+                    th -= eta * grad
+                    th += r_t * step
+                else:
+                    pv[...] = th
+                    th -= eta * grad
+                if output == "before":
+                    if t < T:
+                        sel = pick == t
+                        ot[sel] = th[sel]
+                else:
+                    sel = pick == t
+                    ot[sel] = th[sel]
+                if track is not None:
+                    dev = np.abs(th - track)
+                    dist = max(dist, float(dev.max() if box else np.sqrt((dev * dev).sum(axis=1)).max()))
+        for th, ot in zip(thetas, outs):
+            th[...] = ot
+    return dist
+
+
+def _check_common(problem, theta0, etas, lengths, momentum_steps, momentum, noise_std, batch, output):
+    dim = problem.dim
+    theta0 = np.asarray(theta0, dtype=float).reshape(-1)
+    if theta0.size != dim:
+        raise ValueError(f"theta0 must have shape ({dim},), got {np.shape(theta0)}")
+    etas, lengths, mons = _schedule(etas, lengths, momentum_steps)
+    rho = _momentum(momentum)
+    s = _real("noise_std", noise_std, nonnegative=True)
+    if batch is not None:
+        batch = _int("batch", batch)
+        if not (hasattr(problem, "batch_grad") or hasattr(problem, "X")):
+            raise ValueError(f"mini-batches need a data problem (batch_grad or a linear model), got {problem!r}")
+    return theta0, etas, lengths, mons, rho, s, batch, _output(output)
+
+
+def step_decay_sgd(problem, theta0, etas, lengths, momentum_steps, momentum: float, noise_std: float,
+                  batch: int | None, runs: int, seed: int, *, output: str = "after", chunk_runs: int = 8192,
+                  statistic=None, track_from=None, box: bool = False, return_outputs: bool = False) -> StepDecayResult:
+    """Monte Carlo of step-decay SGD with early momentum (module docstring).
+
+    Parameters
+    ----------
+    problem : a simulator problem (``dim``, ``value``, ``grad``; ``n_samples`` and ``batch_grad`` or a
+        linear model for mini-batches)
+    theta0 : array_like, shape (D,)
+        Start of phase 1.
+    etas, lengths, momentum_steps : sequences, one entry per phase (:func:`phase_schedule`)
+    momentum : float in [0, 1)
+        ``rho`` of the heavy-ball term, on for the first ``momentum_steps[k]`` steps of phase k.
+    noise_std : float
+        Standard deviation ``s`` of the Gaussian noise added to each coordinate of the gradient.
+    batch : int or None
+        Mini-batch size (drawn without replacement); ``None`` for the full gradient.
+    runs, seed, chunk_runs : as in :func:`~dpverify.sim.pgd` (results do not depend on ``chunk_runs``)
+    output : "after", "before" or "last" (module docstring)
+    statistic : callable, optional
+        ``statistic(outputs (rows, D)) -> (rows,)``; default ``problem.excess``.
+    track_from : array_like, optional
+        Record the largest distance of any iterate from this point (``result.max_dist``): Euclidean,
+        or the largest coordinate deviation with ``box=True``.
+    """
+    theta0, etas, lengths, mons, rho, s, batch, output = _check_common(
+        problem, theta0, etas, lengths, momentum_steps, momentum, noise_std, batch, output)
+    runs, seed = _int("runs", runs), _int("seed", seed, minimum=0)
+    _int("chunk_runs", chunk_runs)
+    stat = problem.excess if statistic is None else statistic
+    track = None if track_from is None else np.asarray(track_from, float).reshape(1, -1)
+    moments, dist = [], 0.0
+    keep = np.empty((runs, problem.dim)) if return_outputs else None
+    for start, stop, blocks in iter_chunks(runs, chunk_runs):
+        th = np.empty((stop - start, problem.dim))
+        th[...] = theta0
+        dist = max(dist, _phase_kernel([problem], [th], etas, lengths, mons, rho, s, batch, output, seed,
+                                       start, blocks, track, box))
+        if keep is not None:
+            keep[start:stop] = th
+        for sl in block_slices(start, stop):
+            x = np.asarray(stat(th[sl]), dtype=float)
+            rows = sl.stop - sl.start
+            if x.shape != (rows,):
+                raise ValueError(f"statistic must map shape ({rows}, D) to ({rows},), got {x.shape}")
+            tot = float(x.sum())
+            c = x - tot / rows
+            moments.append((rows, tot, float((x * x).sum()), float((c * c).sum())))
+    total = combine_blocks(m[1] for m in moments)
+    mean = total / runs
+    m2 = combine_blocks(m[3] + m[0] * (m[1] / m[0] - mean) ** 2 for m in moments)
+    mc = MCResult(runs=runs, mean=mean, var=m2 / (runs - 1) if runs > 1 else math.nan, sum=total,
+                  sumsq=combine_blocks(m[2] for m in moments), seed=seed, steps=sum(lengths))
+    return StepDecayResult(mc, dist if track is not None else float("nan"), keep)
+
+
+def coupled_step_decay_sgd(problem_a, problem_b, theta0, etas, lengths, momentum_steps, momentum: float,
+                          noise_std: float, batch: int | None, runs: int, seed: int, *, output: str = "after",
+                          chunk_runs: int = 8192, track_from=None, box: bool = False):
+    """Step-decay SGD on two problems (e.g. neighbouring data sets) with the same noise, mini-batch
+    indices and output indices, run ``i`` of one coupled with run ``i`` of the other.
+
+    Returns ``(outputs_a, outputs_b, max_dist)``: the final outputs, shape ``(runs, D)`` each.
+    """
+    theta0, etas, lengths, mons, rho, s, batch, output = _check_common(
+        problem_a, theta0, etas, lengths, momentum_steps, momentum, noise_std, batch, output)
+    if problem_b.dim != problem_a.dim or getattr(problem_b, "n_samples", None) != getattr(problem_a, "n_samples", None):
+        raise ValueError("problem_b must have the dimension and sample count of problem_a")
+    runs, seed = _int("runs", runs), _int("seed", seed, minimum=0)
+    track = None if track_from is None else np.asarray(track_from, float).reshape(1, -1)
+    out_a, out_b = np.empty((runs, problem_a.dim)), np.empty((runs, problem_a.dim))
+    dist = 0.0
+    for start, stop, blocks in iter_chunks(runs, chunk_runs):
+        ta, tb = out_a[start:stop], out_b[start:stop]
+        ta[...] = theta0
+        tb[...] = theta0
+        dist = max(dist, _phase_kernel([problem_a, problem_b], [ta, tb], etas, lengths, mons, rho, s, batch,
+                                       output, seed, start, blocks, track, box))
+    return out_a, out_b, (dist if track is not None else float("nan"))
+
+
+# --------------------------------------------------------------------------- exact moments
+def _per_coordinate(x, D):
+    if isinstance(x, (list, tuple, np.ndarray)):
+        if len(x) != D:
+            raise ValueError(f"expected {D} per-coordinate values, got {len(x)}")
+        return list(x)
+    return [x] * D
+
+
+# State of one coordinate: y = (S00, S01, S11, m0, m1, accS, accm, 1) with S00 = E w_t^2,
+# S01 = E w_t w_{t-1}, S11 = E w_{t-1}^2, m0 = E w_t, m1 = E w_{t-1} (w = iterate - minimiser) and
+# the running sums of S00 and m0 over the iterates the output is drawn from. One step
+# w' = a w + b w_prev - eta (c + xi), E xi = 0, E xi^2 = v, is y' = M y.
+def _segments(T, m, output):
+    """(count, momentum on, accumulate) runs of steps 1..T of one phase."""
+    acc = [output == "after" or (output == "before" and t < T) or (output == "last" and t == T)
+           for t in range(1, T + 1)]
+    mom = [t <= m for t in range(1, T + 1)]
+    segs = []
+    for t in range(T):
+        key = (mom[t], acc[t])
+        if segs and tuple(segs[-1][1:]) == key:
+            segs[-1][0] += 1
+        else:
+            segs.append([1, *key])
+    return segs
+
+
+def _step_matrices(lam, eta, r, v, c, acc, one, zero):
+    """The 8x8 step matrix per coordinate (nested lists of numbers)."""
+    out = []
+    for lj, vj, cj in zip(lam, v, c):
+        a = one - eta * lj + r
+        b = -r
+        row_S00 = [a * a, 2 * a * b, b * b, -2 * eta * cj * a, -2 * eta * cj * b, zero, zero,
+                   eta * eta * (vj + cj * cj)]
+        row_S01 = [a, b, zero, -eta * cj, zero, zero, zero, zero]
+        row_S11 = [one, zero, zero, zero, zero, zero, zero, zero]
+        row_m0 = [zero, zero, zero, a, b, zero, zero, -eta * cj]
+        row_m1 = [zero, zero, zero, one, zero, zero, zero, zero]
+        row_aS = [zero] * 8
+        row_am = [zero] * 8
+        row_aS[5] = one
+        row_am[6] = one
+        if acc:
+            row_aS = [x + y for x, y in zip(row_aS, row_S00)]
+            row_am = [x + y for x, y in zip(row_am, row_m0)]
+        row_1 = [zero] * 7 + [one]
+        out.append([row_S00, row_S01, row_S11, row_m0, row_m1, row_aS, row_am, row_1])
+    return out
+
+
+def _np_power(M, n):
+    """M^n for a stack of square matrices (repeated squaring)."""
+    R = np.broadcast_to(np.eye(M.shape[-1]), M.shape).copy()
+    P = M.copy()
+    while n:
+        if n & 1:
+            R = P @ R
+        n >>= 1
+        if n:
+            P = P @ P
+    return R
+
+
+def _mp_power(M, n):
+    R = mpmath.eye(M.rows)
+    P = M
+    while n:
+        if n & 1:
+            R = P * R
+        n >>= 1
+        if n:
+            P = P * P
+    return R
+
+
+def step_decay_quadratic_moments(eigs, delta0, etas, lengths, momentum_steps, momentum, noise_var,
+                                grad_shift=None, *, output: str = "after", dps: int | None = None,
+                                peak: bool = False):
+    """Exact first and second moments of ``w_out - w*`` per coordinate on a diagonal quadratic.
+
+    The gradient is ``eigs_j (w_j - w*_j) + grad_shift_j`` plus mean-zero noise of variance
+    ``noise_var_j`` per coordinate and step, independent across steps (Gaussian noise plus
+    mini-batch sampling noise, :func:`wor_batch_variance`). ``delta0 = w_start - w*``. Each phase is
+    a product of powers of one 8x8 step matrix per coordinate (repeated squaring), so the cost is
+    logarithmic in the phase lengths.
+
+    Returns ``(mean, second)``: ``E[w_out - w*]_j`` and ``E[(w_out - w*)_j^2]`` (NumPy arrays, or
+    lists of mpmath numbers when ``dps`` is given); with ``peak=True`` also the largest
+    ``E[(w_t - w*)_j^2]`` over every iterate of every phase (a sequential pass in double precision).
+    ``E f(w_out) - f* = sum_j eigs_j second_j / 2`` when there is no shift.
+    """
+    etas, lengths, mons = _schedule(etas, lengths, momentum_steps)
+    output = _output(output)
+    D = len(list(eigs))
+    if dps is None:
+        lam = [float(x) for x in eigs]
+        v = [float(x) for x in _per_coordinate(noise_var, D)]
+        c = [float(x) for x in _per_coordinate(0.0 if grad_shift is None else grad_shift, D)]
+        m = np.asarray(delta0, float).reshape(D).copy()
+        S = m * m
+        rho = float(momentum)
+        for eta, T, mk in zip(etas, lengths, mons):
+            y = np.zeros((D, 8))
+            y[:, 0] = y[:, 1] = y[:, 2] = S
+            y[:, 3] = y[:, 4] = m
+            y[:, 7] = 1.0
+            if output == "before":
+                y[:, 5], y[:, 6] = S, m
+            for count, mom, acc in _segments(T, mk, output):
+                M = np.asarray(_step_matrices(lam, eta, rho if mom else 0.0, v, c, acc, 1.0, 0.0))
+                y = np.einsum("dij,dj->di", _np_power(M, count), y)
+            k = 1 if output == "last" else T
+            S, m = y[:, 5] / k, y[:, 6] / k
+        out = (m, S)
+    else:
+        with mpmath.workdps(dps):
+            one, zero = mpmath.mpf(1), mpmath.mpf(0)
+            lam = [mpmath.mpf(x) for x in eigs]
+            v = [mpmath.mpf(x) for x in _per_coordinate(noise_var, D)]
+            c = [mpmath.mpf(x) for x in _per_coordinate(0 if grad_shift is None else grad_shift, D)]
+            m = [mpmath.mpf(x) for x in list(delta0)]
+            if len(m) != D:
+                raise ValueError(f"delta0 must have {D} entries, got {len(m)}")
+            S = [x * x for x in m]
+            rho = mpmath.mpf(momentum)
+            for eta, T, mk in zip(etas, lengths, mons):
+                eta = mpmath.mpf(eta)
+                ys = []
+                for j in range(D):
+                    acc0 = (S[j], m[j]) if output == "before" else (zero, zero)
+                    ys.append(mpmath.matrix([S[j], S[j], S[j], m[j], m[j], acc0[0], acc0[1], one]))
+                for count, mom, acc in _segments(T, mk, output):
+                    Ms = _step_matrices(lam, eta, rho if mom else zero, v, c, acc, one, zero)
+                    ys = [_mp_power(mpmath.matrix(Mj), count) * y for Mj, y in zip(Ms, ys)]
+                k = 1 if output == "last" else T
+                S = [y[5] / k for y in ys]
+                m = [y[6] / k for y in ys]
+            out = (m, S)
+    if not peak:
+        return out
+    return (*out, _peak_second_moment(eigs, delta0, etas, lengths, mons, momentum, noise_var, grad_shift, output))
+
+
+def _trajectory(M, y, count):
+    """States after 1..count steps of y' = M y, shape (D, 8, count), by doubling (log2(count) batched products)."""
+    Y = np.einsum("dij,dj->di", M, y)[:, :, None]
+    Pk = M
+    while Y.shape[2] < count:
+        Y = np.concatenate([Y, Pk @ Y], axis=2)  # states k+1..2k from states 1..k, Pk = M^k
+        Pk = Pk @ Pk
+    return Y[:, :, :count]
+
+
+def _peak_second_moment(eigs, delta0, etas, lengths, mons, momentum, noise_var, grad_shift, output):
+    """Largest E[(w_t - w*)_j^2] over every iterate (double precision; all iterates of a run of equal
+    steps at once, by doubling)."""
+    lam = [float(x) for x in eigs]
+    D = len(lam)
+    v = [float(x) for x in _per_coordinate(noise_var, D)]
+    c = [float(x) for x in _per_coordinate(0.0 if grad_shift is None else grad_shift, D)]
+    m = np.asarray([float(x) for x in list(delta0)])
+    S = m * m
+    peak = S.copy()
+    rho = float(momentum)
+    for eta, T, mk in zip(etas, lengths, mons):
+        y = np.zeros((D, 8))
+        y[:, 0] = y[:, 1] = y[:, 2] = S
+        y[:, 3] = y[:, 4] = m
+        y[:, 7] = 1.0
+        if output == "before":
+            y[:, 5], y[:, 6] = S, m
+        for count, mom, acc in _segments(T, mk, output):
+            M = np.asarray(_step_matrices(lam, eta, rho if mom else 0.0, v, c, acc, 1.0, 0.0))
+            Y = _trajectory(M, y, count)
+            np.maximum(peak, Y[:, 0, :].max(axis=1), out=peak)
+            y = Y[:, :, -1]
+        k = 1 if output == "last" else T
+        S, m = y[:, 5] / k, y[:, 6] / k
+    return peak
