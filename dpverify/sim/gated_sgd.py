@@ -154,7 +154,7 @@ def gated_sgd(model, theta1, eta: float, sigma: float, *, rounds: int, local_ste
     check_int("chunk_runs", chunk_runs)
     gate = threshold >= 0
     if watch is not None:
-        wx = check_array("watch x", watch[0], shape=(dim,))
+        wx = check_array("watch x", watch[0], ndim=1)
         wy = watch[1]
     thetas = np.empty((runs, dim))
     escapes = np.zeros(runs, dtype=np.int64)
@@ -173,7 +173,8 @@ def gated_sgd(model, theta1, eta: float, sigma: float, *, rounds: int, local_ste
         for _ in range(rounds):
             if gate:
                 theta_g = theta.copy()
-                H = model.hessian(theta_g)
+                shared = bool(np.all(theta_g == theta_g[:1]))  # every run at the same point (round 0)
+                H = model.hessian(theta_g[:1] if shared else theta_g)
                 if ridge_hessian:
                     H = H + ridge_hessian * np.eye(dim)[None]
                 Hinv = np.linalg.inv(H)
@@ -185,7 +186,8 @@ def gated_sgd(model, theta1, eta: float, sigma: float, *, rounds: int, local_ste
                     if gate:
                         trng.standard_normal(out=xi[sl])
                 if gate:
-                    c = np.einsum("rde,re->rd", Hinv, model.sample_grad(theta_g, idx)) / n + offset
+                    g_g = model.sample_grad(theta_g, idx)
+                    c = (g_g @ Hinv[0].T if shared else np.einsum("rde,re->rd", Hinv, g_g)) / n + offset
                     passed = np.max(np.abs(scale * c + test_std * xi), axis=1) <= threshold
                 else:
                     passed = never
