@@ -157,7 +157,7 @@ LEMMA_3 = Claim(
     statements=_lemma3(None),
     expected="violated",
     reason=("the calibration of [15] holds only for eps < 1; for larger eps it adds too little noise (eps = 10, "
-            "delta = 0.1: the exact delta at eps is 0.41)"),
+            "delta = 0.1, c = 2.25: the exact delta at eps is 0.404)"),
     witness={"epsilon": 10.0, "delta": 0.1, "S": 1.0, "c": 2.25},
 )
 LEMMA_3_CORRECTED = Claim(
