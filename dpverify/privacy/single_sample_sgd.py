@@ -13,7 +13,7 @@ every other sample's gradient at the replacement's (R = Q): it is the *sampled G
 direction of [Mironov, Talwar & Zhang 2019]), attained by the linear loss ``<x, theta>`` with
 ``x_i = -G e`` and every other ``x_j = x_i' = G e``. That this pair bounds every other one is
 verified on a grid of one-dimensional pairs, in hockey-stick divergence and Renyi divergence
-(``tests/test_hdp.py``); for the hockey-stick divergence with ``gamma >= 1`` it follows from the
+(in the tests); for the hockey-stick divergence with ``gamma >= 1`` it follows from the
 advanced joint convexity of [Balle, Barthe & Gaboardi 2018, Thm. 2].
 
 * :func:`sgm_rdp`: Renyi DP of the sampled Gaussian mechanism at integer orders (exact sum of
