@@ -102,7 +102,8 @@ class OneSampleSGD(MappedScenario):
                 th[i] ** 2 for i in range(mdim))
 
     def _run(self, inst, dps=None):
-        key = (dps, tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in inst["point"].items())))
+        key = (id(self.claim), dps,
+               tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in inst["point"].items())))
         cache = self.__dict__.setdefault("_cache", {})
         hit = cache.get(key)
         if hit is None:

@@ -11,15 +11,13 @@ alpha = 1/L the learning rate, sigma the noise of eq. (2), T the number of itera
 """
 from __future__ import annotations
 
-import math
-
 import sympy as sp
 
 from dpverify.scenarios import PointScenario, dp_audit, gaussian_mechanism
 from dpverify.scenarios.one_sample_sgd import one_sample_sgd
 from dpverify.scenarios.single_sample_sgd import linear_pair_sampler, single_sample_sgd_privacy
-from dpverify.spec import (Choice, Claim, Constant, Domain, ExpectationBound, Identity, Inequality, Int, Limit,
-                           LimitPath, Rate, Real, Relation, Source, SupBound)
+from dpverify.spec import (Claim, Constant, Domain, ExpectationBound, Identity, Inequality, Int, LimitPath, Rate,
+                           Real, Relation, Source, SupBound)
 
 from . import proofs
 

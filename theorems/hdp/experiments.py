@@ -187,7 +187,6 @@ def _optimum(dataset: str, kind: str, setup: Setup, seed: int):
     """L* of the training loss: Newton for LR (convex), the best of several long full-batch gradient
     descents for the network (not convex: the best value found, said in the outputs)."""
     Xtr, ytr, _, _ = load_standin(dataset, setup.dims, seed, setup.train_cap)
-    model = make_model(kind, Xtr, ytr, setup)
     if kind == "lr":
         from dpverify.sim import LogisticRegression
 
