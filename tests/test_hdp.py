@@ -28,6 +28,7 @@ from dpverify.sim import LeastSquares, LinearLoss, LogisticRegression, psgd, rem
 from dpverify.sim import influence as inf
 from dpverify.sim.gated_sgd import gated_sgd
 from dpverify.sim.mlp import Logistic, OneHiddenLayer
+from dpverify.sim.rng import block_rng
 from dpverify.sim.sgd_moments import (gradient_variance, loss_expectation, loss_expectation_mp, sgd_moments,
                                       sgd_moments_mp)
 from dpverify.spec import Claim, Domain
@@ -105,12 +106,12 @@ def test_gated_sgd_without_a_passing_test_is_psgd():
 
 
 def test_gated_sgd_no_noise_is_a_direct_sgd_loop():
-    """sigma = 0: plain SGD; the sample indices are the first child stream of each block's SeedSequence."""
+    """sigma = 0: plain SGD; the sample indices are each block's first auxiliary stream, block_rng(seed, b, child=0)."""
     X, y = _ls(n=5, seed=6)
     p = LogisticRegression(X, np.where(y > 0, 1.0, -1.0), 0.1)
     th1 = np.array([0.2, 0.3])
     res = gated_sgd(p, th1, 0.8, 0.0, rounds=1, local_steps=12, runs=4, seed=7)
-    irng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(7, spawn_key=(0, 0))))
+    irng = block_rng(7, 0, child=0)
     th = np.repeat(th1[None], 4, 0)
     for _ in range(12):
         idx = irng.integers(0, 5, size=4)

@@ -20,8 +20,8 @@ Models (a ``model`` is anything with ``dim``, ``n_samples``, ``sample_grad(theta
 other model with these methods (e.g. :class:`dpverify.sim.mlp.OneHiddenLayer`).
 
 Randomness: block ``b`` of :data:`~dpverify.sim.rng.BLOCK` runs draws the step noise ``nu`` from
-``block_rng(seed, b)``, the sample indices from ``SeedSequence(seed, spawn_key=(b, 0))`` and the test
-noise ``xi`` from ``SeedSequence(seed, spawn_key=(b, 1))``, step after step, so results do not depend
+``block_rng(seed, b)``, the sample indices from ``block_rng(seed, b, child=0)`` (as
+:func:`dpverify.sim.psgd` does) and the test noise ``xi`` from ``block_rng(seed, b, child=1)``, step after step, so results do not depend
 on ``chunk_runs``. With ``test_std = 0`` and ``threshold = inf`` every step passes: plain SGD, which
 the tests compare with a direct loop.
 
@@ -111,9 +111,7 @@ class GatedSGDResult:
 
 
 def _streams(seed, b):
-    idx = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(b, 0))))
-    test = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(b, 1))))
-    return block_rng(seed, b), idx, test
+    return block_rng(seed, b), block_rng(seed, b, child=0), block_rng(seed, b, child=1)
 
 
 def gated_sgd(model, theta1, eta: float, sigma: float, *, rounds: int, local_steps: int, runs: int, seed: int,
