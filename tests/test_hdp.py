@@ -279,6 +279,20 @@ def test_lemma_3_beyond_eps_1_is_rejected():
     assert gaussian_delta_exact(w["epsilon"], w["epsilon"] / w["c"]) == pytest.approx(0.4037, abs=1e-4)
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_lemma_3_search_meets_the_least_noise_at_every_seed(seed):
+    """Lemma 3's second statement (c at the smallest admissible value) fails at a sizeable share of the domain's
+    draws (10-30%), so the search cannot miss the violation whatever the seed or Hypothesis version (at the drawn c
+    it fails at 0-3 of 150 draws); and it is a point of the domain: c_min > sqrt(2 log(1.25/delta))."""
+    from dpverify.search import sample_points
+
+    failing = 0
+    for pt in sample_points(C.LEMMA_3.domain.strategy(), 150, seed):
+        cmin = float(C._C_MIN.subs(C.delta, pt["delta"]))
+        assert cmin > math.sqrt(2 * math.log(1.25 / pt["delta"]))
+        failing += gaussian_delta_exact(pt["epsilon"], pt["epsilon"] / cmin) > pt["delta"]
+    assert failing >= 1
+
 # --------------------------------------------------------------------------- the paper's quantities by hand
 def test_generalisation_witness_by_hand():
     """D = 10 copies of (1, -1), P uniform on (1, -1), (1, 1); alpha = 1 so theta_{t+1} = y_J - b: the gap is
