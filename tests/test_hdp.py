@@ -293,6 +293,18 @@ def test_lemma_3_search_meets_the_least_noise_at_every_seed(seed):
         failing += gaussian_delta_exact(pt["epsilon"], pt["epsilon"] / cmin) > pt["delta"]
     assert failing >= 1
 
+@pytest.mark.parametrize("claim", [C.THM_4, C.CT_SENSITIVITY], ids=lambda c: c.id)
+def test_influence_claims_search_their_least_ridge(claim):
+    """The second statement of Theorem 4 and of c_t's sensitivity (the drawn data at lam = 1e-3) fails at a sizeable
+    share of the domain's draws, where the first (drawn lam) fails at 2-5 of 150: the search cannot miss it."""
+    from dpverify.numeric import Compiled
+    from dpverify.search import sample_points
+
+    stmt = claim.statements[1]
+    lhs, rhs = Compiled(stmt.lhs, claim), Compiled(stmt.rhs, claim)
+    failing = sum(float(lhs(pt, 15)) > float(rhs(pt, 15)) for pt in sample_points(claim.domain.strategy(), 150, 0))
+    assert failing >= 8
+
 # --------------------------------------------------------------------------- the paper's quantities by hand
 def test_generalisation_witness_by_hand():
     """D = 10 copies of (1, -1), P uniform on (1, -1), (1, 1); alpha = 1 so theta_{t+1} = y_J - b: the gap is
