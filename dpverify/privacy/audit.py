@@ -99,7 +99,7 @@ def _scores(a: np.ndarray, b: np.ndarray) -> list[tuple[str, Callable[[np.ndarra
 def _best_set(a_sel, b_sel, eps: float):
     """The threshold set with the largest empirical P_A(S) - e^eps P_B(S) on the selection samples."""
     best = (-math.inf, None)
-    ee = math.exp(eps)
+    ee = math.exp(min(eps, 700.0))  # beyond e^700 no count can make P_A(S) - e^eps P_B(S) positive
     for name, score in _scores(a_sel, b_sel):
         sa, sb = score(a_sel), score(b_sel)
         grid = np.unique(np.quantile(np.concatenate([sa, sb]), np.linspace(0.0, 1.0, 201)))
@@ -138,7 +138,7 @@ def audit(sample_d: Sampler, sample_dprime: Sampler, *, eps: float, delta: float
             sa, sb = score(a), score(b)
             pa = float(np.mean(sa > tau)) if side == "above" else float(np.mean(sa <= tau))
             pb = float(np.mean(sb > tau)) if side == "above" else float(np.mean(sb <= tau))
-            pa_minus = pa - math.exp(eps) * pb
+            pa_minus = pa - math.exp(min(eps, 700.0)) * pb
             candidates.append((pa_minus, direction, name, score, side, tau))
     _, direction, name, score, side, tau = max(candidates, key=lambda c: c[0])
     ev_d, ev_p = _as_2d(sample_d(n, r_ev_a)), _as_2d(sample_dprime(n, r_ev_b))
@@ -149,7 +149,7 @@ def audit(sample_d: Sampler, sample_dprime: Sampler, *, eps: float, delta: float
     level = (1 - confidence) / 2
     p1_lo, _ = clopper_pearson(k1, n, level)
     _, p2_hi = clopper_pearson(k2, n, level)
-    delta_lower = p1_lo - math.exp(eps) * p2_hi
+    delta_lower = p1_lo - math.exp(min(eps, 700.0)) * p2_hi
     eps_lower = math.log((p1_lo - delta) / p2_hi) if p1_lo > delta and p2_hi > 0 else 0.0
     rule = f"{{{name} {'>' if side == 'above' else '<='} {tau:.6g}}}"
     return AuditResult(eps=float(eps), delta=float(delta), delta_lower=float(delta_lower),

@@ -1,0 +1,205 @@
+"""Influence-gated noisy SGD: one sample per step, Gaussian noise only on the steps whose sample's
+noisy influence passes a test, vectorised over runs.
+
+The algorithm, for rounds ``r = 0..R-1``, each of ``T_local`` steps, from ``theta_1``::
+
+    at the start of round r:  theta_g = theta (per run), H = hess F(theta_g), the Hessian of the
+                              empirical risk (per run);
+    each step:  J uniform on the n samples (independently at each step);
+                c = (1/n) H^{-1} grad l(theta_g; z_J) + offset           (the influence of z_J, eq. (11));
+                c_test = scale * c + test_std * xi,   xi ~ N(0, I);
+                pass = max_i |c_test_i| <= threshold;
+                theta <- theta - eta (grad l(theta; z_J) + (1 - pass) sigma nu),   nu ~ N(0, I).
+
+With ``threshold < 0`` no step passes: this is noisy SGD with one sample per step (DP-SGD of
+[Abadi et al. 2016] with batch size 1), and no Hessian is computed.
+
+Models (a ``model`` is anything with ``dim``, ``n_samples``, ``sample_grad(theta, idx)`` and, unless
+``threshold < 0``, ``hessian(theta)``): the linear models of :mod:`dpverify.sim.problems`
+(:class:`LeastSquares`, :class:`LogisticRegression`) through :func:`linear_model`, and any
+other model with these methods (e.g. :class:`dpverify.sim.mlp.OneHiddenLayer`).
+
+Randomness: block ``b`` of :data:`~dpverify.sim.rng.BLOCK` runs draws the step noise ``nu`` from
+``block_rng(seed, b)``, the sample indices from ``block_rng(seed, b, child=0)`` (as
+:func:`dpverify.sim.psgd` does) and the test noise ``xi`` from ``block_rng(seed, b, child=1)``, step after step, so results do not depend
+on ``chunk_runs``. With ``test_std = 0`` and ``threshold = inf`` every step passes: plain SGD, which
+the tests compare with a direct loop.
+
+Per run the result records the number of noise-free steps (``escapes``) and, when ``watch`` (a
+feature vector and label) is given, the number of steps whose increment equals exactly the
+noise-free gradient step of the watched point, ``-eta grad l(theta_t; z_watch)``: what an observer
+of every iterate who knows the watched sample computes (a noisy step matches with probability 0).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+
+import numpy as np
+
+from ._validate import check_array, check_int, check_real, check_seed
+from .problems import LeastSquares, LogisticRegression
+from .rng import block_rng, block_slices, iter_chunks
+
+__all__ = ["GatedSGDResult", "gated_sgd", "linear_model", "LinearModelAdapter"]
+
+
+class LinearModelAdapter:
+    """A :class:`LeastSquares` or :class:`LogisticRegression` seen as a model for :func:`gated_sgd`."""
+
+    def __init__(self, problem):
+        if not isinstance(problem, (LeastSquares, LogisticRegression)):
+            raise ValueError(f"problem must be LeastSquares or LogisticRegression, got {problem!r}")
+        self.problem = problem
+        self.dim = problem.dim
+        self.n_samples = problem.n_samples
+        self.X = np.asarray(problem.X)
+        self.y = None if problem.y is None else np.asarray(problem.y)
+
+    def _dloss(self, m, y):
+        return type(self.problem)._dloss(SimpleNamespace(y=y), m)
+
+    def sample_grad(self, theta, idx):
+        """Per-run gradient of the per-sample loss of sample ``idx[r]`` at ``theta[r]``."""
+        x = self.X[idx]
+        r = self._dloss(np.einsum("rd,rd->r", x, theta), None if self.y is None else self.y[idx])
+        return r[:, None] * x + self.problem.lam * theta
+
+    def point_grad(self, theta, x, y):
+        """Gradient of the per-sample loss of the point (x, y) at every row of ``theta``."""
+        r = self._dloss(theta @ np.asarray(x, float), None if y is None else float(y))
+        return r[:, None] * np.asarray(x, float)[None, :] + self.problem.lam * theta
+
+    def hessian(self, theta):
+        m = theta @ self.X.T
+        if isinstance(self.problem, LeastSquares):
+            w = np.ones_like(m)
+        else:
+            s = 1.0 / (1.0 + np.exp(-m))
+            w = s * (1.0 - s)
+        H = np.einsum("rj,jd,je->rde", w / self.problem.normaliser, self.X, self.X)
+        return H + self.problem.ridge * np.eye(self.dim)[None]
+
+    def value(self, theta):
+        return self.problem.value(theta)
+
+
+def linear_model(problem) -> LinearModelAdapter:
+    """The linear model ``problem`` as a model for :func:`gated_sgd`."""
+    return LinearModelAdapter(problem)
+
+
+@dataclass(frozen=True)
+class GatedSGDResult:
+    """Final iterates and per-run counts of a :func:`gated_sgd` simulation."""
+
+    thetas: np.ndarray
+    escapes: np.ndarray
+    matches: np.ndarray | None
+    seed: int
+    steps: int
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def runs(self) -> int:
+        return int(self.thetas.shape[0])
+
+    @property
+    def escape_rate(self) -> float:
+        """Mean fraction of noise-free steps."""
+        return float(self.escapes.mean() / max(self.steps, 1))
+
+
+def _streams(seed, b):
+    return block_rng(seed, b), block_rng(seed, b, child=0), block_rng(seed, b, child=1)
+
+
+def gated_sgd(model, theta1, eta: float, sigma: float, *, rounds: int, local_steps: int, runs: int, seed: int,
+              test_std: float = 0.0, threshold: float = -1.0, offset: float = 0.0, scale: float = 2.0,
+              chunk_runs: int = 65536, watch=None, ridge_hessian: float = 0.0) -> GatedSGDResult:
+    """Simulate influence-gated noisy SGD (module docstring) in ``runs`` runs.
+
+    Parameters
+    ----------
+    model : a linear problem (adapted by :func:`linear_model`) or a model object
+    theta1 : array_like, shape (m,)
+    eta, sigma : float
+        Step size and the standard deviation of the gradient noise of a noisy step.
+    rounds, local_steps : int
+        R and T_local (``R * T_local`` steps in all).
+    test_std, threshold, offset, scale : float
+        The influence test: ``c_test = scale (c + offset) + test_std xi`` passes when every
+        coordinate has ``|c_test_i| <= threshold`` (``threshold < 0``: never).
+    watch : (x, y), optional
+        A data point whose exact noise-free steps are counted (module docstring).
+    ridge_hessian : float
+        Added to the diagonal of H before inverting (for models whose Hessian may be singular).
+    """
+    if isinstance(model, (LeastSquares, LogisticRegression)):
+        model = LinearModelAdapter(model)
+    dim, n = int(model.dim), int(model.n_samples)
+    theta1 = check_array("theta1", theta1, shape=(dim,))
+    eta = check_real("eta", eta, nonnegative=True)
+    sigma = check_real("sigma", sigma, nonnegative=True)
+    test_std = check_real("test_std", test_std, nonnegative=True)
+    threshold = check_real("threshold", threshold, finite=False)
+    offset = check_real("offset", offset)
+    scale = check_real("scale", scale)
+    rounds = check_int("rounds", rounds, minimum=0)
+    local_steps = check_int("local_steps", local_steps, minimum=0)
+    runs = check_int("runs", runs)
+    seed = check_seed(seed)
+    check_int("chunk_runs", chunk_runs)
+    gate = threshold >= 0
+    if watch is not None:
+        wx = check_array("watch x", watch[0], ndim=1)
+        wy = watch[1]
+    thetas = np.empty((runs, dim))
+    escapes = np.zeros(runs, dtype=np.int64)
+    matches = np.zeros(runs, dtype=np.int64) if watch is not None else None
+    for start, stop, blocks in iter_chunks(runs, chunk_runs):
+        rows = stop - start
+        slices = block_slices(start, stop)
+        streams = [_streams(seed, b) for b in blocks]
+        theta = np.repeat(theta1[None, :], rows, axis=0)
+        idx = np.empty(rows, dtype=np.int64)
+        nu = np.empty((rows, dim))
+        xi = np.empty((rows, dim))
+        esc = np.zeros(rows, dtype=np.int64)
+        mat = np.zeros(rows, dtype=np.int64)
+        never = np.zeros(rows, dtype=bool)
+        for _ in range(rounds):
+            if gate:
+                theta_g = theta.copy()
+                shared = bool(np.all(theta_g == theta_g[:1]))  # every run at the same point (round 0)
+                H = model.hessian(theta_g[:1] if shared else theta_g)
+                if ridge_hessian:
+                    H = H + ridge_hessian * np.eye(dim)[None]
+                Hinv = np.linalg.inv(H)
+            for _ in range(local_steps):
+                for (nrng, irng, trng), sl in zip(streams, slices):
+                    k = sl.stop - sl.start
+                    idx[sl] = irng.integers(0, n, size=k)
+                    nrng.standard_normal(out=nu[sl])
+                    if gate:
+                        trng.standard_normal(out=xi[sl])
+                if gate:
+                    g_g = model.sample_grad(theta_g, idx)
+                    c = (g_g @ Hinv[0].T if shared else np.einsum("rde,re->rd", Hinv, g_g)) / n + offset
+                    passed = np.max(np.abs(scale * c + test_std * xi), axis=1) <= threshold
+                else:
+                    passed = never
+                step = model.sample_grad(theta, idx)
+                step += np.where(passed, 0.0, sigma)[:, None] * nu
+                step *= eta
+                if watch is not None:
+                    target = eta * model.point_grad(theta, wx, wy)
+                    tol = 1e-12 * (1.0 + np.abs(target).max(axis=1))
+                    mat += np.abs(step - target).max(axis=1) <= tol
+                theta -= step
+                esc += passed
+        thetas[start:stop] = theta
+        escapes[start:stop] = esc
+        if matches is not None:
+            matches[start:stop] = mat
+    return GatedSGDResult(thetas=thetas, escapes=escapes, matches=matches, seed=seed, steps=rounds * local_steps)
