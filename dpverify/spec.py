@@ -416,12 +416,13 @@ class Domain:
         seqs = {n: p for n, p in self.params.items() if isinstance(p, Seq)}
         early = [r for r in self.relations if all(n in scalars for n in r.names)]
         late = [r for r in self.relations if r not in early]
+        strategies = {n: p.strategy() for n, p in scalars.items() if n not in fixed}  # built once, not per draw
 
         @st.composite
         def points(draw):
             pt: dict[str, Any] = {}
             for _ in range(max(1, tries)):
-                pt = {n: (fixed[n] if n in fixed else draw(p.strategy())) for n, p in scalars.items()}
+                pt = {n: (fixed[n] if n in fixed else draw(strategies[n])) for n in scalars}
                 if all(r.holds(pt) for r in early):
                     break
             else:
