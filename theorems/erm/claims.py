@@ -314,7 +314,7 @@ THM_2B = Claim(
     expected="violated",
     reason=("the printed noise term copies the eps-DP (d+1)d and drops log(2/delta): line 8's Gaussian gives "
             "(beta/2) E||z||^2 = 25 L^2 (mu+beta)^2 d log(2/delta)/(n^2 eps^2 mu^2 beta), larger whenever "
-            "log(2/delta) > 2(d+1) (d = 1, delta = 1e-4: 1.98 times the printed term)"),
+            "log(2/delta) > 2(d+1) (d = 1, delta = 1e-4: 2.48 times the printed term)"),
     witness={"beta": 1.0, "mu": 1.0, "L": 3.0, "D": 1.0, "n": 10.0, "d": 1, "epsilon": 1.0, "T": 200, "delta": 1e-4},
 )
 THM_2B_CORRECTED = Claim(
@@ -492,7 +492,7 @@ STEP_LOSS = Claim(
     expected="violated",
     reason=("the loss is |m Z + m^2/2| with m = eps/sqrt(log(3n/delta) log(2/delta)); its (1 - delta/(2n))-quantile "
             "is about m sqrt(2 log(2n/delta)) ~ eps sqrt(2/log(2/delta)), four times the printed threshold: the "
-            "printed event has probability e.g. 0.78 at eps = 1, delta = 1e-3, n = 10"),
+            "printed event has probability 0.26 at eps = 1, delta = 1e-3, n = 10, against delta/(2n) = 5e-5"),
     witness={"epsilon": 1.0, "delta": 1e-3, "n": 10},
 )
 STEP_LOSS_CORRECTED = Claim(
@@ -529,7 +529,7 @@ THM4_COMPOSITION = Claim(
     expected="violated",
     reason=("with eps inside the root the composed eps' grows like sqrt(n eps); with [8]'s form it is eps + "
             "n^2 eps_s (e^eps_s - 1) > eps: either way the proof does not reach eps (e.g. eps = 1, delta = 0.1, n = 10: "
-            "3.30 and 1.17)"),
+            "5.12 and 1.17)"),
     witness={"epsilon": 1.0, "delta": 0.1, "n": 10},
 )
 THM4_COMPOSITION_CORRECTED = Claim(
