@@ -277,3 +277,18 @@ def test_audit_refutes_a_wrong_calibration_of_algorithm_1_and_not_the_right_one(
     right = run(sc._noise(pt)[0], 1)
     wrong = run(gaussian_noise_for(4.0, 1e-2, dist), 2)
     assert not right.violated and wrong.violated and wrong.delta_lower > 1e-2
+
+
+def test_audit_at_an_eps_whose_exponential_overflows():
+    """Theorem 1's search box reaches eps = 1e3 (e^eps overflows a double): the audit neither crashes nor
+    refutes a mechanism that is private there; on one whose outputs never overlap it cannot refute eps = 1e3
+    with finitely many samples (the upper confidence bound on P_D'(S) stays positive) but reports the eps it
+    can refute, log((lower P_D(S) - delta)/upper P_D'(S))."""
+    near = audit(lambda n, rng: rng.standard_normal(n), lambda n, rng: 1 + rng.standard_normal(n),
+                 eps=1000.0, delta=1e-2, n=2000, seed=0)
+    assert not near.violated and near.delta_lower == -math.inf
+    apart = audit(lambda n, rng: rng.uniform(0, 1, n), lambda n, rng: rng.uniform(2, 3, n),
+                  eps=1000.0, delta=1e-2, n=2000, seed=0)
+    assert not apart.violated and apart.counts == (2000, 0)
+    lo = 0.005 ** (1 / 2000)                  # Clopper-Pearson bounds at level 0.005 for 2000/2000 and 0/2000
+    assert apart.eps_lower == pytest.approx(math.log((lo - 1e-2) / (1 - lo)), rel=1e-6)
