@@ -292,3 +292,23 @@ def test_audit_at_an_eps_whose_exponential_overflows():
     assert not apart.violated and apart.counts == (2000, 0)
     lo = 0.005 ** (1 / 2000)                  # Clopper-Pearson bounds at level 0.005 for 2000/2000 and 0/2000
     assert apart.eps_lower == pytest.approx(math.log((lo - 1e-2) / (1 - lo)), rel=1e-6)
+
+
+def test_moved_quadratic_instances_take_the_dimension_of_their_new_point():
+    """The search moves an instance to a nearby point; when d changes, the quadratic must change with it
+    (a 4-dimensional problem judged against the bound for d = 3 was a false violation of Theorem 5)."""
+    sc = bind(erm._ALG2_UTIL, erm.THM_5)
+    pt = {"beta": 1.0, "L": 1.0, "Delta0": 0.2, "n": 3.0, "d": 4.0, "epsilon": 1.0, "delta": 1e-7, "eta": 1.0,
+          "D": 1.0}
+    inst = {"point": pt, "u": [1.0] * 4, "dir": [1.0, -0.1, 1.9, -0.5]}
+    moved = sc.with_point(inst, {**pt, "d": 3.0})
+    eigs, _ = sc.problem_at(moved)
+    assert len(eigs) == 3 and moved["dir"] == [1.0, -0.1, 1.9]
+    assert sc.exact(moved) <= float(evaluate(erm.EXPLICIT_5, erm.THM_5, sc.point(moved)))
+    grown = sc.with_point(inst, {**pt, "d": 6.0})
+    assert len(sc.problem_at(grown)[0]) == 6 and grown["dir"][4:] == [0.0, 0.0]
+    op = bind(erm._UTIL_2B, erm.THM_2B)
+    w = dict(erm.THM_2B.witness)
+    base = op.instance_at({**w, "d": 3})
+    assert len(op.problem_at(op.with_point(base, {**w, "d": 1}))[0]) == 1
+    assert len(op.problem_at(op.with_point(base, {**w, "d": 5}))[0]) == 5

@@ -46,6 +46,25 @@ from .gd_sensitivity import FAMILIES, GDSensitivity
 
 _SMOOTH_FACTOR = {"least_squares": 1.0, "logistic": 0.25, "huber": 1.0}
 _SEED, _BOOL = st.integers(0, 2**32 - 1), st.booleans()
+
+
+def fit_dimension(inst: dict, D: int) -> dict:
+    """A quadratic instance (spectrum fractions ``u``, direction ``dir``) with ``D`` coordinates: the
+    search moves the point, and when the dimension it maps to changes, the spectrum keeps its ends
+    (padded with its top fraction, or cut inside) and the direction is cut or padded with zeros."""
+    u, d = list(inst["u"]), list(inst["dir"])
+    if len(u) == D:
+        return inst
+    if D == 1:
+        u = [u[-1]]
+    elif len(u) > D:
+        u = u[:D - 1] + [u[-1]]
+    else:
+        u = u[:-1] + [u[-1]] * (D - len(u) + 1)
+    d = d[:D] + [0.0] * max(0, D - len(d))
+    if not any(d):
+        d[-1] = 1.0
+    return {**inst, "u": u, "dir": d}
 _RADIUS = st.one_of(st.sampled_from([1.0, 1.0, 0.5]), st.floats(0, 1))
 
 
@@ -68,7 +87,7 @@ def regression_data(n: int, d: int, seed: int, scale: float = 1.0, outliers: flo
 
 
 @lru_cache(maxsize=32)
-def _erm_problem(family, n, d, lam, seed, scale):
+def _empirical_risk_problem(family, n, d, lam, seed, scale):
     if family == "logistic":
         X, y = classification_data(n, d, seed, scale)
         return sim.LogisticRegression(X, y, lam)
@@ -92,7 +111,7 @@ class ERMData:
     scale: float = 1.0
 
     def build(self):
-        return _erm_problem(self.family, self.n, self.d, self.lam, self.data_seed, self.scale)
+        return _empirical_risk_problem(self.family, self.n, self.d, self.lam, self.data_seed, self.scale)
 
     def measured(self, lipschitz_radius: float | None = 2.0) -> dict:
         p = self.build()
@@ -183,7 +202,10 @@ class OutputPerturbationGD(MappedScenario):
         return pt
 
     def with_point(self, inst, point):
-        return {**inst, "point": point}
+        """The same problem at another point (its spectrum and direction fitted to the point's dimension)."""
+        if "problem" in inst:
+            return {**inst, "point": point}
+        return fit_dimension({**inst, "point": point}, self._values(point)["D"])
 
     def strategy(self):
         self._require_bound()

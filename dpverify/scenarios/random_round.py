@@ -39,7 +39,7 @@ from ..numeric import Compiled
 from ..privacy.composition import subsampled_gaussian_epsilon
 from .base import MappedScenario
 from .gd import MCPoint
-from .output_perturbation import ERMData
+from .output_perturbation import ERMData, fit_dimension
 
 STATISTICS = ("grad_norm_sq", "excess")
 _SEED, _SHAPE = st.integers(0, 2**32 - 1), st.sampled_from(["ends", "isotropic", "top"])
@@ -139,7 +139,12 @@ class RandomRoundSGD(MappedScenario):
         return {**inst["point"], self.gap_symbol: 0.5 * sum(li * w * w for li, w in zip(eigs, ws))}
 
     def with_point(self, inst, point):
-        return {**inst, "point": self._snap(point)}
+        """The same problem at another point (its spectrum and direction fitted to the point's dimension)."""
+        point = self._snap(point)
+        if "problem" in inst:
+            return {**inst, "point": point}
+        out = fit_dimension({**inst, "point": point}, self._values(point, steps=False)["D"])
+        return out if self._usable(out) else self.instance_at(point)
 
     def _snap(self, pt):
         pt = dict(pt)
