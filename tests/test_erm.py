@@ -312,3 +312,23 @@ def test_moved_quadratic_instances_take_the_dimension_of_their_new_point():
     base = op.instance_at({**w, "d": 3})
     assert len(op.problem_at(op.with_point(base, {**w, "d": 1}))[0]) == 1
     assert len(op.problem_at(op.with_point(base, {**w, "d": 5}))[0]) == 5
+
+
+# ----------------------------------------------------------------------------- Table 3's settings
+def test_table_3_settings_are_the_theorems_by_hand():
+    from theorems.erm import experiments as ex
+
+    p = ex.Problem("diabetes", 0.5)
+    assert np.linalg.norm(p.grad(p.w_hat[None, :])) < 1e-6                       # w_hat minimises F
+    eta, T, Delta, std = ex.ours_setting(p, 1.0)
+    assert eta == pytest.approx(1 / (0.5 + p.beta)) and Delta == pytest.approx(5 * p.L * (1 + p.beta / 0.5) / (p.n * p.beta))
+    arg = 0.25 * p.n**2 * p.D**2 / (p.L**2 * p.d * math.log(1e3))
+    assert T == math.ceil((0.25 + p.beta**2) / (0.5 * p.beta) * math.log(arg))
+    assert std == pytest.approx(math.sqrt(2 * math.log(2e3)) * Delta)
+    q = ex.Problem("diabetes", 0.0)
+    eta, T, Delta, _ = ex.ours_setting(q, 2.0)
+    assert T == math.ceil((q.beta**2 * q.n**2 * 4 * q.D**2 / (q.L**2 * q.d * math.log(1e3))) ** (1 / 3))
+    assert eta == pytest.approx(1 / q.beta) and Delta == pytest.approx(3 * q.L * T / (q.beta * q.n))
+    W = np.random.default_rng(0).normal(size=(3, q.d))
+    idx = np.tile(np.arange(q.n), (3, 1))                                          # the whole data set as a batch
+    assert np.allclose(q.grad(W, idx), q.grad(W), atol=1e-12)

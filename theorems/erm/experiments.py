@@ -174,9 +174,15 @@ def _cpu(fn, *args):
     return time.process_time() - t0
 
 
+@lru_cache(maxsize=8)
+def _problem(name: str, mu: float) -> Problem:
+    """One Problem (and its L-BFGS solve for w_hat) per data set and mu in each worker process."""
+    return Problem(name, mu)
+
+
 def _task(task):
     name, mu, eps, reps, seed = task
-    p = Problem(name, mu)
+    p = _problem(name, mu)
     s = task_seed(seed, name, mu, eps)
     e_ours, T_ours = ours(p, eps, reps, s)
     e_bas, T_bas = bassily_sgd(p, eps, reps, s + 1)
