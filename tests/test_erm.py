@@ -309,9 +309,14 @@ def test_moved_quadratic_instances_take_the_dimension_of_their_new_point():
     assert len(sc.problem_at(grown)[0]) == 6 and grown["dir"][4:] == [0.0, 0.0]
     op = bind(erm._UTIL_2B, erm.THM_2B)
     w = dict(erm.THM_2B.witness)
-    base = op.instance_at({**w, "d": 3})
+    base = {"point": {**w, "d": 3}, "u": [0.0, 0.5, 1.0], "dir": [0.0, 0.0, 1.0], "r": 1.0}
     assert len(op.problem_at(op.with_point(base, {**w, "d": 1}))[0]) == 1
     assert len(op.problem_at(op.with_point(base, {**w, "d": 5}))[0]) == 5
+    # a pinned point whose quadratic would need a larger Lipschitz constant than the point's: no instance
+    # (the exact check reports it inconclusive instead of judging a point outside the hypotheses)
+    pinned = {"beta": 1.0, "mu": 1.0, "L": 1.0, "D": 1.0, "n": 1.0, "d": 1, "epsilon": math.e, "T": 0,
+              "delta": math.exp(-4)}
+    assert op.instance_at(pinned) is None and op.instance_at(w) is not None
 
 
 # ----------------------------------------------------------------------------- Table 3's settings

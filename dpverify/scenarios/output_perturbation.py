@@ -229,12 +229,19 @@ class OutputPerturbationGD(MappedScenario):
         return inst()
 
     def instance_at(self, point):
+        """A quadratic at ``point`` whose mapped point (measured Lipschitz constant) stays inside the
+        claim's hypotheses, or ``None`` (the checks then report the pinned point inconclusive)."""
         self._require_bound()
         D = self._values(point)["D"]
-        u = [1.0] * D if self.convex_only else [0.0] + [1.0] * (D - 1)
         direction = [0.0] * D
         direction[-1] = 1.0
-        return {"point": dict(point), "u": u, "dir": direction, "r": 1.0}
+        spectra = [[1.0] * D] if self.convex_only else [[0.0] + [1.0] * (D - 1), [0.0] * D]
+        for u in spectra:
+            for r in (1.0, 0.5, 0.0):
+                inst = {"point": dict(point), "u": u, "dir": direction, "r": r}
+                if self.claim.domain.contains(self.point(inst)):
+                    return inst
+        return None
 
     def exact_available(self, inst) -> bool:
         return "problem" not in inst
@@ -269,8 +276,10 @@ class OutputPerturbationGD(MappedScenario):
                 pt = drawn[0]
             if not self.claim.domain.contains(pt):
                 continue
-            out.append({"point": pt, "problem": spec.problem.to_json()} if spec.problem != "quadratic"
-                       else self.instance_at(pt))
+            inst = ({"point": pt, "problem": spec.problem.to_json()} if spec.problem != "quadratic"
+                    else self.instance_at(pt))
+            if inst is not None:
+                out.append(inst)
         return out
 
     def monte_carlo(self, inst, runs, seed, chunk_runs):

@@ -144,7 +144,7 @@ class RandomRoundSGD(MappedScenario):
         if "problem" in inst:
             return {**inst, "point": point}
         out = fit_dimension({**inst, "point": point}, self._values(point, steps=False)["D"])
-        return out if self._usable(out) else self.instance_at(point)
+        return out if self._usable(out) else self._base_instance(point)
 
     def _snap(self, pt):
         pt = dict(pt)
@@ -176,11 +176,17 @@ class RandomRoundSGD(MappedScenario):
                 u = [0.0] + frac(D - 2) + [1.0]
             direction = rng.standard_normal(D).tolist()
             out = {"point": pt, "u": u, "dir": direction}
-            return out if self._usable(out) else self.instance_at(pt)
+            return out if self._usable(out) else self._base_instance(pt)
 
         return inst()
 
     def instance_at(self, point):
+        """The isotropic quadratic at ``point``, or ``None`` when its mapped point leaves the claim's
+        hypotheses (the checks then report the pinned point inconclusive)."""
+        inst = self._base_instance(point)
+        return inst if self.claim.domain.contains(self.point(inst)) else None
+
+    def _base_instance(self, point):
         self._require_bound()
         point = self._snap(point)
         v = self._values(point, steps=False)
@@ -241,8 +247,10 @@ class RandomRoundSGD(MappedScenario):
                 pt = drawn[0]
             if not self.claim.domain.contains(pt):
                 continue
-            out.append({"point": pt, "problem": spec.problem.to_json()} if spec.problem != "quadratic"
-                       else self.instance_at(pt))
+            inst = ({"point": pt, "problem": spec.problem.to_json()} if spec.problem != "quadratic"
+                    else self.instance_at(pt))
+            if inst is not None:
+                out.append(inst)
         return out
 
     def monte_carlo(self, inst, runs, seed, chunk_runs):
