@@ -416,6 +416,7 @@ class Domain:
         seqs = {n: p for n, p in self.params.items() if isinstance(p, Seq)}
         early = [r for r in self.relations if all(n in scalars for n in r.names)]
         late = [r for r in self.relations if r not in early]
+        strategies = {n: p.strategy() for n, p in scalars.items() if n not in fixed}  # built once, not per draw
 
         strategies = {n: p.strategy() for n, p in scalars.items() if n not in fixed}  # built once, drawn often
 

@@ -75,3 +75,4 @@ __all__ = [
     "zcdp_to_dp",
     "zcdp_to_dp_optimal",
 ]
+from . import composition, mechanisms  # noqa: E402,F401

@@ -96,10 +96,15 @@ def _scores(a: np.ndarray, b: np.ndarray) -> list[tuple[str, Callable[[np.ndarra
     return out
 
 
+def _exp_times(eps: float, p):
+    """``e^eps p``, with ``0`` where ``p == 0`` even when ``e^eps`` overflows (then ``inf`` elsewhere)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.where(np.asarray(p) > 0, np.exp(float(eps)) * np.asarray(p, dtype=float), 0.0)
+
+
 def _best_set(a_sel, b_sel, eps: float):
     """The threshold set with the largest empirical P_A(S) - e^eps P_B(S) on the selection samples."""
     best = (-math.inf, None)
-    ee = math.exp(min(eps, 700.0))  # beyond e^700 no count can make P_A(S) - e^eps P_B(S) positive
     for name, score in _scores(a_sel, b_sel):
         sa, sb = score(a_sel), score(b_sel)
         grid = np.unique(np.quantile(np.concatenate([sa, sb]), np.linspace(0.0, 1.0, 201)))
@@ -109,7 +114,7 @@ def _best_set(a_sel, b_sel, eps: float):
         above_b = nb - np.searchsorted(sb_sorted, grid, side="right")
         for side, pa, pb in (("above", above_a / na, above_b / nb),
                              ("below", 1 - above_a / na, 1 - above_b / nb)):
-            gap = pa - ee * pb
+            gap = pa - _exp_times(eps, pb)
             k = int(np.argmax(gap))
             if gap[k] > best[0]:
                 best = (float(gap[k]), (name, score, side, float(grid[k])))
@@ -138,7 +143,7 @@ def audit(sample_d: Sampler, sample_dprime: Sampler, *, eps: float, delta: float
             sa, sb = score(a), score(b)
             pa = float(np.mean(sa > tau)) if side == "above" else float(np.mean(sa <= tau))
             pb = float(np.mean(sb > tau)) if side == "above" else float(np.mean(sb <= tau))
-            pa_minus = pa - math.exp(min(eps, 700.0)) * pb
+            pa_minus = pa - float(_exp_times(eps, pb))
             candidates.append((pa_minus, direction, name, score, side, tau))
     _, direction, name, score, side, tau = max(candidates, key=lambda c: c[0])
     ev_d, ev_p = _as_2d(sample_d(n, r_ev_a)), _as_2d(sample_dprime(n, r_ev_b))
@@ -149,7 +154,7 @@ def audit(sample_d: Sampler, sample_dprime: Sampler, *, eps: float, delta: float
     level = (1 - confidence) / 2
     p1_lo, _ = clopper_pearson(k1, n, level)
     _, p2_hi = clopper_pearson(k2, n, level)
-    delta_lower = p1_lo - math.exp(min(eps, 700.0)) * p2_hi
+    delta_lower = p1_lo - float(_exp_times(eps, p2_hi))
     eps_lower = math.log((p1_lo - delta) / p2_hi) if p1_lo > delta and p2_hi > 0 else 0.0
     rule = f"{{{name} {'>' if side == 'above' else '<='} {tau:.6g}}}"
     return AuditResult(eps=float(eps), delta=float(delta), delta_lower=float(delta_lower),

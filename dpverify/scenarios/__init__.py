@@ -28,3 +28,8 @@ __all__ = [
     "NoisyGD", "ParamMap", "PointScenario", "Scenario", "SquaredLossSensitivity", "bind", "budget_filter_gd",
     "classification_data", "coupled_stability", "gaussian_mechanism", "noisy_gd", "squared_loss_sensitivity",
 ]
+from .gd_sensitivity import GDSensitivity, gd_sensitivity  # noqa: E402
+from .mechanisms import AdditiveNoise, additive_noise  # noqa: E402
+from .output_perturbation import ERMData, OutputPerturbationGD, OutputPerturbationPrivacy, output_perturbation_gd, output_perturbation_privacy  # noqa: E402,E501
+from .random_round import RandomRoundSGD, SampledGaussianPrivacy, random_round_sgd, sampled_gaussian  # noqa: E402
+__all__ += ["AdditiveNoise", "ERMData", "GDSensitivity", "OutputPerturbationGD", "OutputPerturbationPrivacy", "RandomRoundSGD", "SampledGaussianPrivacy", "additive_noise", "gd_sensitivity", "output_perturbation_gd", "output_perturbation_privacy", "random_round_sgd", "sampled_gaussian"]  # noqa: E501

@@ -1,0 +1,260 @@
+"""Composition and amplification of (eps, delta)-DP, exactly, to test lemmas that compose or subsample.
+
+A composition or amplification lemma bounds the privacy of a combination of (eps, delta)-DP
+algorithms. It is tested here against the *optimal* (tight) privacy of what it combines:
+
+* **k-fold composition** of arbitrary (eps, delta)-DP algorithms: the exact optimal delta at any
+  total eps' is attained by the k-fold product of the canonical (eps, delta) pair (randomised
+  response with a delta leak) [Kairouz, Oh & Viswanath 2015, Thm. 3.3; Murtagh & Vadhan 2016],
+  :func:`optimal_composition_delta`; compare e.g. the advanced composition bound
+  :func:`advanced_composition_eps` [Dwork, Rothblum & Vadhan 2010, Thm. III.3];
+* **amplification by subsampling** (an algorithm run on ``m = alpha n`` entries drawn uniformly
+  without replacement, replace-one neighbours): the canonical pair run behind the subsample gives
+  the pair ``((1 - alpha) P + alpha Q, P)`` (:func:`subsampled_pair`) whose profile attains the
+  tight bound ``(ln(1 + alpha (e^eps - 1)), alpha delta)`` [Balle, Barthe & Gaboardi 2018, Thm. 9]
+  (:func:`amplified_eps`);
+* **noisy SGD drawing one sample per step** (or any fixed-size sample, replace-one neighbours, a
+  per-sample gradient bound ``C``): every step is dominated by the Poisson-subsampled Gaussian
+  mechanism with noise multiplier ``std / (2C)`` (the replace-one sensitivity is ``2C``) under
+  add-or-remove adjacency [Balle et al. 2018, advanced joint convexity; Zhu, Dong & Wang 2022],
+  whose composition dp-accounting's RDP and PLD accountants bound from above
+  (:func:`subsampled_gaussian_epsilon`).
+
+Discrete pairs are probability vectors over the same atoms; :func:`hockey_stick` is
+``sum_x max(P(x) - e^eps Q(x), 0)`` and :func:`pair_delta` takes both directions. Everything is in
+double precision with log-space sums where terms span many orders of magnitude; invalid arguments
+raise ``ValueError`` naming the parameter and the value.
+"""
+from __future__ import annotations
+
+import logging
+import math
+
+import numpy as np
+from scipy.special import gammaln, logsumexp
+
+from ._checks import _check_delta, _check_nonnegative, _check_positive
+
+
+def _check_prob(name: str, x, *, allow_zero: bool = True, allow_one: bool = False) -> float:
+    _check_nonnegative(name, x)
+    x = float(x)
+    lo_ok = x >= 0 if allow_zero else x > 0
+    hi_ok = x <= 1 if allow_one else x < 1
+    if not (lo_ok and hi_ok):
+        lo = "[0" if allow_zero else "(0"
+        hi = "1]" if allow_one else "1)"
+        raise ValueError(f"{name} must be in {lo}, {hi}. Found {x}.")
+    return x
+
+
+def _check_int(name: str, k, minimum: int = 1) -> int:
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}. Found {k!r}.")
+    return int(k)
+
+
+def _check_pmf(name: str, p) -> np.ndarray:
+    p = np.asarray(p, dtype=float)
+    if p.ndim != 1 or p.size == 0 or np.any(p < 0) or not np.all(np.isfinite(p)) or abs(p.sum() - 1) > 1e-9:
+        raise ValueError(f"{name} must be a probability vector (non-negative, summing to 1). Found {p!r}.")
+    return p
+
+
+# ----------------------------------------------------------------------------- discrete pairs
+def hockey_stick(p, q, eps: float) -> float:
+    """``sum_x max(p(x) - e^eps q(x), 0)``: the delta of the pair (p, q) at eps, one direction."""
+    p, q = _check_pmf("p", p), _check_pmf("q", q)
+    if p.shape != q.shape:
+        raise ValueError(f"p and q must have the same atoms. Found shapes {p.shape} and {q.shape}.")
+    if not math.isfinite(float(eps)):
+        raise ValueError(f"eps must be finite. Found {eps}.")
+    with np.errstate(over="ignore"):
+        d = p - math.exp(eps) * q if eps < 700 else np.where(q > 0, -np.inf, p)
+    return float(np.sum(np.maximum(d, 0.0)))
+
+
+def pair_delta(p, q, eps: float) -> float:
+    """The privacy profile of the pair at eps: the larger delta of the two directions."""
+    return max(hockey_stick(p, q, eps), hockey_stick(q, p, eps))
+
+
+def _direction_epsilon(a: np.ndarray, b: np.ndarray, delta: float) -> float:
+    """Smallest eps >= 0 with hockey_stick(a, b, eps) <= delta, exactly: on each interval between
+    consecutive likelihood ratios the hockey stick is ``A_k - e^eps B_k`` (the k atoms of largest ratio)."""
+    inf_mass = float(a[(b == 0) & (a > 0)].sum())
+    if inf_mass > delta:
+        return math.inf
+    keep = (a > 0) & (b > 0)
+    ratios = a[keep] / b[keep]
+    order = np.argsort(-ratios)
+    r, aa, bb = ratios[order], a[keep][order], b[keep][order]
+    A, B = np.cumsum(aa), np.cumsum(bb)
+    for k in range(len(r)):
+        # on [r_{k+1}, r_k] (r_{m+1} = 0) the top k+1 atoms count: delta(x) = inf_mass + A_k - x B_k
+        x = (inf_mass + A[k] - delta) / B[k]
+        lower = r[k + 1] if k + 1 < len(r) else 0.0
+        if x >= lower - 1e-15 * max(lower, 1.0):
+            return max(0.0, math.log(min(max(x, lower), r[k]))) if x > 0 else 0.0
+    return 0.0
+
+
+def pair_epsilon(p, q, delta: float) -> float:
+    """The smallest ``eps >= 0`` with ``pair_delta(p, q, eps) <= delta`` (``inf`` when none), exactly
+    (piecewise in e^eps between consecutive likelihood ratios), both directions."""
+    p, q = _check_pmf("p", p), _check_pmf("q", q)
+    _check_nonnegative("delta", delta)
+    return max(_direction_epsilon(p, q, float(delta)), _direction_epsilon(q, p, float(delta)))
+
+
+def canonical_pair(eps: float, delta: float) -> tuple[np.ndarray, np.ndarray]:
+    """The (eps, delta)-DP pair every (eps, delta)-DP algorithm is a post-processing of
+    [Kairouz, Oh & Viswanath 2015, Thm. 2.1]: four atoms, a delta leak on each side and randomised
+    response in between. ``pair_delta(P, Q, eps) == delta``."""
+    _check_nonnegative("eps", eps)
+    delta = _check_prob("delta", delta)
+    e = math.exp(-eps)  # (1 - delta) e^eps/(1 + e^eps) = (1 - delta)/(1 + e^-eps)
+    hi, lo = (1 - delta) / (1 + e), (1 - delta) * e / (1 + e)
+    return np.array([delta, hi, lo, 0.0]), np.array([0.0, lo, hi, delta])
+
+
+def subsampled_pair(p, q, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """The outputs of an algorithm whose neighbouring pair is (q, p) when the differing entry is in
+    its input and p otherwise, run on a uniformly random ``alpha`` fraction of the data set: the
+    entry is drawn with probability ``alpha``, so the pair is ``((1 - alpha) p + alpha q, p)``."""
+    p, q = _check_pmf("p", p), _check_pmf("q", q)
+    alpha = _check_prob("alpha", alpha, allow_zero=False, allow_one=True)
+    return (1 - alpha) * p + alpha * q, p
+
+
+def amplified_eps(eps: float, alpha: float) -> float:
+    """``ln(1 + alpha (e^eps - 1))``: the tight eps of an eps-DP algorithm on a uniformly random
+    alpha fraction of the data (replace-one) [Balle, Barthe & Gaboardi 2018, Thm. 9]."""
+    _check_nonnegative("eps", eps)
+    alpha = _check_prob("alpha", alpha, allow_zero=False, allow_one=True)
+    return float(math.log1p(alpha * math.expm1(eps)))
+
+
+# ----------------------------------------------------------------------------- k-fold composition
+def optimal_composition_delta(eps: float, delta: float, k: int, eps_total: float) -> float:
+    """The smallest delta' such that every k-fold adaptive composition of (eps, delta)-DP algorithms
+    is (eps_total, delta')-DP [Kairouz, Oh & Viswanath 2015, Thm. 3.3]:
+
+    ``1 - (1 - delta)^k + (1 - delta)^k sum_l C(k, l) [e^((k-l) eps) - e^eps_total e^(l eps)]_+ / (1 + e^eps)^k``,
+
+    evaluated in log space (exact up to rounding for every k)."""
+    _check_nonnegative("eps", eps)
+    delta = _check_prob("delta", delta)
+    k = _check_int("k", k)
+    if not math.isfinite(float(eps_total)):
+        raise ValueError(f"eps_total must be finite. Found {eps_total}.")
+    eps, eps_total = float(eps), float(eps_total)
+    leak = -math.expm1(k * math.log1p(-delta)) if delta > 0 else 0.0
+    if eps == 0.0:
+        rr = max(0.0, -math.expm1(eps_total))
+    else:
+        ls = np.arange(k + 1)
+        keep = (k - 2 * ls) * eps > eps_total
+        if not np.any(keep):
+            rr = 0.0
+        else:
+            ls = ls[keep]
+            logc = gammaln(k + 1) - gammaln(ls + 1) - gammaln(k - ls + 1)
+            # C(k,l) e^((k-l) eps) (1 - e^(eps_total - (k - 2l) eps)) / (1 + e^eps)^k
+            terms = logc + (k - ls) * eps + np.log(-np.expm1(eps_total - (k - 2 * ls) * eps))
+            rr = float(np.exp(logsumexp(terms) - k * np.logaddexp(0.0, eps)))
+    return float(min(1.0, leak + (1 - leak) * rr))
+
+
+def optimal_composition_eps(eps: float, delta: float, k: int, delta_total: float) -> float:
+    """The smallest eps_total with ``optimal_composition_delta(eps, delta, k, eps_total) <= delta_total``
+    (bisection to 1e-12 relative); ``inf`` when no eps_total reaches ``delta_total``."""
+    _check_delta(delta_total, "delta_total")
+    hi = k * float(eps)
+    if optimal_composition_delta(eps, delta, k, hi) > delta_total:
+        return math.inf
+    lo = 0.0
+    if optimal_composition_delta(eps, delta, k, lo) <= delta_total:
+        return 0.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if optimal_composition_delta(eps, delta, k, mid) <= delta_total:
+            hi = mid
+        else:
+            lo = mid
+        if hi - lo <= 1e-12 * max(hi, 1e-300):
+            break
+    return hi
+
+
+def advanced_composition_eps(eps: float, k: int, delta_prime: float) -> float:
+    """``sqrt(2 k ln(1/delta')) eps + k eps (e^eps - 1)`` [Dwork, Rothblum & Vadhan 2010, Thm. III.3]:
+    k-fold composition of (eps, delta)-DP algorithms is (this, k delta + delta')-DP."""
+    _check_nonnegative("eps", eps)
+    k = _check_int("k", k)
+    _check_delta(delta_prime, "delta_prime")
+    return float(math.sqrt(2 * k * math.log(1 / delta_prime)) * eps + k * eps * math.expm1(eps))
+
+
+def pld_composition_delta(eps: float, delta: float, k: int, eps_total: float,
+                          value_discretization_interval: float = 1e-4) -> float:
+    """dp-accounting's PLD of k (eps, delta)-DP algorithms composed, at eps_total (pessimistic; a
+    cross-check of :func:`optimal_composition_delta`)."""
+    from dp_accounting.pld import privacy_loss_distribution as pld
+    from dp_accounting.pld.common import DifferentialPrivacyParameters
+
+    k = _check_int("k", k)
+    base = pld.from_privacy_parameters(DifferentialPrivacyParameters(float(eps), float(delta)),
+                                       value_discretization_interval=value_discretization_interval)
+    return float(base.self_compose(k).get_delta_for_epsilon(float(eps_total)))
+
+
+# ----------------------------------------------------------------------------- subsampled Gaussian
+def subsampled_gaussian_epsilon(noise_multiplier: float, sampling_probability: float, steps: int,
+                                delta: float, accountant: str = "best",
+                                value_discretization_interval: float = 1e-3) -> float:
+    """An upper bound on eps at ``delta`` for ``steps`` compositions of the sampled Gaussian
+    mechanism (noise std = ``noise_multiplier`` x the sensitivity, each sample used with
+    probability ``sampling_probability``), via dp-accounting (Poisson sampling, add-or-remove).
+
+    This bounds noisy SGD drawing a fixed number of samples per step under replace-one
+    neighbours too, with the multiplier taken relative to the replace-one sensitivity (module
+    docstring). ``accountant``: ``"rdp"`` (fast), ``"pld"`` (near-exact, pessimistic) or ``"best"``
+    (the smaller of the two, both upper bounds).
+    """
+    import dp_accounting
+    from dp_accounting import dp_event
+
+    _check_positive("noise_multiplier", noise_multiplier)
+    q = _check_prob("sampling_probability", sampling_probability, allow_zero=False, allow_one=True)
+    steps = _check_int("steps", steps)
+    _check_delta(delta)
+    if accountant not in ("rdp", "pld", "best"):
+        raise ValueError(f"accountant must be 'rdp', 'pld' or 'best'. Found {accountant!r}.")
+    event = dp_event.SelfComposedDpEvent(
+        dp_event.PoissonSampledDpEvent(q, dp_event.GaussianDpEvent(float(noise_multiplier))), steps)
+    rel = dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE
+    out = math.inf
+    absl = logging.getLogger("absl")
+    level = absl.level
+    absl.setLevel(logging.ERROR)  # the RDP accountant warns about orders it excludes, harmlessly
+    try:
+        if accountant in ("rdp", "best"):
+            acc = dp_accounting.rdp.RdpAccountant(neighboring_relation=rel)
+            acc.compose(event)
+            out = min(out, float(acc.get_epsilon(float(delta))))
+        if accountant in ("pld", "best"):
+            acc = dp_accounting.pld.PLDAccountant(neighboring_relation=rel,
+                                                  value_discretization_interval=value_discretization_interval)
+            acc.compose(event)
+            out = min(out, float(acc.get_epsilon(float(delta))))
+    finally:
+        absl.setLevel(level)
+    return out
+
+
+__all__ = [
+    "advanced_composition_eps", "amplified_eps", "canonical_pair", "hockey_stick", "optimal_composition_delta",
+    "optimal_composition_eps", "pair_delta", "pair_epsilon", "pld_composition_delta", "subsampled_gaussian_epsilon",
+    "subsampled_pair",
+]
