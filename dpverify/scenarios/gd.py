@@ -262,7 +262,10 @@ class NoisyGD(MappedScenario):
         return inst["point"]
 
     def with_point(self, inst, point):
-        """The same problem (spectrum fractions, direction) at another point of the claim."""
+        """The same problem (spectrum fractions, direction) at another point of the claim; where the
+        dimension differs there, the class's extreme problem in the new dimension."""
+        if self._values(point)["D"] != len(inst["u"]):
+            return self.instance_at(point)
         return {**inst, "point": point}
 
     # ------------------------------------------------------------------ exact route
