@@ -78,3 +78,4 @@ __all__ = [
     "sampling_noise_moments",
     "index_rng",
 ]
+from .adaptive import AdaptiveResult, adaptive_gd, adaptive_moments, quadratic_path_moments  # noqa: E402,F401
