@@ -27,3 +27,4 @@ __all__ = [
     "NoisyGD", "ParamMap", "PointScenario", "Scenario", "SquaredLossSensitivity", "bind", "budget_filter_gd",
     "classification_data", "coupled_stability", "gaussian_mechanism", "noisy_gd", "squared_loss_sensitivity",
 ]
+from .adaptive import AdaptiveGD, CosineData, adaptive_gd, measured_constants  # noqa: E402,F401
