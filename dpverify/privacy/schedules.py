@@ -18,6 +18,7 @@ import math
 from typing import Callable, Sequence
 
 import mpmath
+import numpy as np
 
 from ._checks import _check_delta, _check_positive, _use_mp
 from .gaussian import gaussian_delta_exact
@@ -40,18 +41,27 @@ def mean_gradient_sensitivity(lipschitz, n_samples, adjacency: str = "replace"):
 
 
 def schedule_zcdp(noise_stds: Sequence, sensitivity) -> list:
-    """Cumulative zCDP after each step: ``[rho_1, rho_1 + rho_2, ...]`` with ``rho_t = Delta^2/(2 s_t^2)``
-    (accumulated in mpmath with 20 guard digits, so the running sums are correctly rounded)."""
+    """Cumulative zCDP after each step: ``[rho_1, rho_1 + rho_2, ...]`` with ``rho_t = Delta^2/(2 s_t^2)``.
+
+    In double precision the running sums are NumPy's and the total is ``math.fsum``'s (correctly rounded);
+    with an ``mpf`` argument everything is accumulated in mpmath (20 guard digits)."""
     _check_positive("sensitivity", sensitivity)
-    mp = _use_mp(sensitivity, *noise_stds)
-    out = []
-    with mpmath.workdps(mpmath.mp.dps + 20):
-        acc, d = mpmath.mpf(0), mpmath.mpf(sensitivity)
-        for i, s in enumerate(noise_stds):
-            _check_positive(f"noise_stds[{i}]", s)
-            acc += (d / mpmath.mpf(s)) ** 2 / 2
-            out.append(+acc)
-    return out if mp else [float(x) for x in out]
+    for i, s in enumerate(noise_stds):
+        _check_positive(f"noise_stds[{i}]", s)
+    if not len(noise_stds):
+        return []
+    if _use_mp(sensitivity, *noise_stds):
+        out = []
+        with mpmath.workdps(mpmath.mp.dps + 20):
+            acc, d = mpmath.mpf(0), mpmath.mpf(sensitivity)
+            for s in noise_stds:
+                acc += (d / mpmath.mpf(s)) ** 2 / 2
+                out.append(+acc)
+        return out
+    parts = (float(sensitivity) / np.asarray(noise_stds, dtype=float)) ** 2 / 2
+    out = np.cumsum(parts).tolist()
+    out[-1] = math.fsum(parts.tolist())
+    return out
 
 
 def schedule_epsilon(noise_stds: Sequence, sensitivity, delta) -> list:

@@ -38,13 +38,14 @@ MAX_AUDIT_EPS = 700.0
 
 
 def worst_neighbours(lipschitz: float, n_samples: int, adjacency: str, dim: int = 2, seed: int = 0):
-    """Two neighbouring data sets of linear per-sample losses with ``||x_n|| <= L`` whose mean gradients
-    differ as much as the adjacency allows (``x_1`` of norm ``L`` replaced by ``-x_1``, or removed)."""
+    """Two neighbouring data sets of linear per-sample losses ``<x_n, theta>`` with ``||x_n|| <= L`` whose mean
+    gradients differ as much as the adjacency allows: ``x_1`` of norm ``L`` replaced by ``-x_1``, or removed
+    (normaliser ``N`` kept). The other samples cancel in the difference of linear losses, so the data sets
+    hold ``x_1`` and one other sample, with the normaliser ``N`` of the full data set."""
     rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n_samples, dim))
-    X *= (lipschitz * rng.uniform(0.1, 1.0, size=(n_samples, 1))) / np.linalg.norm(X, axis=1, keepdims=True)
-    X[0] *= lipschitz / np.linalg.norm(X[0])
-    d = sim.LinearLoss(X)
+    X = rng.normal(size=(2, dim))
+    X *= lipschitz * np.array([[1.0], [rng.uniform(0.1, 1.0)]]) / np.linalg.norm(X, axis=1, keepdims=True)
+    d = sim.LinearLoss(X, normaliser=float(n_samples))
     if adjacency == "replace":
         return d, sim.make_neighbour(d, 0, -X[0])
     return d, sim.remove_sample(d, 0)
@@ -75,6 +76,7 @@ class ScheduleGDPrivacy(MappedScenario):
         if need and need not in params:
             raise TypeError(f"gd_schedule_privacy: measure={measure!r} needs {need}=")
         self.adjacency, self.measure_kind = adjacency, measure
+        self.optimise = 0 if measure == "epsilon" else 3    # dp_accounting is slow: no local optimiser
         self.name = {"zcdp": "zCDP of noisy GD (sensitivity measured on a worst neighbour pair)",
                      "epsilon": "eps of noisy GD from dp_accounting's RDP accountant",
                      "delta_at_eps": "exact delta(eps) of noisy GD (composed Gaussian mechanisms)"}[measure]

@@ -19,7 +19,8 @@ bit-identical whatever ``chunk_runs`` is. Runs that share a seed share their noi
 the rule (common random numbers across schedules).
 
 Tracks: quantities of every run along its path, at the iterates ``theta_1 .. theta_{T+1}``
-(``"grad_norm_sq"`` ``||grad F||^2``, ``"excess"`` ``F - F*``, ``"dist"`` ``||theta - theta*||``) and at
+(``"grad_norm_sq"`` ``||grad F||^2``, ``"excess"`` ``F - F*``, ``"dist"`` ``||theta - theta*||``; a problem
+with ``value_and_grad`` gives the excess and the gradient in one pass over the data) and at
 the steps ``t = 1..T`` (``"noise_std"`` ``s_t``, ``"step"`` ``eta_t``). A per-run statistic may use them
 (``statistic(theta_final, tracks)``), and ``record=True`` returns them for every run (figures).
 
@@ -129,10 +130,15 @@ def _block(problem: Problem, th: np.ndarray, rule: Rule, T: int, rng: np.random.
     tr = {k: np.empty((rows, T + 1)) for k in ITERATE_TRACKS if k in need}
     tr.update({k: np.empty((rows, T)) for k in STEP_TRACKS if k in need})
     noise = np.empty((rows, dim))
+    joint = "excess" in need and hasattr(problem, "value_and_grad")   # one pass over the data for both
     for t in range(1, T + 1):
-        g = problem.grad(th)
+        if joint:
+            f, g = problem.value_and_grad(th)
+            tr["excess"][:, t - 1] = f - problem.f_star
+        else:
+            g = problem.grad(th)
         gn2 = np.einsum("ij,ij->i", g, g)
-        _iterate_values(problem, th, g, need - {"grad_norm_sq"}, tr, t - 1)
+        _iterate_values(problem, th, g, need - {"grad_norm_sq"} - ({"excess"} if joint else set()), tr, t - 1)
         if "grad_norm_sq" in need:
             tr["grad_norm_sq"][:, t - 1] = gn2
         eta, s = rule(t, np.sqrt(gn2))

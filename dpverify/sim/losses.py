@@ -115,10 +115,14 @@ class Logistic(Problem):
                        options={"maxiter": 5000, "gtol": 1e-10, "ftol": 1e-15})
         return res.x, float(res.fun)
 
+    @staticmethod
+    def _softplus(z: np.ndarray) -> np.ndarray:
+        """log(1 + e^z), stable (and faster than np.logaddexp(0, z))."""
+        return np.maximum(z, 0.0) + np.log1p(np.exp(-np.abs(z)))
+
     def value(self, theta) -> np.ndarray:
         theta = self._check_theta(theta)
-        m = theta @ self.X.T
-        out = np.logaddexp(0.0, -self.y * m).mean(axis=-1)
+        out = self._softplus(-self.y * (theta @ self.X.T)).mean(axis=-1)
         if self.lam:
             out = out + 0.5 * self.lam * np.einsum("...d,...d->...", theta, theta)
         return out
@@ -126,12 +130,19 @@ class Logistic(Problem):
     def grad(self, theta, clip=None) -> np.ndarray:
         if clip is not None:
             raise ValueError(f"clip is not supported by Logistic, got {clip!r}")
+        return self.value_and_grad(theta, value=False)[1]
+
+    def value_and_grad(self, theta, value: bool = True):
+        """``(F(theta), grad F(theta))`` from one evaluation of the margins (``F`` is None when not asked)."""
         theta = self._check_theta(theta)
-        r = -self.y * expit(-self.y * (theta @ self.X.T))
-        out = (r @ self.X) / self.n_samples
+        z = -self.y * (theta @ self.X.T)
+        g = ((-self.y * expit(z)) @ self.X) / self.n_samples
+        f = self._softplus(z).mean(axis=-1) if value else None
         if self.lam:
-            out = out + self.lam * theta
-        return out
+            g = g + self.lam * theta
+            if value:
+                f = f + 0.5 * self.lam * np.einsum("...d,...d->...", theta, theta)
+        return f, g
 
     def per_sample_grads(self, theta) -> np.ndarray:
         """``grad f(theta; x_n)`` for every sample, shape ``(N, D)`` (one ``theta`` of shape ``(D,)``)."""
