@@ -13,4 +13,4 @@ seed file ``001_8c6e002b41f68e78.txt``.
 from .claims import *  # noqa: F401,F403
 from .claims import CLAIMS  # noqa: F401
 
-FIGURES: dict = {}
+from .experiments import FIGURES  # noqa: F401,E402

@@ -49,6 +49,7 @@ sigma, eta, gn, c, G1 = sp.symbols("sigma eta gn c G1")
 g = sp.Symbol("g")                                 # the current gradient norm inside adaptive_gd
 x, cc, x0, b, Dc = sp.symbols("x cc x0 b D_C")
 q, r, V0, u = sp.symbols("q r V0 u")
+a_ = sp.Symbol("a")
 Dl, order, k = sp.symbols("Delta order k")
 ev, sv = sp.symbols("e_v s_v", positive=True)     # bound variables of sup / inf
 sig = sp.IndexedBase("sigma")
@@ -160,11 +161,12 @@ SMOOTH_LIPSCHITZ_CORRECTED = Claim(
     source=SMOOTH_LIPSCHITZ.source,
     kind="inequality",
     summary="On a bounded C of diameter D_C an M-smooth f is (||grad f(x0)|| + M D_C)-Lipschitz (f = M x^2/2 + b x).",
-    domain=Domain(Relation(sp.Le(sp.Abs(x - x0), Dc), "|x - x0| <= D_C"),
-                  M=P_M, x=Real(search=(-10.0, 10.0), units=(0, 1)), x0=Real(search=(-10.0, 10.0), units=(0, 1)),
-                  b=Real(search=(-10.0, 10.0), units=(1, -1)), D_C=Real(gt=0, search=(1e-2, 20.0), log=True, units=(0, 1))),
+    domain=Domain(M=P_M, x0=Real(search=(-10.0, 10.0), units=(0, 1)), b=Real(search=(-10.0, 10.0), units=(1, -1)),
+                  D_C=Real(gt=0, search=(1e-2, 20.0), log=True, units=(0, 1)),
+                  a=Real(ge=-1, le=1, search=(-1.0, 1.0))),
     statements=(
-        Inequality("|f'(x)| <= |f'(x0)| + M D_C", lhs=sp.Abs(M * x + b), rhs=sp.Abs(M * x0 + b) + M * Dc),
+        Inequality("|f'(x)| <= |f'(x0)| + M D_C for x = x0 + a D_C, |a| <= 1 (x, x0 in C)",
+                   lhs=sp.Abs(M * (x0 + a_ * Dc) + b), rhs=sp.Abs(M * x0 + b) + M * Dc),
     ),
 )
 
@@ -173,14 +175,14 @@ MEAN_SENSITIVITY = Claim(
     source=_src("Section 2", None,
                 "'the arithmetic mean f(x_1, ..., x_N) = 1/N sum_n x_n defined over a bounded convex set C which has "
                 "sensitivity Delta = D/N where D = max_{y,z in C} ||y - z|| is the diameter of C' (replacement; "
-                "C an interval of length D)"),
+                "C = [-D/2, D/2], the replaced entry x = a D/2 and its replacement x' = b D/2, |a|, |b| <= 1)"),
     kind="sensitivity bound",
     summary="Replacing one entry moves the mean of N points of C by at most diam(C)/N, attained.",
-    domain=Domain(Relation(sp.Le(sp.Abs(x), Dc / 2), "|x| <= D/2"), Relation(sp.Le(sp.Abs(x0), Dc / 2), "|x'| <= D/2"),
-                  x=Real(search=(-10.0, 10.0), units=(0, 1)), x0=Real(search=(-10.0, 10.0), units=(0, 1)),
+    domain=Domain(a=Real(ge=-1, le=1, search=(-1.0, 1.0)), b=Real(ge=-1, le=1, search=(-1.0, 1.0)),
                   D_C=Real(gt=0, search=(1e-2, 20.0), log=True, units=(0, 1)), N=P_N),
     statements=(
-        Inequality("|mean(x_1..x_N) - mean(x', x_2..x_N)| = |x - x'|/N <= D/N", lhs=sp.Abs(x - x0) / N, rhs=Dc / N),
+        Inequality("|mean(x_1..x_N) - mean(x', x_2..x_N)| = |x - x'|/N <= D/N", lhs=sp.Abs(a_ - b) * Dc / (2 * N),
+                   rhs=Dc / N),
         Identity("attained by the two ends of C", lhs=sp.Abs(Dc / 2 - (-Dc / 2)) / N, rhs=Dc / N, skip=PROVED),
     ),
 )
@@ -221,20 +223,21 @@ GAUSSIAN_ZCDP_CORRECTED = Claim(
     ),
 )
 
+CALIB = sp.sqrt(2 * sp.log(sp.Rational(5, 4) / delta)) * Dl / eps      # sigma at which eps = sqrt(2 log(1.25/delta)) Delta/sigma
 GAUSSIAN_DP = Claim(
     id="pur/claim-gaussian-dp",
     source=_src("Section 2", None,
                 "'The Gaussian mechanism also satisfies (eps, delta)-DP for eps > sqrt(2 log(1.25/delta)) Delta/sigma "
-                "and eps < 1.'"),
+                "and eps < 1.' (eps > sqrt(2 log(1.25/delta)) Delta/sigma written as sigma = k sqrt(2 log(1.25/delta)) "
+                "Delta/eps with k > 1)"),
     kind="privacy bound",
     summary="The Gaussian mechanism is (eps, delta)-DP for sqrt(2 log(1.25/delta)) Delta/sigma < eps < 1.",
-    domain=Domain(Relation(sp.Gt(eps, sp.sqrt(2 * sp.log(sp.Rational(5, 4) / delta)) * Dl / sigma),
-                           "eps > sqrt(2 log(1.25/delta)) Delta/sigma"),
-                  epsilon=Real(gt=0, lt=1, search=(1e-3, 0.999), log=True), delta=P_DELTA,
-                  Delta=Real(gt=0, search=(1e-3, 1e3), log=True, units=(1, -1)), sigma=P_SIGMA),
+    domain=Domain(epsilon=Real(gt=0, lt=1, search=(1e-3, 0.999), log=True), delta=P_DELTA,
+                  Delta=Real(gt=0, search=(1e-3, 1e3), log=True, units=(1, -1)),
+                  k=Real(gt=1, search=(1.0 + 1e-9, 10.0), log=True)),
     statements=(
         SupBound("exact delta(eps) of the Gaussian mechanism (Balle & Wang) <= delta", bound=delta, kind="privacy",
-                 scenario=gaussian_mechanism(sensitivity=Dl, noise_std=sigma, eps=eps, measure="delta_at_eps")),
+                 scenario=gaussian_mechanism(sensitivity=Dl, noise_std=k * CALIB, eps=eps, measure="delta_at_eps")),
     ),
 )
 
