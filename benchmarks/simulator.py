@@ -2,80 +2,271 @@
 
 Usage::
 
-    python benchmarks/simulator.py [--quick]
+    python benchmarks/simulator.py [--quick] [--repeats N] [--no-peers]
 
-Measures, in one process:
+Measures, in one run, noisy gradient descent
+``theta <- theta - eta (A theta + s z)`` on a diagonal quadratic (``A`` diagonal,
+``z ~ N(0, I)``), in coordinate-steps per second (``runs * D * T / wall time``),
+at two workloads: ``w1`` (runs = 1e5, D = 100, T = 100) and ``w2`` (runs = 1e6,
+D = 2, T = 100).
 
-(a) ``mc_coord_steps_per_s``: coordinate-steps per second (runs * D * T / wall
-    time) of Monte Carlo noisy GD [dni, eq. (1)] on a diagonal quadratic
-    (``pgd`` fast path, runs = 1e5, D = 100, T = 100, default chunking);
-(b) ``normal_fill_per_s``: values per second of
-    ``Generator.standard_normal(out=buf)`` with the simulator's own generator
-    type (``block_rng``: PCG64) filling a buffer of the shape the simulator
-    fills per call, ``(BLOCK, D)``; the rate for a whole ``(chunk_runs, D)``
-    chunk buffer is also printed, and the larger of the two (the harder
-    target) is the denominator of the ratio;
-(c) ``moments_points_per_s``: parameter points per second of
-    ``pgd_quadratic_moments`` (P = 1e4, D = 100, T = 100);
-(d) ``peak_memory_mib``: ``tracemalloc`` peak of a runs = 1e7 (D = 10,
-    T = 10) Monte Carlo run, plus the ``ru_maxrss`` growth during it.
+* **limit**: the fastest float64 normal fill on all cores -- worker threads
+  (as many as the simulator uses) each take blocks of 1024 runs, make the block's
+  generator and fill a ``(1024, D)`` buffer ``T`` times.  Two fills are timed: NumPy's
+  ``Generator.standard_normal(out=buf)`` with the simulator's generator (SFC64, the
+  fastest of NumPy's bit generators, see ``rng_fill_*``) and, with numba, dpverify's
+  fused fill (the generator code of the kernels, writing every value to the buffer).
+  ``limit_w*`` is the faster of the two.
+* **dpverify**: ``dpverify.sim.pgd`` with default settings (all cores, fused kernel
+  when numba is installed), the default statistic (excess risk).
+* **peers**, each given all cores as well as it can use them and computing the same
+  statistic: a plain NumPy loop over steps (one thread per core, each over its share
+  of the runs, in-place ufuncs, an SFC64 generator per thread); with numba installed,
+  a hand-written ``@njit(nogil=True)`` kernel calling ``Generator.standard_normal()``
+  of a per-block SFC64 generator, blocks spread over one thread per core; with JAX
+  installed, ``jax.lax.scan`` under ``jit`` in float64 (XLA uses the cores itself).
 
-Each figure is printed as ``name=value``; the last line is
-``throughput_ratio=X`` with ``X = (a) / (b)`` (goal >= 0.8).  Timings are
-the best of ``--repeats`` repetitions, with (a) and (b) timed in alternation
-so that a transient slow-down of a shared machine affects both.  ``--quick`` shrinks every size for a
-smoke test (its figures are not meaningful).
+Timing runs in two rounds per workload: the fills and dpverify in alternation
+(``repeats`` times, more for short jobs: at least 20 s, at most ``4 * repeats``), then
+dpverify and the peers in alternation (``min(repeats, 2)`` times; the peers are the
+slow part of the benchmark).  Then
+``limit_ratio_w1``/``limit_ratio_w2`` = dpverify / limit from the first round (goal
+>= 0.8), ``peer_ratio`` = min over the workloads of dpverify / fastest peer from the
+second round (goal >= 1.0) and,
+as before, ``throughput_ratio`` = dpverify at w1 / NumPy's one-core fill rate with the
+simulator's generator (the larger of a block-sized and a chunk-sized buffer).  Also:
+the one-core fill rate of each NumPy bit generator (why SFC64), which simulators have
+a fused path, ``moments_points_per_s`` of ``pgd_quadratic_moments``, and the peak
+memory (``tracemalloc``; ``ru_maxrss`` growth) of runs = 1e6 and 1e7 (D = 10, T = 10):
+flat in runs.  Every figure is one ``key=value`` line.  Timings are best-of-N with the
+jobs of a round timed in alternation, so that a transient slow-down of a shared
+machine hits them all.  ``--quick`` shrinks every size (figures meaningless).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import resource
 import sys
 import time
 import tracemalloc
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from dpverify import sim  # noqa: E402
 from dpverify.sim import BLOCK, Quadratic, block_rng, pgd, pgd_quadratic_moments, uniform  # noqa: E402
+from dpverify.sim import kernels, parallel  # noqa: E402
+from dpverify.sim.algorithms import _block_states  # noqa: E402
 
 CHUNK_RUNS = 65536
+ETA, G, N, SEED = 0.5, 1.0, 1000, 7
 
 
 def _timed(fn) -> float:
-    """Wall time of one call of *fn*."""
     t0 = time.perf_counter()
     fn()
     return time.perf_counter() - t0
 
 
-def _best_time(fn, repeats: int) -> float:
-    """Best wall time of *repeats* calls of *fn*."""
-    return min(_timed(fn) for _ in range(repeats))
-
-
-def _problem(dim: int) -> Quadratic:
-    return Quadratic(np.linspace(0.01, 1.0, dim))
-
-
-def mc_job(runs: int, dim: int, T: int):
-    """(a) Monte Carlo fast-path job; returns ``(callable, coordinate-steps)``."""
-    problem = _problem(dim)
+def _setup(dim: int, T: int):
+    """Problem and constants shared by every implementation."""
+    eigs = np.linspace(0.01, 1.0, dim)
     sigmas = uniform(T, 1.0)
+    a = 1.0 - ETA * eigs                       # (D,)
+    c = ETA * sigmas * G / N                   # (T,)
+    return Quadratic(eigs), eigs, sigmas, a, c
+
+
+# --------------------------------------------------------------------------- #
+# limit: normal fills on all cores
+# --------------------------------------------------------------------------- #
+
+
+def _block_tasks(runs: int, dim: int, T: int, workers: int):
+    tasks, window, workers = parallel.plan_tasks(-(-runs // BLOCK), workers, CHUNK_RUNS // BLOCK,
+                                                 BLOCK * dim * T)
+    return tasks, window, workers
+
+
+def fill_numpy_job(runs: int, dim: int, T: int, workers: int):
+    tasks, window, workers = _block_tasks(runs, dim, T, workers)
+
+    def task(bb):
+        buf = np.empty((BLOCK, dim))
+        for b in range(*bb):
+            rng = block_rng(SEED, b)
+            view = buf[: min(BLOCK, runs - b * BLOCK)]
+            for _ in range(T):
+                rng.standard_normal(out=view)
+
+    def run():
+        for _ in parallel.ordered_map(task, tasks, workers, window):
+            pass
+
+    return run
+
+
+def fill_fused_job(runs: int, dim: int, T: int, workers: int):
+    tasks, window, workers = _block_tasks(runs, dim, T, workers)
+
+    def task(bb):
+        buf = np.empty(BLOCK * dim)
+        kernels.fill_repeat(_block_states(SEED, *bb), buf, T)
+
+    def run():
+        for _ in parallel.ordered_map(task, tasks, workers, window):
+            pass
+
+    return run
+
+
+# --------------------------------------------------------------------------- #
+# dpverify
+# --------------------------------------------------------------------------- #
+
+
+def dpverify_job(runs: int, dim: int, T: int):
+    problem, _, sigmas, _, _ = _setup(dim, T)
     theta1 = np.ones(dim)
 
     def run():
-        pgd(problem, theta1, 0.5, sigmas, 1.0, 1000, runs, 7, chunk_runs=CHUNK_RUNS)
+        pgd(problem, theta1, ETA, sigmas, G, N, runs, SEED, chunk_runs=CHUNK_RUNS)
 
-    return run, runs * dim * T
+    return run
 
 
-def fill_job(rows: int, dim: int, values: int):
-    """(b) ``standard_normal(out=buf)`` on a ``(rows, dim)`` buffer; returns ``(callable, values)``."""
-    rng = block_rng(7, 0)
+# --------------------------------------------------------------------------- #
+# peers
+# --------------------------------------------------------------------------- #
+
+
+def numpy_loop_job(runs: int, dim: int, T: int, workers: int):
+    """Plain NumPy loop over steps; one thread per core over its share of the runs."""
+    _, eigs, _, a, c = _setup(dim, T)
+    bounds = np.linspace(0, runs, workers + 1).astype(int)
+    children = np.random.SeedSequence(SEED).spawn(workers)
+
+    def part(i: int) -> float:
+        rng = np.random.Generator(np.random.SFC64(children[i]))
+        m = bounds[i + 1] - bounds[i]
+        theta = np.ones((m, dim))
+        z = np.empty((m, dim))
+        for t in range(T):
+            rng.standard_normal(out=z)
+            z *= c[t]
+            theta *= a
+            theta -= z
+        return float((0.5 * (theta * theta) @ eigs).sum())
+
+    def run():
+        with ThreadPoolExecutor(workers) as pool:
+            total = sum(pool.map(part, range(workers)))
+        return total / runs
+
+    return run
+
+
+def numba_peer_job(runs: int, dim: int, T: int, workers: int):
+    """A hand-written numba kernel: per-block SFC64 Generator, blocks over one thread per core."""
+    import numba
+
+    @numba.njit(nogil=True)
+    def block_kernel(rng, rows, a, c, eigs):
+        dim = a.shape[0]
+        theta = np.ones((rows, dim))
+        for t in range(c.shape[0]):
+            ct = c[t]
+            for r in range(rows):
+                for d in range(dim):
+                    theta[r, d] = a[d] * theta[r, d] - ct * rng.standard_normal()
+        total = 0.0
+        for r in range(rows):
+            for d in range(dim):
+                total += 0.5 * eigs[d] * theta[r, d] * theta[r, d]
+        return total
+
+    _, eigs, _, a, c = _setup(dim, T)
+    nblocks = -(-runs // BLOCK)
+    seqs = np.random.SeedSequence(SEED)
+    per_task = max(1, min(64, nblocks // (4 * workers)))
+    tasks = [(b, min(b + per_task, nblocks)) for b in range(0, nblocks, per_task)]
+
+    def task(bb):
+        total = 0.0
+        for b in range(*bb):
+            rng = np.random.Generator(np.random.SFC64(np.random.SeedSequence(
+                seqs.entropy, spawn_key=(b,))))
+            total += block_kernel(rng, min(BLOCK, runs - b * BLOCK), a, c, eigs)
+        return total
+
+    task((0, 1))  # compile
+
+    def run():
+        with ThreadPoolExecutor(workers) as pool:
+            return sum(pool.map(task, tasks)) / runs
+
+    return run
+
+
+def jax_job(runs: int, dim: int, T: int):
+    """``jax.lax.scan`` over steps under ``jit``, float64 (XLA spreads work over the cores)."""
+    import jax
+    import jax.numpy as jnp
+
+    jax.config.update("jax_enable_x64", True)
+    _, eigs, _, a, c = _setup(dim, T)
+    a_j, c_j, eigs_j = jnp.asarray(a), jnp.asarray(c), jnp.asarray(eigs)
+
+    @jax.jit
+    def simulate(key):
+        def step(theta, xs):
+            ct, k = xs
+            z = jax.random.normal(k, theta.shape, dtype=jnp.float64)
+            return a_j * theta - ct * z, None
+
+        keys = jax.random.split(key, T)
+        theta, _ = jax.lax.scan(step, jnp.ones((runs, dim), dtype=jnp.float64), (c_j, keys))
+        return jnp.mean(0.5 * (theta * theta) @ eigs_j)
+
+    key = jax.random.PRNGKey(SEED)
+    simulate(key).block_until_ready()  # compile
+
+    def run():
+        return float(simulate(key).block_until_ready())
+
+    return run
+
+
+# --------------------------------------------------------------------------- #
+# the rest: generator choice, today's one-core figures, moments, memory
+# --------------------------------------------------------------------------- #
+
+
+def rng_fill_rates(dim: int, values: int, repeats: int) -> dict[str, float]:
+    """One-core ``standard_normal(out=(BLOCK, dim))`` rate of each NumPy bit generator."""
+    kinds = ["SFC64", "PCG64", "PCG64DXSM", "Philox", "MT19937"]
+    gens = {k: np.random.Generator(getattr(np.random, k)(np.random.SeedSequence(1)))
+            for k in kinds}
+    buf = np.empty((BLOCK, dim))
+    calls = max(1, values // buf.size)
+    best = {k: math.inf for k in kinds}
+    for _ in range(repeats):
+        for k, g in gens.items():
+            def run(g=g):
+                for _ in range(calls):
+                    g.standard_normal(out=buf)
+            best[k] = min(best[k], _timed(run))
+    return {k: calls * buf.size / v for k, v in best.items()}
+
+
+def one_core_fill(rows: int, dim: int, values: int):
+    rng = block_rng(SEED, 0)
     buf = np.empty((rows, dim))
     calls = max(1, values // buf.size)
 
@@ -86,36 +277,20 @@ def fill_job(rows: int, dim: int, values: int):
     return run, calls * buf.size
 
 
-def bench_interleaved(jobs: dict, repeats: int) -> dict:
-    """Best rate (work / second) of each job, the jobs timed in alternation.
-
-    Alternating the jobs within each repetition means a slow-down of the
-    machine (e.g. a noisy neighbour) hits all of them, not just one.
-    """
-    best = {name: np.inf for name in jobs}
-    for _ in range(repeats):
-        for name, (fn, _) in jobs.items():
-            best[name] = min(best[name], _timed(fn))
-    return {name: jobs[name][1] / best[name] for name in jobs}
-
-
 def bench_moments(P: int, dim: int, T: int, repeats: int) -> float:
-    """(c) parameter points per second of ``pgd_quadratic_moments``."""
     rng = np.random.default_rng(0)
     eigs = rng.uniform(0.01, 1.0, size=(P, dim))
     theta1 = rng.normal(size=(P, dim))
     etas = np.full((P, T), 0.5)
     sigmas = np.broadcast_to(uniform(T, 1.0), (P, T))
-
-    def run():
-        pgd_quadratic_moments(eigs, theta1, etas, sigmas, 1.0, 1000)
-
-    return P / _best_time(run, repeats)
+    best = min(_timed(lambda: pgd_quadratic_moments(eigs, theta1, etas, sigmas, 1.0, 1000))
+               for _ in range(repeats))
+    return P / best
 
 
-def bench_memory(runs: int, dim: int, T: int) -> tuple[float, float]:
-    """(d) tracemalloc peak and ru_maxrss growth (MiB) of one large MC run."""
-    problem = _problem(dim)
+def bench_memory(runs: int, dim: int = 10, T: int = 10) -> tuple[float, float]:
+    """``tracemalloc`` peak (MiB) and ``ru_maxrss`` growth (MiB) of one Monte Carlo run."""
+    problem = Quadratic(np.linspace(0.01, 1.0, dim))
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     tracemalloc.start()
     pgd(problem, np.ones(dim), 0.5, uniform(T, 1.0), 1.0, 1000, runs, 11, chunk_runs=CHUNK_RUNS)
@@ -125,44 +300,123 @@ def bench_memory(runs: int, dim: int, T: int) -> tuple[float, float]:
     return peak / 2**20, (rss1 - rss0) / 1024  # ru_maxrss is KiB on Linux
 
 
+def _best_of(jobs: dict, repeats: int, min_seconds: float = 0.0) -> dict[str, float]:
+    """Best wall time of each job, the jobs timed in alternation.
+
+    At least *repeats* rounds, and more (up to ``4 * repeats``) until the rounds
+    took *min_seconds*: short jobs get more chances to meet a quiet machine.
+    """
+    for fn in jobs.values():   # warm-up: JIT, page faults, thread start-up
+        fn()
+    best = {name: math.inf for name in jobs}
+    start, rounds = time.perf_counter(), 0
+    while rounds < repeats or (time.perf_counter() - start < min_seconds
+                               and rounds < 4 * repeats):
+        for name, fn in jobs.items():
+            best[name] = min(best[name], _timed(fn))
+        rounds += 1
+    return best
+
+
+def _have(module: str) -> bool:
+    try:
+        __import__(module)
+        return True
+    except Exception:  # noqa: BLE001
+        return False
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes for a smoke test")
     parser.add_argument("--repeats", type=int, default=None, help="timing repetitions")
+    parser.add_argument("--no-peers", action="store_true", help="skip the peer implementations")
     args = parser.parse_args(argv)
     if args.quick:
-        runs, dim, T, P, mem_runs, repeats = 4096, 100, 10, 500, 100_000, 1
+        workloads = {"w1": (4096, 100, 10), "w2": (20_000, 2, 10)}
+        P, mem_runs, repeats = 500, (100_000, 200_000), 1
     else:
-        runs, dim, T, P, mem_runs, repeats = 100_000, 100, 100, 10_000, 10_000_000, 3
+        workloads = {"w1": (100_000, 100, 100), "w2": (1_000_000, 2, 100)}
+        P, mem_runs, repeats = 10_000, (1_000_000, 10_000_000), 5
     repeats = args.repeats or repeats
+    peer_repeats = max(1, min(repeats, 2))
+    workers = sim.get_workers()
+    fused = sim.fused_enabled()
+    have_numba, have_jax = kernels.numba_available(), _have("jax")
 
-    # (d) first, so ru_maxrss growth is not masked by earlier allocations.
-    peak_mib, rss_mib = bench_memory(mem_runs, 10, 10)
-    fill_values = runs * dim * T // 4
-    rates = bench_interleaved(
-        {
-            "mc": mc_job(runs, dim, T),
-            "fill_block": fill_job(BLOCK, dim, fill_values),
-            "fill_chunk": fill_job(min(CHUNK_RUNS, runs), dim, fill_values),
-        },
-        repeats,
-    )
-    mc, fill_block, fill_chunk = rates["mc"], rates["fill_block"], rates["fill_chunk"]
-    fill = max(fill_block, fill_chunk)
-    moments = bench_moments(P, dim, T, repeats)
+    # warm-up (JIT compilation) before the memory figures
+    dpverify_job(2 * BLOCK, 10, 10)()
+    mem = {r: bench_memory(r) for r in mem_runs}
 
-    print(f"mc_runs={runs}")
-    print(f"mc_dim={dim}")
-    print(f"mc_steps={T}")
-    print(f"mc_coord_steps_per_s={mc:.4g}")
-    print(f"normal_fill_block_per_s={fill_block:.4g}")
-    print(f"normal_fill_chunk_per_s={fill_chunk:.4g}")
-    print(f"normal_fill_per_s={fill:.4g}")
-    print(f"moments_points_per_s={moments:.4g}")
-    print(f"peak_memory_runs={mem_runs}")
-    print(f"peak_memory_mib={peak_mib:.1f}")
-    print(f"maxrss_delta_mib={rss_mib:.1f}")
-    print(f"throughput_ratio={mc / fill:.3f}")
+    lines: list[tuple[str, object]] = [
+        ("cpus", os.cpu_count()), ("workers", workers), ("numba", have_numba),
+        ("jax", have_jax), ("fused_enabled", fused),
+    ]
+    rates: dict[str, dict[str, float]] = {}
+    for w, (runs, dim, T) in workloads.items():
+        work = runs * dim * T
+        dpv = dpverify_job(runs, dim, T)
+        # (1) the limit and dpverify, in alternation
+        jobs = {"fill_numpy": fill_numpy_job(runs, dim, T, workers)}
+        if have_numba:
+            jobs["fill_fused"] = fill_fused_job(runs, dim, T, workers)
+        jobs["dpverify"] = dpv
+        best = _best_of(jobs, repeats, min_seconds=0.0 if args.quick else 20.0)
+        # (2) the peers and dpverify, in alternation (each peer warmed up/compiled first)
+        peers = {}
+        if not args.no_peers:
+            peers["numpy_loop"] = numpy_loop_job(runs, dim, T, workers)
+            if have_numba:
+                peers["numba_kernel"] = numba_peer_job(runs, dim, T, workers)
+            if have_jax:
+                peers["jax_scan"] = jax_job(runs, dim, T)
+            best_p = _best_of({"dpverify": dpv, **peers}, peer_repeats)
+            best.update({k: v for k, v in best_p.items() if k != "dpverify"})
+            best["dpverify_with_peers"] = best_p["dpverify"]
+        r = {name: work / t for name, t in best.items()}
+        rates[w] = r
+        limit_name = max((k for k in r if k.startswith("fill_")), key=r.get)
+        lines += [(f"{w}_runs", runs), (f"{w}_dim", dim), (f"{w}_steps", T)]
+        lines += [(f"{w}_{name}_per_s", f"{v:.4g}") for name, v in r.items()]
+        lines += [(f"limit_{w}_per_s", f"{r[limit_name]:.4g}"), (f"limit_{w}_source", limit_name)]
+        if peers:
+            fastest = max(peers, key=r.get)
+            lines += [(f"fastest_peer_{w}", fastest),
+                      (f"peer_ratio_{w}", f"{r['dpverify_with_peers'] / r[fastest]:.3f}")]
+
+    # today's one-core figures and the generator choice
+    runs1, dim1, T1 = workloads["w1"]
+    fill_values = runs1 * dim1 * T1 // 4
+    fills = {}
+    for name, (rows, dim) in {"block": (BLOCK, dim1), "chunk": (min(CHUNK_RUNS, runs1), dim1)}.items():
+        fn, values = one_core_fill(rows, dim, fill_values)
+        fills[name] = values / min(_timed(fn) for _ in range(repeats))
+    fill = max(fills.values())
+    gen = rng_fill_rates(dim1, fill_values, repeats)
+    moments = bench_moments(P, 100, 100, repeats)
+
+    lines += [(f"rng_fill_{k.lower()}_per_s", f"{v:.4g}") for k, v in gen.items()]
+    lines += [("rng_fastest", max(gen, key=gen.get)), ("rng_used", "SFC64")]
+    lines += [("mc_coord_steps_per_s", f"{rates['w1']['dpverify']:.4g}"),
+              ("normal_fill_block_per_s", f"{fills['block']:.4g}"),
+              ("normal_fill_chunk_per_s", f"{fills['chunk']:.4g}"),
+              ("normal_fill_per_s", f"{fill:.4g}"),
+              ("moments_points_per_s", f"{moments:.4g}")]
+    for runs, (peak, rss) in mem.items():
+        lines += [(f"peak_memory_mib_runs_{runs:.0e}".replace("+0", ""), f"{peak:.1f}"),
+                  (f"maxrss_delta_mib_runs_{runs:.0e}".replace("+0", ""), f"{rss:.1f}")]
+    lines += [("fused_paths", ",".join(sim.FUSED_PATHS) if fused else "none")]
+    lines += [(f"fused_path_{k}", v) for k, v in sim.FUSED_PATHS.items()] if fused else []
+    for w in workloads:
+        r = rates[w]
+        limit = max(v for k, v in r.items() if k.startswith("fill_"))
+        lines.append((f"limit_ratio_{w}", f"{r['dpverify'] / limit:.3f}"))
+    peer_ratios = [float(v) for k, v in lines if k.startswith("peer_ratio_")]
+    if peer_ratios:
+        lines.append(("peer_ratio", f"{min(peer_ratios):.3f}"))
+    lines.append(("throughput_ratio", f"{rates['w1']['dpverify'] / fill:.3f}"))
+    for k, v in lines:
+        print(f"{k}={v}")
 
 
 if __name__ == "__main__":

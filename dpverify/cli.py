@@ -145,6 +145,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="worker processes (default 2; results do not depend on it)")
     rr.add_argument("--seed", type=_nonneg_int("seed"), default=0, help="seed (default 0)")
     rr.add_argument("--no-progress", action="store_true", help="no progress bar")
+    rr.add_argument("--scheduler", metavar="ADDRESS",
+                    help="send the experiment's tasks to a Dask cluster (tcp://host:8786, or 'local'); "
+                         "results are the same as a local run")
     return p
 
 
@@ -161,6 +164,9 @@ def _check_options(ck):
     ck.add_argument("--chunk", type=_positive_int("chunk"), default=65536,
                     help="Monte Carlo runs per chunk (memory bound; results do not depend on it)")
     ck.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ck.add_argument("--scheduler", metavar="ADDRESS",
+                    help="send the claims to a Dask cluster (tcp://host:8786, or 'local' for a LocalCluster "
+                         "of --jobs workers); results are the same as a local run")
 
 
 def _check_one(args):
@@ -205,6 +211,14 @@ def _run_checks(claims, ns, at=None) -> list:
                   at=at, chunk_runs=ns.chunk)
     jobs = ns.jobs or min(2, os.cpu_count() or 1)
     tasks = [(c.id, cfg_kw, tuple(ns.module)) for c in claims]
+    if getattr(ns, "scheduler", None):
+        from .distributed import SchedulerError, dask_map
+
+        try:
+            return dask_map(_check_one, tasks, scheduler=ns.scheduler, workers=ns.jobs, desc="checking",
+                            progress=not ns.no_progress)
+        except SchedulerError as exc:
+            raise UsageError(str(exc)) from None
     from tqdm import tqdm
 
     bar = tqdm(total=len(tasks), desc="checking", unit="claim", file=sys.stderr,
@@ -335,8 +349,15 @@ def cmd_reproduce(ns) -> int:
     out = ns.out if ns.out is not None else os.path.join("out", ns.figure.split("/")[-1])
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out!r} exists and is not a directory")
-    result = figs[ns.figure].run(out, reps=ns.reps, quick=ns.quick, jobs=ns.jobs, seed=ns.seed,
-                                 progress=not ns.no_progress)
+    from .distributed import SchedulerError
+    from .experiments import use_scheduler
+
+    try:
+        with use_scheduler(ns.scheduler, ns.jobs):
+            result = figs[ns.figure].run(out, reps=ns.reps, quick=ns.quick, jobs=ns.jobs, seed=ns.seed,
+                                         progress=not ns.no_progress)
+    except SchedulerError as exc:
+        raise UsageError(str(exc)) from None
     print(result["summary"], end="")
     print(f"wrote {len(result['files'])} files to {out}")
     return 0

@@ -53,6 +53,29 @@ def task_seed(seed: int, *key: Any) -> int:
 
 
 _CTX: dict = {}
+_SCHEDULER: dict = {"address": None, "client": None}
+
+
+class use_scheduler:
+    """Within this context, :func:`parallel_map` sends its tasks to a Dask cluster (``address``:
+    ``tcp://host:port`` or ``"local"``) through one client kept open for the whole run."""
+
+    def __init__(self, address: str | None, workers: int | None = None):
+        self.address, self.workers, self._cm = address, workers, None
+
+    def __enter__(self):
+        if self.address:
+            from .distributed import client
+
+            self._cm = client(self.address, self.workers)
+            _SCHEDULER.update(address=self.address, client=self._cm.__enter__())
+        return self
+
+    def __exit__(self, *exc):
+        if self._cm is not None:
+            _SCHEDULER.update(address=None, client=None)
+            self._cm.__exit__(*exc)
+        return False
 
 
 def _limit_blas() -> None:
@@ -75,12 +98,19 @@ def parallel_map(fn: Callable[[Any], Any], tasks: Sequence, *, jobs: int = 1, de
     """``[fn(t) for t in tasks]`` on ``jobs`` processes (fork), in order, with a progress bar.
 
     ``fn`` must be a module-level function; ``initializer(*initargs)`` runs once per worker (and
-    once in-process when ``jobs == 1``). BLAS is limited to one thread per process.
+    once in-process when ``jobs == 1``). BLAS is limited to one thread per process. Inside
+    :class:`use_scheduler`, the tasks go to the Dask cluster instead (the initializer then runs
+    before every task, so it must be idempotent); the results are the same.
     """
     from tqdm import tqdm
 
     if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    if _SCHEDULER["client"] is not None:
+        from .distributed import dask_map
+
+        return dask_map(fn, tasks, scheduler=_SCHEDULER["address"], desc=desc, progress=progress,
+                        initializer=_init, initargs=(initializer, initargs), dask_client=_SCHEDULER["client"])
     bar = tqdm(total=len(tasks), desc=desc, unit="task", file=sys.stderr, disable=not progress or None,
                leave=False)
     out = []
@@ -164,5 +194,5 @@ def figures_of(module) -> dict[str, Figure]:
     return {k: v for k, v in figs.items() if isinstance(v, Figure)}
 
 
-__all__ = ["Figure", "figures_of", "finding", "parallel_map", "save_png", "task_seed", "write_csv",
-           "write_summary"]
+__all__ = ["Figure", "figures_of", "finding", "parallel_map", "save_png", "task_seed", "use_scheduler",
+           "write_csv", "write_summary"]

@@ -54,13 +54,9 @@ class _ClaimView:
         self.definitions = dict(definitions or {})
 
     def expand(self, expr):
-        expr = sp.sympify(expr)
-        for _ in range(10):
-            new = expr.subs(self.definitions) if self.definitions else expr
-            if new == expr:
-                return new
-            expr = new
-        return expr
+        from .spec import expand_definitions
+
+        return expand_definitions(expr, self.definitions)
 
 
 class Compiled:
@@ -237,6 +233,24 @@ class Compiled:
         return out
 
 
+def golden_section(f, a, b, iterations: int, sqrt=math.sqrt):
+    """Minimise a unimodal ``f`` on ``[a, b]`` by golden-section search: ``(argmin, min)`` of the
+    points evaluated (works in floats, or mpmath numbers with ``sqrt=mpmath.sqrt``)."""
+    phi = (sqrt(5) - 1) / 2
+    c, d = b - phi * (b - a), a + phi * (b - a)
+    fc, fd = f(c), f(d)
+    for _ in range(iterations):
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - phi * (b - a)
+            fc = f(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + phi * (b - a)
+            fd = f(d)
+    return (c, fc) if fc < fd else (d, fd)
+
+
 def _real_or_nan(vals, n: int) -> np.ndarray:
     vals = np.broadcast_to(np.asarray(vals, dtype=complex if np.iscomplexobj(vals) else float), (n,))
     if np.iscomplexobj(vals):
@@ -294,25 +308,11 @@ class _ExtremumEval:
             best_u, best = us[k], vals[k]
             if best == mpmath.inf:
                 raise ValueError(f"{type(self.node).__name__}: no finite value over {self.var}")
-            a = us[max(0, k - 1)]
-            b = us[min(len(us) - 1, k + 1)]
             # golden-section refinement in mpmath on the bracket around the best grid point
-            phi = (mpmath.sqrt(5) - 1) / 2
-            a, b = mpmath.mpf(a), mpmath.mpf(b)
-            c, d = b - phi * (b - a), a + phi * (b - a)
-            fc, fd = g(c), g(d)
-            for _ in range(60):
-                if fc < fd:
-                    b, d, fd = d, c, fc
-                    c = b - phi * (b - a)
-                    fc = g(c)
-                else:
-                    a, c, fc = c, d, fd
-                    d = a + phi * (b - a)
-                    fd = g(d)
-            for u, v in ((c, fc), (d, fd)):
-                if v < best:
-                    best_u, best = u, v
+            u, v = golden_section(g, mpmath.mpf(us[max(0, k - 1)]), mpmath.mpf(us[min(len(us) - 1, k + 1)]), 60,
+                                  sqrt=mpmath.sqrt)
+            if v < best:
+                best_u, best = u, v
             # Newton on the exact derivative (SymPy's), so that the attained value is accurate to the
             # working precision, not only to the golden section's bracket
             try:

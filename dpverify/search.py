@@ -22,12 +22,13 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, NamedTuple
 
 import numpy as np
 from hypothesis import HealthCheck, Phase, find, settings
-from hypothesis.errors import NoSuchExample, Unsatisfiable
+from hypothesis.errors import HypothesisDeprecationWarning, NoSuchExample, Unsatisfiable
 
 SCREEN_TOL = 1e-6
 KEEP = 4
@@ -90,10 +91,14 @@ def sample_points(strategy, n: int, seed: int) -> list[dict]:
         pts.append(p)
         return False
 
-    try:
-        find(strategy, keep, settings=_settings(n, [Phase.generate]), random=random.Random(seed))
-    except (NoSuchExample, Unsatisfiable):
-        pass
+    with warnings.catch_warnings():
+        # other threads of a Dask worker touch the global random module while we draw; our draws
+        # come from our own seeded random.Random, which Hypothesis cannot tell
+        warnings.simplefilter("ignore", HypothesisDeprecationWarning)
+        try:
+            find(strategy, keep, settings=_settings(n, [Phase.generate]), random=random.Random(seed))
+        except (NoSuchExample, Unsatisfiable):
+            pass
     return pts[:n]
 
 
@@ -181,8 +186,10 @@ def search(strategy, margin: Callable[[Any], Margin], samples: int, seed: int, d
                 mg = exact(pt)
                 return mg is not None and mg.m < 0
             try:
-                ce = find(strategy, fails, settings=_settings(samples, [Phase.generate, Phase.shrink]),
-                          random=random.Random(seed))
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", HypothesisDeprecationWarning)
+                    ce = find(strategy, fails, settings=_settings(samples, [Phase.generate, Phase.shrink]),
+                              random=random.Random(seed))
                 mg = exact(ce)
                 if mg is not None and mg.m < 0:
                     result.counterexample, result.found_by = ce, "hypothesis (shrunk)"

@@ -716,6 +716,17 @@ class Constant:
 
 
 # --------------------------------------------------------------------------- the claim
+def expand_definitions(expr, definitions: Mapping) -> sp.Basic:
+    """Substitute ``definitions`` (symbol -> expression) into ``expr`` until none is left."""
+    expr = sp.sympify(expr)
+    for _ in range(10):
+        new = expr.subs(definitions) if definitions else expr
+        if new == expr:
+            return new
+        expr = new
+    return expr
+
+
 def _symbol_names(expr: sp.Basic) -> set[str]:
     """Free symbol names of ``expr``, with an IndexedBase counted by its base name."""
     out = set()
@@ -837,13 +848,7 @@ class Claim:
 
     def expand(self, expr: sp.Basic) -> sp.Basic:
         """Substitute the claim's definitions (e.g. gamma = 1 - 1/kappa) until none is left."""
-        expr = sp.sympify(expr)
-        for _ in range(10):
-            new = expr.subs(self.definitions) if self.definitions else expr
-            if new == expr:
-                return new
-            expr = new
-        return expr
+        return expand_definitions(expr, self.definitions)
 
     def to_json(self) -> dict:
         return {

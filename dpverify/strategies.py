@@ -38,11 +38,14 @@ def points(claim_or_domain, fixed: Mapping[str, Any] | None = None) -> st.Search
     """Points satisfying every hypothesis of a claim (or domain); ``fixed`` pins parameters."""
     d = _domain(claim_or_domain)
     if fixed:
-        d.validate_partial(dict(fixed))
         unknown = sorted(set(fixed) - set(d.params))
         if unknown:
             raise ClaimError(f"strategies.points: unknown parameter {unknown[0]!r}; the domain's are "
                              f"{', '.join(d.params)}")
+        try:
+            d.validate_partial(dict(fixed))
+        except ValueError as exc:
+            raise ClaimError(f"strategies.points: fixed {exc}") from None
     return d.strategy(fixed)
 
 

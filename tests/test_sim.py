@@ -61,11 +61,17 @@ def test_iter_chunks_rounds_to_blocks():
 
 
 def test_block_rng_is_spawned_child():
+    # The block generators are SFC64 since the speed work (PCG64 before): same seeding
+    # (the block-th child of SeedSequence(seed)), different numbers.
     a = block_rng(5, 3).standard_normal(4)
     child = np.random.SeedSequence(5).spawn(4)[3]
-    b = np.random.Generator(np.random.PCG64(child)).standard_normal(4)
+    b = np.random.Generator(np.random.SFC64(child)).standard_normal(4)
     np.testing.assert_array_equal(a, b)
     assert not np.array_equal(block_rng(5, 2).standard_normal(4), a)
+    # child=j: the j-th child of the block's SeedSequence (e.g. the SGD index stream)
+    grandchild = np.random.SeedSequence(5).spawn(4)[3].spawn(1)[0]
+    np.testing.assert_array_equal(block_rng(5, 3, child=0).integers(0, 10**6, 8),
+                                  np.random.Generator(np.random.SFC64(grandchild)).integers(0, 10**6, 8))
 
 
 # --------------------------------------------------------------------------- #

@@ -8,6 +8,7 @@ default runs (20000) and confidence (0.99), as `dpverify check` runs it.
 """
 import numpy as np
 import pytest
+from scipy.stats import binom
 
 from dpverify import sim
 from dpverify.checks.base import Config
@@ -16,7 +17,7 @@ from dpverify.stats import bonferroni, mean_bounds
 
 EIGS, THETA1, ETA, T = np.array([1.0]), np.array([0.0]), 0.5, 5
 SIGMAS = np.full(T, 1.0)
-REPS = 1000  # binomial standard error of a 1% rate over 1000 repetitions: 0.31%
+REPS = 4000  # binomial standard error of a 1% rate over 4000 repetitions: 0.16%
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +33,14 @@ def test_false_violation_rate_at_most_one_percent(repetitions):
     exact, runs, results = repetitions
     conf = Config().confidence
     violated = sum(decide([(r.mean, r.var, exact)], runs, conf)[0] == "violated" for r in results)
-    # Measured 0.5% (5/1000) with these seeds (0.7% over 2000 others); the guarantee is 1 - confidence.
-    assert violated / REPS <= 1 - conf
+    # The nominal rate is 1 - confidence and the measured rate sits right at it: 1.05% (42/4000)
+    # with these seeds, 1.01% (202/20000) over seeds 20000..39999 (SFC64 block generators; the
+    # PCG64 generators used before gave 0.5% on the first 1000 of these seeds). So the count is
+    # compared with what a checker whose rate is exactly 1 - confidence exceeds with probability
+    # 0.1% over REPS repetitions (binomial quantile: 61 of 4000); a checker with a 2% rate fails
+    # this with probability 98.5%.
+    limit = binom.ppf(0.999, REPS, 1 - conf)
+    assert violated <= limit
 
 
 def test_planted_bound_20_percent_too_small_is_detected(repetitions):

@@ -14,14 +14,13 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from ..numeric import Compiled, is_finite_real, jsonable, real
+from ..numeric import Compiled, jsonable
 from ..search import sample_points
 from ..spec import Limit, Real
 from ..verdict import Evidence
 from .base import Clock, Config, SymbolicTimeout, time_limit
+from .rate import DECADES, STEPS_PER_DECADE, sweep
 
-DECADES = 24
-STEPS_PER_DECADE = 2
 BASE_POINTS = 4
 CLOSE = 1e-6
 FLAT = 1e-6
@@ -63,27 +62,8 @@ def check_symbolic(stmt: Limit, claim, cfg: Config) -> Evidence:
 
 
 def _sweep(claim, path, base, cfg, f, g):
-    pts, vals, lims = [], [], []
-    x0 = float(base[path.param])
-    for k in range(DECADES * STEPS_PER_DECADE + 1):
-        fac = 10.0 ** (k / STEPS_PER_DECADE)
-        x = x0 * fac if path.to == "inf" else x0 / fac
-        pt = dict(base)
-        pt[path.param] = x
-        for name, fn in path.tied.items():
-            pt[name] = fn(x, base)
-        if not claim.domain.contains(pt):
-            break
-        try:
-            a, b = f(pt, cfg.dps), g(pt, cfg.dps)
-        except (ZeroDivisionError, OverflowError, ValueError):
-            break
-        if not (is_finite_real(a) and is_finite_real(b)):
-            break
-        pts.append(pt)
-        vals.append(real(a))
-        lims.append(real(b))
-    return pts, vals, lims
+    pts, values = sweep(claim, path, base, cfg, (f, g))
+    return pts, [v[0] for v in values], [v[1] for v in values]
 
 
 def check_numeric(stmt: Limit, claim, cfg: Config) -> Evidence:

@@ -30,12 +30,15 @@ def applies(stmt) -> bool:
     return isinstance(stmt, Rate)
 
 
-def _sweep(stmt, claim, path, base, cfg, num, den):
-    xs, ratios = [], []
+def sweep(claim, path, base, cfg, fns):
+    """Evaluate ``fns`` (compiled expressions) along ``path`` from ``base``, decade by decade, in
+    mpmath, while every point satisfies the claim's hypotheses and every value is finite.
+    Returns the points and, per point, the list of values."""
+    pts, values = [], []
     x0 = float(base[path.param])
     for k in range(DECADES * STEPS_PER_DECADE + 1):
-        f = 10.0 ** (k / STEPS_PER_DECADE)
-        x = x0 * f if path.to == "inf" else x0 / f
+        fac = 10.0 ** (k / STEPS_PER_DECADE)
+        x = x0 * fac if path.to == "inf" else x0 / fac
         pt = dict(base)
         pt[path.param] = x
         for name, fn in path.tied.items():
@@ -43,12 +46,22 @@ def _sweep(stmt, claim, path, base, cfg, num, den):
         if not claim.domain.contains(pt):
             break
         try:
-            a, b = num(pt, cfg.dps), den(pt, cfg.dps)
+            vals = [f(pt, cfg.dps) for f in fns]
         except (ZeroDivisionError, OverflowError, ValueError):
             break
-        if not (is_finite_real(a) and is_finite_real(b)) or real(b) == 0:
+        if not all(is_finite_real(v) for v in vals):
             break
-        r = real(a) / real(b)
+        pts.append(pt)
+        values.append([real(v) for v in vals])
+    return pts, values
+
+
+def _sweep(stmt, claim, path, base, cfg, num, den):
+    xs, ratios = [], []
+    for pt, (a, b) in zip(*sweep(claim, path, base, cfg, (num, den))):
+        if b == 0:
+            break
+        r = a / b
         if r <= 0:
             break
         xs.append(pt)

@@ -19,7 +19,7 @@ import math
 import mpmath
 import numpy as np
 
-from ..numeric import Compiled, is_finite_real, jsonable, real
+from ..numeric import Compiled, golden_section, is_finite_real, jsonable, real
 from ..search import EvaluationError, Margin, search
 from ..spec import Identity, Inequality, Real
 from ..verdict import Evidence
@@ -114,23 +114,12 @@ class ExistsMargin:
         vals = [p[self.name] for p in pts]
         lo, hi = vals[max(0, k - 1)], vals[min(len(vals) - 1, k + 1)]
         base = pts[k]
-        g = lambda x: float(self.inner.screen([{**base, self.name: x}])[0])  # noqa: E731
-        a, b = lo, hi
-        phi = (math.sqrt(5) - 1) / 2
-        c, d = b - phi * (b - a), a + phi * (b - a)
-        fc, fd = g(c), g(d)
-        for _ in range(40):
-            if not (math.isfinite(fc) and math.isfinite(fd)):
-                break
-            if fc > fd:
-                b, d, fd = d, c, fc
-                c = b - phi * (b - a)
-                fc = g(c)
-            else:
-                a, c, fc = c, d, fd
-                d = a + phi * (b - a)
-                fd = g(d)
-        x = c if fc > fd else d
+
+        def g(x):  # minimised: the negated margin, NaN (not evaluable) counts as worst
+            v = float(self.inner.screen([{**base, self.name: x}])[0])
+            return -v if math.isfinite(v) else math.inf
+
+        x, _ = golden_section(g, lo, hi, 40)
         cand = {**base, self.name: x}
         return cand if self.claim.domain.contains(cand) else base
 

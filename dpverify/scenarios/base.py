@@ -320,6 +320,19 @@ class MappedScenario(Scenario):
     def domain_strategy(self, fixed=None):
         return self.claim.domain.strategy(fixed)
 
+    def instances_from(self, build):
+        """Instances: a point of the claim's domain, then ``build(point, draw)`` draws the rest."""
+        self._require_bound()
+        from hypothesis import strategies as st
+
+        dom = self.claim.domain.strategy()
+
+        @st.composite
+        def inst(draw):
+            return build(draw(dom), draw)
+
+        return inst()
+
 
 def compile_for(expr, claim):
     """``expr`` compiled against ``claim`` (a helper for scenarios with expression options)."""

@@ -236,19 +236,18 @@ class NoisyGD(MappedScenario):
         return sum(li * x * x for li, x in zip(eigs, inst["dir"])) > 0
 
     def strategy(self):
-        self._require_bound()
-        dom = self.claim.domain.strategy()
-
-        @st.composite
-        def inst(draw):
-            pt = draw(dom)
+        def build(pt, draw):
+            # one problem in four is the class's extreme one (spectrum at its ends, theta_1 on the
+            # slowest direction: where contraction bounds are tight); the rest are general
+            if draw(st.integers(0, 3)) == 0:
+                return self.instance_at(pt)
             D = self._values(pt)["D"]
             out = {"point": pt, "u": self._draw_fractions(D, draw),
                    "dir": draw(st.lists(st.floats(-1, 1), min_size=D, max_size=D).filter(
                        lambda x: sum(a * a for a in x) > 1e-6))}
             return out if self._usable(out) else self.instance_at(pt)
 
-        return inst()
+        return self.instances_from(build)
 
     def instance_at(self, point):
         self._require_bound()

@@ -21,12 +21,7 @@ class SquaredLossSensitivity(MappedScenario):
         return self.map.scalar("radius", pt), int(round(self.map.scalar("n_samples", pt)))
 
     def strategy(self):
-        self._require_bound()
-        dom = self.claim.domain.strategy()
-
-        @st.composite
-        def inst(draw):
-            pt = draw(dom)
+        def build(pt, draw):
             B, n = self._values(pt)
             d = draw(st.integers(1, 3))
             rows = draw(st.lists(st.lists(st.floats(-1, 1), min_size=d, max_size=d), min_size=n, max_size=n))
@@ -44,7 +39,7 @@ class SquaredLossSensitivity(MappedScenario):
             u = np.asarray(direction) / np.linalg.norm(direction)
             return {"point": pt, "X": X.tolist(), "theta": (u * r * B).tolist()}
 
-        return inst()
+        return self.instances_from(build)
 
     def point(self, inst):
         return inst["point"]

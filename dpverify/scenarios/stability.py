@@ -50,12 +50,7 @@ class CoupledStability(MappedScenario):
         return out
 
     def strategy(self):
-        self._require_bound()
-        dom = self.claim.domain.strategy()
-
-        @st.composite
-        def inst(draw):
-            pt = draw(dom)
+        def build(pt, draw):
             v = self._values(pt)
             fams = [f for f in self.families if f == "linear" or v["G"] ** 2 / 4 <= v["M"]]
             fam = draw(st.sampled_from(fams))
@@ -68,7 +63,7 @@ class CoupledStability(MappedScenario):
             return {"point": pt, "family": fam, "X": X[:n].tolist(), "x_new": X[n].tolist(), "index": 0,
                     "noise": noise}
 
-        return inst()
+        return self.instances_from(build)
 
     def point(self, inst):
         return inst["point"]

@@ -1,21 +1,27 @@
-"""Monte Carlo and exact-moment simulator of private gradient descent.
+"""Monte Carlo and exact-moment simulator of noisy (private) gradient methods.
 
-Implements the noisy gradient descent of [dni, eq. (1)] with the privacy
-accounting of [dni, Algorithm 1] and the noise schedules of [dni, Sec. 4.1]
-(``dni`` = seed paper ``000_155fea93f75f24eb``).
+Noisy gradient descent ``theta_{t+1} = theta_t - eta_t (grad f(theta_t) + s_t z_t)``
+with time-varying steps and noise scales, its momentum and mini-batch
+variants, a zCDP budget filter, and noise schedules.
 
 Modules
 -------
-rng         chunk-invariant per-block random generators
+rng         per-block random generators (SFC64, SeedSequence streams per block)
+parallel    worker threads: set_workers / get_workers (env DPVERIFY_WORKERS)
+kernels     fused numba kernels and their random number source; set_fused
 problems    Quadratic, LeastSquares, LogisticRegression, LinearLoss, adjacency helpers
 schedules   uniform, dynamic, pgd_influence, dynamic_pgd, exponential schedules (sigma_t)
 algorithms  budget_steps, pgd, pgd_budgeted, coupled_pgd, gd, MCResult
-moments     exact moments of PGD on diagonal quadratics
-momentum    momentum_pgd (bias-corrected momentum, eq. (10)) and its exact quadratic moments
-sgd         psgd (private SGD, Sec. 4.3), minibatch_grad, sampling_noise_moments
+moments     exact moments of noisy GD on diagonal quadratics
+momentum    momentum_pgd (bias-corrected momentum) and its exact quadratic moments
+sgd         psgd (noisy mini-batch SGD), minibatch_grad, sampling_noise_moments
+
+Every Monte Carlo simulator takes ``workers`` (default: all CPUs) and
+``chunk_runs``; neither changes any result for a given seed.
 """
 
-from .algorithms import MCResult, budget_steps, coupled_pgd, gd, pgd, pgd_budgeted
+from .algorithms import FUSED_PATHS, MCResult, budget_steps, coupled_pgd, gd, pgd, pgd_budgeted
+from .kernels import fused_enabled, numba_available, set_fused
 from .moments import pgd_quadratic_mean_var, pgd_quadratic_moments, pgd_quadratic_variance
 from .momentum import (momentum_pgd, momentum_quadratic_mean_var, momentum_quadratic_moments,
                        momentum_quadratic_velocity)
@@ -28,7 +34,8 @@ from .problems import (
     make_neighbour,
     remove_sample,
 )
-from .rng import BLOCK, block_rng, iter_chunks
+from .parallel import get_workers, set_workers
+from .rng import BLOCK, block_rng, iter_chunks, sfc64_state
 from .schedules import (
     dynamic,
     dynamic_pgd,
@@ -44,7 +51,14 @@ from .sgd import index_rng, minibatch_grad, psgd, sampling_noise_moments
 __all__ = [
     "BLOCK",
     "block_rng",
+    "sfc64_state",
     "iter_chunks",
+    "set_workers",
+    "get_workers",
+    "set_fused",
+    "fused_enabled",
+    "numba_available",
+    "FUSED_PATHS",
     "Problem",
     "Quadratic",
     "LeastSquares",

@@ -1,7 +1,8 @@
-"""Exact moments of private gradient descent on diagonal quadratics.
+"""Exact moments of noisy (private) gradient descent on diagonal quadratics.
 
-On ``f(theta) = f* + 1/2 sum_i lam_i (theta_i - theta*_i)^2`` the PGD
-iteration [dni, eq. (1)] is linear with Gaussian noise, so each coordinate
+On ``f(theta) = f* + 1/2 sum_i lam_i (theta_i - theta*_i)^2`` noisy gradient
+descent ``theta_{t+1} = theta_t - eta_t (grad f(theta_t) + s_t nu_t)`` is
+linear with Gaussian noise, so each coordinate
 of ``delta = theta - theta*`` stays Gaussian and coordinates stay
 independent:
 
@@ -100,7 +101,7 @@ def _propagate(eigs: np.ndarray, delta1: np.ndarray, etas: np.ndarray,
 
 
 def pgd_quadratic_mean_var(eigs, theta1, etas, sigmas, G, N, theta_star=None):
-    """Exact mean and variance of ``f(theta_{T+1}) - f*`` [dni, eq. (1)].
+    """Exact mean and variance of ``f(theta_{T+1}) - f*`` of noisy gradient descent.
 
     Parameters
     ----------
@@ -130,7 +131,7 @@ def pgd_quadratic_mean_var(eigs, theta1, etas, sigmas, G, N, theta_star=None):
 
 
 def pgd_quadratic_moments(eigs, theta1, etas, sigmas, G, N, theta_star=None) -> np.ndarray:
-    """Exact expected excess risk ``E[f(theta_{T+1})] - f*`` [dni, eq. (1)].
+    """Exact expected excess risk ``E[f(theta_{T+1})] - f*`` of noisy gradient descent.
 
     Propagates ``v = E[(theta - theta*)^2]`` coordinate-wise,
     ``v_{t+1} = a_t^2 v_t + (eta_t G sigma_t / N)^2`` with
@@ -156,7 +157,7 @@ def pgd_quadratic_moments(eigs, theta1, etas, sigmas, G, N, theta_star=None) -> 
 
 
 def pgd_quadratic_variance(eigs, theta1, etas, sigmas, G, N, theta_star=None) -> np.ndarray:
-    """Exact ``Var[f(theta_{T+1})]`` on a diagonal quadratic [dni, eq. (1)].
+    """Exact ``Var[f(theta_{T+1})]`` of noisy gradient descent on a diagonal quadratic.
 
     ``sum_i lam_i^2 / 4 (2 s_i^4 + 4 s_i^2 m_i^2)`` where ``m_i`` and
     ``s_i^2`` are the mean and variance of ``theta_{T+1,i} - theta*_i``

@@ -1,13 +1,13 @@
-"""Private gradient descent with bias-corrected momentum [dni, eq. (10)].
+"""Noisy (private) gradient descent with bias-corrected momentum.
 
-The paper's momentum [dni, Sec. 3 and Algorithm 1, line 5] post-processes the
-privatised gradient ``g_t = grad f(theta_t) + sigma_t G nu_t / N`` with
+Bias-corrected momentum post-processes the noisy gradient
+``g_t = grad f(theta_t) + sigma_t G nu_t / N`` with
 
     phi(m_t, g_t) = [beta (1 - beta^(t-1)) m_t + (1 - beta) g_t] / (1 - beta^t),
     m_2 = g_1,
 
-and steps ``theta_{t+1} = theta_t - eta_t m_{t+1}``.  [dni, eq. (10)] writes
-the same recursion through the biased moving average ``v``:
+and steps ``theta_{t+1} = theta_t - eta_t m_{t+1}``.  The same recursion
+through the biased moving average ``v`` (Adam's first moment) reads:
 
     v_1 = 0,   v_{t+1} = beta v_t + (1 - beta) g_t,   m_{t+1} = v_{t+1} / (1 - beta^t).
 
@@ -21,16 +21,20 @@ and for ``t = 1``: ``v_2 = (1 - beta) g_1`` so ``m_2 = v_2 / (1 - beta) = g_1``
 (the factor ``1 - beta^0 = 0`` also kills the ``m_1`` term of ``phi``).
 ``tests/test_sim_momentum.py`` checks the two recursions agree numerically.
 
-``beta = 0`` gives ``v_{t+1} = m_{t+1} = g_t``: plain PGD [dni, eq. (1)].  The
-simulator reuses the noise stream of :func:`~dpverify.sim.algorithms.pgd`
+``beta = 0`` gives ``v_{t+1} = m_{t+1} = g_t``: plain noisy gradient descent.
+The simulator reuses the noise stream of :func:`~dpverify.sim.algorithms.pgd`
 (block ``b`` draws ``nu_t`` of shape ``(rows, D)`` from
 ``block_rng(seed, b)``, step after step) and performs, for ``beta = 0``, the
-very same floating-point operations as its generic path
-(``0 * v + 1 * g == g`` and ``v / 1 == v`` exactly), so ``beta = 0``
-reproduces ``pgd(..., fast_path=False)`` bit for bit -- and hence ``pgd`` on
-data problems, which have no fast path.  (On a :class:`Quadratic`, ``pgd``'s
-default diagonal fast path associates the arithmetic differently and agrees
-only to rounding.)
+very same floating-point operations as ``pgd`` on the same path
+(``0 * v + 1 * g == g`` and ``v / 1 == v`` exactly):
+
+* NumPy path: ``beta = 0`` reproduces ``pgd(..., fast_path=False)`` bit for
+  bit;
+* fused kernels: on a linear model ``beta = 0`` reproduces ``pgd`` bit for bit
+  (same kernel); on a :class:`Quadratic` the momentum kernel works in theta
+  form with the NumPy generic path's operations, so its iterates equal
+  ``pgd(..., fast_path=False)`` bit for bit, while ``pgd``'s default diagonal
+  kernel associates the arithmetic differently and agrees only to rounding.
 
 Exact moments on a diagonal quadratic
 -------------------------------------
@@ -76,12 +80,17 @@ from .algorithms import (
     _check_statistic,
     _check_steps,
     _check_theta1,
+    _fused,
+    _linear_cost,
+    _linear_fusable,
+    _linear_gd_task,
     _noise_multiplier,
-    _run_chunked,
+    _quadratic_theta_task,
+    _run_mc,
 )
 from .moments import _prepare
-from .problems import Problem
-from .rng import block_rng, block_slices
+from .problems import Problem, Quadratic
+from .rng import BLOCK, block_rng, block_slices
 
 __all__ = ["momentum_pgd", "momentum_quadratic_moments", "momentum_quadratic_mean_var"]
 
@@ -92,7 +101,7 @@ __all__ = ["momentum_pgd", "momentum_quadratic_moments", "momentum_quadratic_mea
 
 
 def _check_beta(beta: object) -> float:
-    """Return *beta* as a float in ``[0, 1)`` [dni, eq. (10)]."""
+    """Return *beta* as a float in ``[0, 1)``."""
     beta = check_real("beta", beta, nonnegative=True)
     if not beta < 1.0:
         raise ValueError(f"beta must be in [0, 1), got {beta!r}")
@@ -100,7 +109,7 @@ def _check_beta(beta: object) -> float:
 
 
 def _momentum_update(v: np.ndarray, g: np.ndarray, beta: float, correction: float) -> None:
-    """In place: ``v <- beta v + (1 - beta) g`` and ``g <- v / correction`` [dni, eq. (10)].
+    """In place: ``v <- beta v + (1 - beta) g`` and ``g <- v / correction``.
 
     On return *g* holds ``m_{t+1} = v_{t+1} / (1 - beta^t)`` with
     ``correction = 1 - beta^t``.  For ``beta = 0`` (``correction = 1``) every
@@ -150,18 +159,18 @@ def _momentum_chunk(problems: list[Problem], thetas: list[np.ndarray], etas: np.
 def momentum_pgd(problem: Problem, theta1: object, etas: object, sigmas: object, beta: float,
                  G: float | None, N: float, runs: int, seed: int, chunk_runs: int = 65536,
                  clip: float | None = None, statistic: Statistic | None = None,
-                 progress: bool = False, *, return_thetas: bool = False) -> MCResult:
-    """Monte Carlo estimate of a statistic of PGD with momentum [dni, eq. (10)].
+                 progress: bool = False, *, return_thetas: bool = False,
+                 fast_path: bool = True, workers: int | None = None) -> MCResult:
+    """Monte Carlo estimate of a statistic of noisy gradient descent with momentum.
 
-    Runs, for ``t = 1..T`` from ``theta_1 = theta1`` and ``v_1 = 0``
-    [dni, eq. (10) and Algorithm 1]::
+    Runs, for ``t = 1..T`` from ``theta_1 = theta1`` and ``v_1 = 0``::
 
         g_t      = grad f(theta_t) + sigma_t G nu_t / N,
         v_{t+1}  = beta v_t + (1 - beta) g_t,
         m_{t+1}  = v_{t+1} / (1 - beta^t),
         theta_{t+1} = theta_t - eta_t m_{t+1},
 
-    which equals the paper's ``m_{t+1} = phi(m_t, g_t)`` with ``m_2 = g_1``
+    which equals the recursion ``m_{t+1} = phi(m_t, g_t)`` with ``m_2 = g_1``
     (see the module docstring).  With *clip*, per-sample gradients are clipped
     to norm ``clip`` and ``G`` is replaced by ``clip``.
 
@@ -176,12 +185,15 @@ def momentum_pgd(problem: Problem, theta1: object, etas: object, sigmas: object,
     sigmas : array_like, shape (T,)
         Noise scales ``sigma_t >= 0`` (``T = len(sigmas)``, may be 0).
     beta : float
-        Momentum coefficient in ``[0, 1)``; ``beta = 0`` is plain PGD and
+        Momentum coefficient in ``[0, 1)``; ``beta = 0`` is plain noisy GD and
         reproduces :func:`~dpverify.sim.algorithms.pgd` (same seed) bit for
-        bit on its generic path (see the module docstring).
-    G, N, runs, seed, chunk_runs, clip, statistic, progress, return_thetas
+        bit on the same path (see the module docstring).
+    G, N, runs, seed, chunk_runs, clip, statistic, progress, return_thetas, workers
         As in :func:`~dpverify.sim.algorithms.pgd`.  Results are
-        bit-identical for every ``chunk_runs``.
+        bit-identical for every ``chunk_runs`` and ``workers``.
+    fast_path : bool, optional
+        Use the fused kernel (numba) for a :class:`Quadratic` or a linear model
+        (default); ``False`` forces the NumPy path.
 
     Returns
     -------
@@ -193,15 +205,31 @@ def momentum_pgd(problem: Problem, theta1: object, etas: object, sigmas: object,
     beta = _check_beta(beta)
     multiplier, clip = _noise_multiplier(G, N, clip)
     _check_clip_support(problem, clip)
-    runs, seed = _check_runs(runs, seed, chunk_runs)
+    runs, seed = _check_runs(runs, seed, chunk_runs, workers)
+    default_stat = statistic is None
     statistic = _check_statistic(statistic, problem)
     scales = sigmas * multiplier
+    T = len(sigmas)
+    block_cost = BLOCK * problem.dim * max(T, 1)
 
-    def kernel(theta, start, blocks):
-        _momentum_chunk([problem], [theta], etas, scales, beta, clip, seed, start, blocks)
+    if _fused(fast_path) and type(problem) is Quadratic:
+        inner = _quadratic_theta_task([problem], theta1, etas, scales, beta, seed, default_stat)
+    elif _fused(fast_path) and _linear_fusable(problem):
+        inner = _linear_gd_task([problem], theta1, etas, scales, beta, clip, seed)
+        block_cost = _linear_cost([problem], max(T, 1))
+    else:
+        inner = None
 
-    return _run_chunked(kernel, problem.dim, theta1, runs, chunk_runs, seed, len(sigmas), statistic,
-                        progress, "momentum_pgd", return_thetas)
+    def kernel(b0, b1, start, stop, theta):
+        if inner is not None:
+            return inner(b0, b1, start, stop, theta[None])
+        theta[...] = theta1
+        _momentum_chunk([problem], [theta], etas, scales, beta, clip, seed, start,
+                        list(range(b0, b1)))
+        return None
+
+    return _run_mc(kernel, problem.dim, runs, chunk_runs, workers, seed, T, statistic,
+                   progress, "momentum_pgd", return_thetas, block_cost)
 
 
 # --------------------------------------------------------------------------- #
@@ -267,7 +295,7 @@ def _momentum_propagate(eigs, theta1, etas, sigmas, beta, G, N, theta_star, reco
 
 
 def momentum_quadratic_velocity(eigs, theta1, etas, sigmas, beta, G, N, theta_star=None):
-    """Exact ``E||v_{t+1}||^2`` for t = 1..T, shape ``(P, T)`` [dni, eq. (10), Theorem 4.4].
+    """Exact ``E||v_{t+1}||^2`` for t = 1..T, shape ``(P, T)``.
 
     The velocity second moments of the same recursion as :func:`momentum_quadratic_mean_var`.
     """
@@ -277,7 +305,7 @@ def momentum_quadratic_velocity(eigs, theta1, etas, sigmas, beta, G, N, theta_st
 
 
 def momentum_quadratic_mean_var(eigs, theta1, etas, sigmas, beta, G, N, theta_star=None):
-    """Exact mean and variance of ``f(theta_{T+1}) - f*`` for momentum PGD [dni, eq. (10)].
+    """Exact mean and variance of ``f(theta_{T+1}) - f*`` for noisy GD with momentum.
 
     Propagates the mean and 2x2 covariance of ``(theta_i - theta*_i, v_i)``
     per eigen-direction (module docstring), then uses the Gaussian quadratic
@@ -305,7 +333,7 @@ def momentum_quadratic_mean_var(eigs, theta1, etas, sigmas, beta, G, N, theta_st
 
 def momentum_quadratic_moments(eigs, theta1, etas, sigmas, beta, G, N,
                                theta_star=None) -> np.ndarray:
-    """Exact expected excess risk ``E[f(theta_{T+1})] - f*`` of momentum PGD [dni, eq. (10)].
+    """Exact expected excess risk ``E[f(theta_{T+1})] - f*`` of noisy GD with momentum.
 
     Arguments as in :func:`momentum_quadratic_mean_var`.
 

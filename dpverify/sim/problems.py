@@ -6,7 +6,7 @@ All problems share one interface, used by :mod:`dpverify.sim.algorithms`:
     Parameter dimension ``D``.
 ``mu``, ``M``
     PL / strong-convexity constant and smoothness constant of the empirical
-    loss ``f`` [dni, Def. 3.3 and Def. 4.1].
+    loss ``f``.
 ``f_star``
     ``min f`` (``-inf`` for :class:`LinearLoss`).
 ``value(theta)``
@@ -14,7 +14,7 @@ All problems share one interface, used by :mod:`dpverify.sim.algorithms`:
 ``grad(theta, clip=None)``
     Mean gradient ``(1/N) sum_n grad f(theta; x_n)`` of shape ``(..., D)``;
     with ``clip=C`` every per-sample gradient is first scaled to norm at most
-    ``C`` [dni, Sec. 3: "clipping"].
+    ``C`` (per-sample gradient clipping).
 
 Data problems (:class:`LeastSquares`, :class:`LogisticRegression`,
 :class:`LinearLoss`) are *linear models*: the per-sample loss is
@@ -29,8 +29,8 @@ A data problem stores ``normaliser`` (default: the number of samples ``N``)
 and defines ``f(theta) = (1/normaliser) * sum_n loss_n(theta)``.  For a full
 data set ``normaliser == N`` and this is the usual empirical mean.
 :func:`remove_sample` deletes one row but keeps ``normaliser`` at the original
-``N``, which is the convention of the sensitivity definition [dni, Def. B.1,
-eq. (19)]: ``grad f_d - grad f_{d without n} = grad f(theta; x_n) / N``.
+``N``, the remove-one convention of gradient sensitivity:
+``grad f_d - grad f_{d without n} = grad f(theta; x_n) / N``.
 Because the ridge term is part of every per-sample loss, the ridge coefficient
 of ``f`` is ``lam * n_samples / normaliser`` (equal to ``lam`` for full data).
 
@@ -113,7 +113,7 @@ class Quadratic(Problem):
     Isotropic Gaussian noise is rotation invariant, so noisy GD on any
     quadratic with Hessian ``H = U diag(eigs) U^T`` is, in the eigenbasis,
     noisy GD on this diagonal quadratic: diagonal is without loss of
-    generality for the PGD iteration [dni, eq. (1)].
+    generality for noisy gradient descent.
 
     Parameters
     ----------
@@ -250,7 +250,7 @@ class _LinearModel(Problem):
         theta : array_like, shape (..., D)
         clip : float, optional
             Clipping norm ``C``: sample gradient ``g_n`` is replaced by
-            ``g_n * min(1, C / ||g_n||)`` before averaging [dni, Sec. 3].
+            ``g_n * min(1, C / ||g_n||)`` before averaging.
 
         Returns
         -------
@@ -531,7 +531,7 @@ def _check_index(problem: _LinearModel, index: object) -> int:
 
 
 def make_neighbour(problem: _LinearModel, index: int, x_new: object, y_new: float | None = None):
-    """Replace sample *index* (replace-one adjacency) [dni, Sec. 3, Def. 3.4].
+    """Replace sample *index* (replace-one adjacency).
 
     Parameters
     ----------
@@ -568,8 +568,8 @@ def make_neighbour(problem: _LinearModel, index: int, x_new: object, y_new: floa
 def remove_sample(problem: _LinearModel, index: int):
     """Delete sample *index*, keeping the normaliser at the original ``N``.
 
-    This is the "remove-one" data set of the sensitivity definition
-    [dni, Def. B.1, eq. (19)]: ``f_{-n}(theta) = (1/N) sum_{j != n} loss_j``,
+    This is the "remove-one" neighbouring data set of gradient sensitivity:
+    ``f_{-n}(theta) = (1/N) sum_{j != n} loss_j``,
     so that ``grad f - grad f_{-n} = grad loss_n / N``.
 
     Returns

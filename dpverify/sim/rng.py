@@ -1,14 +1,26 @@
-"""Chunk-invariant random number generation for Monte Carlo runs.
+"""Chunk- and worker-invariant random number generation for Monte Carlo runs.
 
 Runs are grouped in fixed *blocks* of :data:`BLOCK` consecutive runs.  Block
 ``b`` (runs ``b*BLOCK`` .. ``(b+1)*BLOCK - 1``) draws all of its noise, step
 after step, from its own generator :func:`block_rng` ``(seed, b)``.  A
 simulation may process any number of whole blocks at a time (a *chunk*, see
-:func:`iter_chunks`), but the draws of a block never depend on which other
-blocks share its chunk.  Per-run statistics are reduced per block, and the
-block sums are combined in block order with :func:`math.fsum`
-(:func:`combine_blocks`), so every simulation result is bit-identical
-whatever ``chunk_runs`` is.
+:func:`iter_chunks`) on any worker thread, but the draws of a block never
+depend on which other blocks share its chunk or its worker.  Per-run
+statistics are reduced per block, and the block sums are combined in block
+order with :func:`math.fsum` (:func:`combine_blocks`), so every simulation
+result is bit-identical whatever ``chunk_runs`` and ``workers`` are.
+
+Generator
+---------
+Every block generator is NumPy's ``SFC64`` seeded by the block's child of
+``SeedSequence(seed)``.  ``SFC64`` is the fastest float64 normal source among
+NumPy's bit generators on the machines we measured (``PCG64``, ``PCG64DXSM``,
+``Philox``, ``MT19937``; see ``benchmarks/simulator.py``), and its state is
+four 64-bit words, small enough to live in registers inside the fused kernels
+of :mod:`dpverify.sim.kernels`.  Those kernels advance the same state with the
+same algorithm, so a block's noise is the same value for value whether NumPy
+(``Generator.standard_normal``) or a fused kernel draws it.  (Up to version
+0.1 the generator was ``PCG64``: the same seed gave different numbers.)
 """
 
 from __future__ import annotations
@@ -20,14 +32,17 @@ import numpy as np
 
 from ._validate import check_int, check_seed
 
-__all__ = ["BLOCK", "block_rng", "iter_chunks", "block_slices", "n_blocks", "combine_blocks"]
+__all__ = ["BLOCK", "block_rng", "sfc64_state", "iter_chunks", "block_slices", "n_blocks",
+           "combine_blocks"]
 
 #: Number of Monte Carlo runs sharing one random generator.
 BLOCK = 1024
 
 
-def block_rng(seed: int, block: int) -> np.random.Generator:
+def block_rng(seed: int, block: int, child: int | None = None) -> np.random.Generator:
     """Return the generator of block *block* for master seed *seed*.
+
+    The one place where the simulator makes random generators.
 
     Parameters
     ----------
@@ -36,16 +51,37 @@ def block_rng(seed: int, block: int) -> np.random.Generator:
     block : int
         Non-negative block index; block ``b`` holds runs
         ``b*BLOCK .. (b+1)*BLOCK - 1``.
+    child : int, optional
+        ``None`` (default) for the block's main stream (the noise); an index
+        ``j >= 0`` for the block's ``j``-th auxiliary stream (e.g. the
+        mini-batch indices of SGD), independent of the main one.
 
     Returns
     -------
     numpy.random.Generator
-        A PCG64 generator seeded by ``SeedSequence(seed, spawn_key=(block,))``,
-        i.e. the ``block``-th child of ``SeedSequence(seed)``.
+        An ``SFC64`` generator seeded by
+        ``SeedSequence(seed, spawn_key=(block,))`` -- the ``block``-th child
+        of ``SeedSequence(seed)`` -- or, with *child*, by
+        ``SeedSequence(seed, spawn_key=(block, child))``, a child of that.
     """
     seed = check_seed(seed)
     block = check_int("block", block, minimum=0)
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(block,))))
+    key = (block,) if child is None else (block, check_int("child", child, minimum=0))
+    return np.random.Generator(np.random.SFC64(np.random.SeedSequence(seed, spawn_key=key)))
+
+
+def sfc64_state(rng: np.random.Generator) -> np.ndarray:
+    """The four 64-bit state words ``(a, b, c, counter)`` of an ``SFC64`` generator.
+
+    Raises ``ValueError`` if *rng* is not an ``SFC64`` generator, or if it holds
+    a buffered 32-bit half (fused kernels start from whole 64-bit draws).
+    """
+    state = rng.bit_generator.state
+    if state.get("bit_generator") != "SFC64":
+        raise ValueError(f"rng must be an SFC64 generator, got {state.get('bit_generator')!r}")
+    if state.get("has_uint32"):
+        raise ValueError("rng must not hold a buffered 32-bit value, got has_uint32=1")
+    return np.array(state["state"]["state"], dtype=np.uint64)
 
 
 def n_blocks(runs: int) -> int:

@@ -3,7 +3,7 @@
 Every function returns the noise **scales** ``sigma_t`` (not the variances
 ``sigma_t^2``) as a 1-d float array whose entry ``t - 1`` is step ``t``.
 The privacy cost of step ``t`` is ``rho_t = 1 / sigma_t^2`` and a schedule
-spends budget ``R`` when ``sum_t sigma_t^{-2} = R`` [dni, Sec. 3, Algorithm 1].
+spends a zCDP budget ``R`` when ``sum_t sigma_t^{-2} = R``.
 """
 
 from __future__ import annotations
@@ -26,13 +26,13 @@ __all__ = [
 
 
 def total_cost(sigmas: object) -> float:
-    """Return ``sum_t sigma_t^{-2}``, the zCDP budget a schedule spends [dni, Algorithm 1]."""
+    """Return ``sum_t sigma_t^{-2}``, the zCDP budget a schedule spends."""
     sigmas = check_array("sigmas", sigmas, ndim=1, positive=True)
     return float(np.sum(1.0 / (sigmas * sigmas)))
 
 
 def uniform(T: int, R: float) -> np.ndarray:
-    """Uniform schedule ``sigma_t^2 = T / R`` [dni, Thm 4.2].
+    """Uniform schedule ``sigma_t^2 = T / R`` (the same noise at every step).
 
     Parameters
     ----------
@@ -52,7 +52,7 @@ def uniform(T: int, R: float) -> np.ndarray:
 
 
 def dynamic(q: object, R: float) -> np.ndarray:
-    """Budget-optimal schedule for influences *q* [dni, Lemma 4.1, eq. (6)].
+    """Budget-optimal schedule for influences *q*.
 
     Minimises ``sum_t q_t sigma_t^2`` subject to ``sum_t sigma_t^{-2} = R``:
     ``sigma_t^2 = (sum_s sqrt(q_s)) / (R sqrt(q_t))``.
@@ -76,16 +76,16 @@ def dynamic(q: object, R: float) -> np.ndarray:
 
 
 def pgd_influence(kappa: float, alpha: float, T: int) -> np.ndarray:
-    """Influence of step-``t`` noise on PGD's final excess risk [dni, eq. (3)].
+    """Influence of step-``t`` noise on the final excess risk of noisy gradient descent.
 
     ``q_t = gamma^(T - t) * alpha`` with ``gamma = 1 - 1/kappa``, ``t = 1..T``.
 
     Parameters
     ----------
     kappa : float
-        Condition number ``M / mu >= 1`` [dni, eq. (2)].
+        Condition number ``M / mu >= 1``.
     alpha : float
-        Positive constant ``alpha`` of [dni, eq. (2)].
+        Positive scale of the influences (it cancels in :func:`dynamic_pgd`).
     T : int
         Number of steps.
 
@@ -103,7 +103,7 @@ def pgd_influence(kappa: float, alpha: float, T: int) -> np.ndarray:
 
 
 def dynamic_pgd(kappa: float, alpha: float, R: float, T: int) -> np.ndarray:
-    """Dynamic PGD schedule ``dynamic(pgd_influence(kappa, alpha, T), R)`` [dni, Thm 4.3].
+    """Dynamic schedule for noisy GD, ``dynamic(pgd_influence(kappa, alpha, T), R)``.
 
     Requires ``kappa > 1`` (for ``kappa == 1`` all influences but the last
     vanish and the optimal ``sigma_t`` is infinite).  Equals
@@ -114,7 +114,7 @@ def dynamic_pgd(kappa: float, alpha: float, R: float, T: int) -> np.ndarray:
 
 
 def dynamic_pgd_closed_form(kappa: float, R: float, T: int) -> np.ndarray:
-    """Closed form of the dynamic PGD schedule [dni, eq. (7)].
+    """Closed form of the dynamic schedule for noisy GD (:func:`dynamic_pgd`).
 
     ``sigma_t^2 = gamma^((t - T)/2) (1 - gamma^(T/2)) / (R (1 - sqrt(gamma)))``
     with ``gamma = 1 - 1/kappa``.
@@ -146,7 +146,7 @@ def dynamic_pgd_closed_form(kappa: float, R: float, T: int) -> np.ndarray:
 def exponential(sigma0: float, k: float, T: int) -> np.ndarray:
     """Exponentially decaying schedule ``sigma_t = sigma0 exp(-k t)``, ``t = 1..T``.
 
-    The exponential-decay baseline compared in [dni, App. D].
+    The exponential-decay baseline schedule.
 
     Parameters
     ----------

@@ -1,18 +1,17 @@
-"""Private stochastic gradient descent (PSGD) [dni, Sec. 4.3].
+"""Noisy (private) mini-batch stochastic gradient descent (PSGD).
 
 Each step every run samples a mini-batch of ``n = batch`` indices uniformly
-*with replacement* from the problem's samples [dni, Sec. 4.3: "random
-subsampling with replacement"], averages the (optionally clipped) per-sample
-gradients and adds the privacy noise of the batch mean, ``G sigma_t nu_t / n``
-(``G -> clip`` when clipping) [dni, Sec. 4.3: "we replace N ... by n"]:
+*with replacement* from the problem's samples, averages the (optionally
+clipped) per-sample gradients and adds Gaussian noise calibrated to the
+sensitivity of the batch mean, ``G sigma_t nu_t / n`` (``G -> clip`` when
+clipping):
 
     grad_hat_t  = (1/n) sum_{j in B_t} grad f(theta_t; x_j),
     g_t         = grad_hat_t + G sigma_t nu_t / n,
     theta_{t+1} = theta_t - eta_t g_t                          (plain), or
     theta_{t+1} = theta_t - eta_t m_{t+1}                      (beta given),
 
-with ``m_{t+1}`` the bias-corrected momentum of [dni, eq. (10)] (see
-:mod:`dpverify.sim.momentum`).
+with ``m_{t+1}`` the bias-corrected momentum of :mod:`dpverify.sim.momentum`.
 
 Mini-batch gradient and normaliser
 ----------------------------------
@@ -33,8 +32,11 @@ second generator, the first child of that block's ``SeedSequence``
 (``SeedSequence(seed, spawn_key=(b, 0))``).  Hence run ``i`` sees the same
 ``nu_t`` in ``psgd`` and in ``pgd`` with the same seed (only the
 mini-batches are extra), and results are bit-identical for every
-``chunk_runs``.  Gradients are computed one block at a time on the gathered
-``(rows, n, D)`` rows (``BLOCK * n * D`` floats of scratch memory).
+``chunk_runs`` and ``workers``.  On the NumPy path gradients are computed one
+block at a time on the gathered ``(rows, n, D)`` rows (``BLOCK * n * D``
+floats of scratch memory); the fused kernel
+(:func:`dpverify.sim.kernels.linear_sgd`) draws the same indices with the same
+algorithm as ``Generator.integers`` and needs no such scratch.
 """
 
 from __future__ import annotations
@@ -44,34 +46,41 @@ from types import SimpleNamespace
 import numpy as np
 
 from ._validate import check_int, check_real, check_seed
+from . import kernels as _kernels
 from .algorithms import (
     MCResult,
     Statistic,
+    _block_states,
     _check_runs,
     _check_statistic,
     _check_steps,
     _check_theta1,
+    _clip_arg,
+    _f64,
+    _fused,
+    _linear_fusable,
+    _linear_pack,
+    _momentum_args,
     _noise_multiplier,
-    _run_chunked,
+    _run_mc,
 )
 from .momentum import _check_beta, _momentum_update
 from .problems import _check_data_problem, _LinearModel
-from .rng import block_rng, block_slices
+from .rng import BLOCK, block_rng, block_slices
 
 __all__ = ["psgd", "minibatch_grad", "sampling_noise_moments", "index_rng"]
 
 
 def index_rng(seed: int, block: int) -> np.random.Generator:
-    """Generator of the mini-batch indices of block *block* [dni, Sec. 4.3].
+    """Generator of the mini-batch indices of block *block*.
 
-    A PCG64 generator seeded by ``SeedSequence(seed, spawn_key=(block, 0))``,
+    ``block_rng(seed, block, child=0)``: an SFC64 generator seeded by
+    ``SeedSequence(seed, spawn_key=(block, 0))``,
     the first child of the ``SeedSequence`` behind
     :func:`~dpverify.sim.rng.block_rng` ``(seed, block)``; independent of the
     privacy-noise stream.
     """
-    seed = check_seed(seed)
-    block = check_int("block", block, minimum=0)
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(block, 0))))
+    return block_rng(seed, block, child=0)
 
 
 def _check_clip(clip: object) -> float | None:
@@ -118,7 +127,7 @@ def _batch_grad(problem: _LinearModel, theta: np.ndarray, idx: np.ndarray,
 
 def minibatch_grad(problem: _LinearModel, theta: object, indices: object,
                    clip: float | None = None) -> np.ndarray:
-    """Mini-batch gradient of PSGD for given batches [dni, Sec. 4.3].
+    """Mini-batch gradient of PSGD for given batches.
 
     Parameters
     ----------
@@ -152,7 +161,7 @@ def minibatch_grad(problem: _LinearModel, theta: object, indices: object,
 
 def sampling_noise_moments(problem: _LinearModel, theta: object, batch: int,
                            clip: float | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Mean and covariance trace of the PSGD mini-batch gradient at *theta* [dni, Sec. 4.3].
+    """Mean and covariance trace of the PSGD mini-batch gradient at *theta*.
 
     With ``J`` uniform on the samples, the mini-batch gradient of ``batch``
     i.i.d. draws has (exactly)
@@ -160,9 +169,9 @@ def sampling_noise_moments(problem: _LinearModel, theta: object, batch: int,
         mean  = problem.grad(theta, clip)                  (the full gradient),
         trace = tr Cov(grad_hat) = c^2 tr Cov(grad f(theta; x_J)) / batch,
 
-    with ``c = n_samples / normaliser`` (1 for a full data set).  In the
-    notation of [dni, Sec. 4.3, Theorem 4.7], ``grad_hat = grad + sigma_g xi / n``
-    with ``E xi = 0`` and ``E ||xi||^2 <= D`` holds with equality for
+    with ``c = n_samples / normaliser`` (1 for a full data set).  Written as
+    ``grad_hat = grad + sigma_g xi / n`` with ``E xi = 0`` and
+    ``E ||xi||^2 <= D`` (a sampling-noise model), this holds with equality for
     ``sigma_g = batch * sqrt(trace / D)``, the smallest admissible
     ``sigma_g`` at this ``theta``.
 
@@ -230,15 +239,16 @@ def psgd(problem: _LinearModel, theta1: object, etas: object, sigmas: object, ba
          G: float | None, N: float | None, runs: int, seed: int, chunk_runs: int = 65536,
          clip: float | None = None, beta: float | None = None,
          statistic: Statistic | None = None, progress: bool = False, *,
-         return_thetas: bool = False) -> MCResult:
-    """Monte Carlo estimate of a statistic of private SGD [dni, Sec. 4.3].
+         return_thetas: bool = False, fast_path: bool = True,
+         workers: int | None = None) -> MCResult:
+    """Monte Carlo estimate of a statistic of noisy mini-batch SGD.
 
     For ``t = 1..T`` from ``theta_1 = theta1``, every run draws a mini-batch
     of *batch* indices uniformly with replacement, forms the mini-batch
     gradient ``grad_hat_t`` (:func:`minibatch_grad`), adds ``G sigma_t nu_t /
-    batch`` and steps plainly (``beta=None``, [dni, eq. (1)] with the
-    stochastic gradient) or with the bias-corrected momentum of
-    [dni, eq. (10)] (``beta`` given; Theorem 4.8 setting).
+    batch`` and steps plainly (``beta=None``: noisy gradient descent with the
+    stochastic gradient) or with bias-corrected momentum (``beta`` given; see
+    :mod:`dpverify.sim.momentum`).
 
     Parameters
     ----------
@@ -252,21 +262,25 @@ def psgd(problem: _LinearModel, theta1: object, etas: object, sigmas: object, ba
         Batch size ``n >= 1`` (may exceed ``n_samples``: sampling is with
         replacement).
     G : float or None
-        Per-sample gradient bound; the noise is ``G sigma_t nu_t / batch``
-        [dni, Sec. 4.3].  Ignored (may be ``None``) when *clip* is given.
+        Per-sample gradient bound; the noise is ``G sigma_t nu_t / batch``.
+        Ignored (may be ``None``) when *clip* is given.
     N : float or None
         Data-set size ``N`` of the privacy analysis (sampling rate
-        ``batch / N``, [dni, Sec. 4.3]).  Validated (positive) when given but
+        ``batch / N``).  Validated (positive) when given but
         it does **not** enter the iteration: the sensitivity of the
         mini-batch mean is ``G / batch``, not ``G / N``.
-    runs, seed, chunk_runs, statistic, progress, return_thetas
+    runs, seed, chunk_runs, statistic, progress, return_thetas, workers
         As in :func:`~dpverify.sim.algorithms.pgd`; results are
-        bit-identical for every ``chunk_runs``.
+        bit-identical for every ``chunk_runs`` and ``workers``.
     clip : float, optional
         Clip per-sample gradients to norm ``clip``; ``G`` is replaced by ``clip``.
     beta : float, optional
         Momentum coefficient in ``[0, 1)``; ``None`` for plain PSGD
         (``beta=0`` gives the same result bit for bit).
+    fast_path : bool, optional
+        Use the fused kernel (numba) when available (default); ``False``
+        forces the NumPy path.  Both draw the same indices and noise and agree
+        to rounding.
 
     Returns
     -------
@@ -280,12 +294,28 @@ def psgd(problem: _LinearModel, theta1: object, etas: object, sigmas: object, ba
         check_real("N", N, positive=True)
     multiplier, clip = _noise_multiplier(G, batch, clip)
     beta = None if beta is None else _check_beta(beta)
-    runs, seed = _check_runs(runs, seed, chunk_runs)
+    runs, seed = _check_runs(runs, seed, chunk_runs, workers)
     statistic = _check_statistic(statistic, problem)
     scales = sigmas * multiplier
+    T = len(sigmas)
+    block_cost = BLOCK * max(T, 1) * problem.dim * (2 * batch + 1)
 
-    def kernel(theta, start, blocks):
-        _psgd_chunk(problem, theta, etas, scales, batch, beta, clip, seed, start, blocks)
+    if _fused(fast_path) and _linear_fusable(problem):
+        X, y, sqn, nsamp, kind, lam, normaliser, ridge = _linear_pack([problem])
+        args = (_f64(theta1), X[0], y[0], sqn[0], int(nsamp[0]), int(kind[0]), float(lam[0]),
+                float(normaliser[0]), float(ridge[0]), _clip_arg(clip), _f64(etas),
+                _f64(scales), batch, *_momentum_args(beta, T))
 
-    return _run_chunked(kernel, problem.dim, theta1, runs, chunk_runs, seed, len(sigmas), statistic,
-                        progress, "psgd", return_thetas)
+        def kernel(b0, b1, start, stop, theta):
+            _kernels.linear_sgd(_block_states(seed, b0, b1), _block_states(seed, b0, b1, 0),
+                                stop - start, *args, theta)
+            return None
+    else:
+        def kernel(b0, b1, start, stop, theta):
+            theta[...] = theta1
+            _psgd_chunk(problem, theta, etas, scales, batch, beta, clip, seed, start,
+                        list(range(b0, b1)))
+            return None
+
+    return _run_mc(kernel, problem.dim, runs, chunk_runs, workers, seed, T, statistic,
+                   progress, "psgd", return_thetas, block_cost)

@@ -1,0 +1,696 @@
+"""Fused per-block simulation kernels (numba), with their random number source.
+
+Why
+---
+A NumPy simulation of noisy gradient descent pays one ufunc call per array
+operation and writes every noise draw to memory before using it; for small
+``D`` the per-call overhead dominates.  The kernels here run all ``T`` steps of
+a *task* (a few consecutive blocks of :data:`~dpverify.sim.rng.BLOCK` runs) in
+one compiled loop that releases the GIL, so the worker threads of
+:mod:`dpverify.sim.parallel` use every core, and no noise array is ever
+materialised: each draw is used while still in registers or in L1 (the
+quadratic kernels draw ~512 values into a small buffer, then apply a
+vectorised update to those coordinates).
+
+Random numbers
+--------------
+Block ``b`` draws from ``block_rng(seed, b)``, an ``SFC64`` generator.  The
+kernels take its four state words (:func:`~dpverify.sim.rng.sfc64_state`) and
+advance them in local variables with the SFC64 algorithm; standard normals use
+the same 256-layer ziggurat as NumPy's ``Generator.standard_normal`` (same
+tables, same use of the bits, same tail and wedge rejection steps), and
+mini-batch indices the same bounded-integer rejection method as NumPy's
+``Generator.integers`` for ranges below ``2**32`` (32-bit halves of each 64-bit
+draw, low half first).  So a kernel sees exactly the values NumPy would draw
+from the same generator, in the same order: step ``t``, then run, then
+coordinate (``(rows, D)`` per step and block, as the NumPy paths draw them).
+:func:`self_check` verifies this at first use; if it ever fails (e.g. a
+NumPy release changes its algorithms) the fused path is switched off with a
+warning and the NumPy paths run.
+
+Kernels
+-------
+``quadratic_delta``   noisy GD on a diagonal quadratic,
+                      ``delta_{t+1} = a_t * delta_t - c_t z_t`` with
+                      ``a_t = 1 - eta_t * eigs`` and ``c_t = eta_t s_t``
+                      (``delta = theta - theta*``); per-run excess risk fused.
+``quadratic_theta``   ``K >= 1`` diagonal quadratics sharing the noise, in the
+                      form ``theta <- theta - eta_t m`` with
+                      ``g = s_t z + eigs (theta - theta*)``, plain (``m = g``)
+                      or with bias-corrected momentum
+                      (``v <- beta v + (1 - beta) g``, ``m = v / (1 - beta^t)``).
+``linear_gd``         the same two updates for ``K >= 1`` linear models
+                      (least squares, logistic, linear loss; L2 ridge;
+                      optional per-sample clipping) with full-batch gradients.
+``linear_sgd``        mini-batch SGD on one linear model: every step each run
+                      draws ``batch`` sample indices uniformly with replacement
+                      from its block's second stream (``block_rng(seed, b,
+                      child=0)``), then the update of ``linear_gd`` with the
+                      mini-batch gradient.
+
+Every kernel has the same calling convention: ``states`` (``(nb, 4)`` uint64,
+one row per block of the task, updated in place), ``n`` (runs of the task;
+block ``i`` holds rows ``i*BLOCK .. min(n, (i+1)*BLOCK) - 1``), the
+algorithm's parameters, and output arrays for the final iterates (and, where
+fused, the per-run statistic).  Within a block the loops run step, run,
+coordinate; a block's state stays in cache for all ``T`` steps.  The hot loop
+over one block's steps lives in its own ``@njit`` function (e.g.
+``_quadratic_delta_block``) taking and returning the generator state, so that
+LLVM optimises it in isolation (measurably faster than inlining it into the
+loop over blocks).
+
+Adding an algorithm
+-------------------
+A new algorithm is one more kernel with that convention, plus a few lines in
+the Python simulator that builds its arguments and calls
+``_run_mc``/``ordered_map`` (see :func:`dpverify.sim.algorithms.pgd`).  Inside
+the kernel, per block ``i``: load ``a, b, c, k = states[i]``; draw normals with
+``z, a, b, c, k = _normal(a, b, c, k)`` (and indices with ``_index``) in the
+order the NumPy reference path draws them; store the state back.  Then add it
+to :data:`dpverify.sim.algorithms.FUSED_PATHS` (the benchmark prints that) and
+test it like the others (``tests/test_sim_fused.py``: bit-identity over
+``workers`` and ``chunk_runs``, agreement with the NumPy path, ``sigma = 0``
+against a reference loop).  Examples:
+
+* *random stopping* (each run stops at its own round ``tau``): draw ``tau`` per
+  run from a child stream at the start, keep drawing the noise of stopped runs
+  (so the stream stays aligned with the NumPy path) but stop updating them;
+* *output perturbation*: run the noiseless iteration, then draw one ``D``-vector
+  of normals per run and add it to the final iterate;
+* *stagewise momentum with halving steps*: already expressible as a step-size
+  schedule ``etas`` (halve ``eta_t`` at each stage) for ``quadratic_theta``
+  or ``linear_gd``; a stage-dependent ``beta`` is one more ``(T,)`` argument.
+
+Without numba
+-------------
+If numba is not installed (or :func:`set_fused` ``(False)`` / the environment
+variable ``DPVERIFY_FUSED=0``), :func:`fused_enabled` is ``False`` and every
+simulator runs its NumPy path with the same noise.  See
+:mod:`dpverify.sim.algorithms` for which results are bit-identical between the
+two paths and which agree to rounding.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+import numpy as np
+
+from .rng import BLOCK
+
+__all__ = ["numba_available", "fused_enabled", "set_fused", "self_check", "chunk_width"]
+
+
+def chunk_width(dim: int) -> int:
+    """Values per chunk of the quadratic kernels: whole rows, about 512 values."""
+    return dim * max(1, 512 // dim)
+
+
+try:  # pragma: no cover - exercised by the environment, not by a test branch
+    import numba
+    from numba import int64, uint64
+    from numba.np.random._constants import (fi_double, ki_double, wi_double, ziggurat_nor_inv_r,
+                                            ziggurat_nor_r)
+except Exception:  # noqa: BLE001 - any failure means: no fused path
+    numba = None
+
+_FUSED: bool | None = None        # set_fused() override
+_CHECKED: bool | None = None      # result of self_check()
+
+
+def numba_available() -> bool:
+    """Whether numba (with the ziggurat tables the kernels need) could be imported."""
+    return numba is not None
+
+
+def set_fused(enabled: bool | None) -> None:
+    """Force the fused kernels on (``True``, if numba is available) or off (``False``).
+
+    ``None`` restores the default: on when numba is available, unless the
+    environment variable ``DPVERIFY_FUSED`` is ``0``.
+    """
+    global _FUSED
+    if enabled is not None and not isinstance(enabled, bool):
+        raise ValueError(f"enabled must be True, False or None, got {enabled!r}")
+    _FUSED = enabled
+
+
+def fused_enabled() -> bool:
+    """Whether the simulators use the fused kernels (numba present, check passed, not disabled)."""
+    if numba is None:
+        return False
+    if _FUSED is False:
+        return False
+    if _FUSED is None and os.environ.get("DPVERIFY_FUSED", "").strip() == "0":
+        return False
+    return self_check()
+
+
+# --------------------------------------------------------------------------- #
+# Kernels (defined only when numba is importable)
+# --------------------------------------------------------------------------- #
+
+def _cache_dir() -> str:
+    """Where numba caches the compiled kernels (outside the source tree).
+
+    ``DPVERIFY_NUMBA_CACHE`` if set, else ``$XDG_CACHE_HOME/dpverify/numba``
+    (``~/.cache/dpverify/numba``).  A ``NUMBA_CACHE_DIR`` set by the user takes
+    precedence (numba's own setting).  If the directory cannot be written,
+    numba falls back to its default locations.
+    """
+    env = os.environ.get("DPVERIFY_NUMBA_CACHE", "").strip()
+    if env:
+        return env
+    base = os.environ.get("XDG_CACHE_HOME", "").strip() or os.path.join(
+        os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "dpverify", "numba")
+
+
+if numba is not None:
+    def _compiled(**options):
+        """``numba.njit(cache=True, **options)`` caching under :func:`_cache_dir`."""
+        def decorate(fn):
+            saved = numba.config.CACHE_DIR
+            if not saved:
+                numba.config.CACHE_DIR = _cache_dir()
+            try:
+                return numba.njit(cache=True, **options)(fn)
+            finally:
+                numba.config.CACHE_DIR = saved
+        return decorate
+
+    _jit = _compiled(nogil=True)
+    _inline = _compiled(inline="always")
+
+    _WI = np.ascontiguousarray(wi_double, dtype=np.float64)
+    _KI = np.ascontiguousarray(ki_double, dtype=np.uint64)
+    _FI = np.ascontiguousarray(fi_double, dtype=np.float64)
+    _ZIG_R = float(ziggurat_nor_r)
+    _ZIG_INV_R = float(ziggurat_nor_inv_r)
+    _MASK52 = np.uint64(0x000FFFFFFFFFFFFF)
+    _MASK32 = np.uint64(0xFFFFFFFF)
+    _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+    _TINY = float(np.finfo(np.float64).tiny)
+    _BLOCK = int(BLOCK)
+
+    # -- SFC64 ------------------------------------------------------------
+    @_inline
+    def _next(a, b, c, k):
+        """One SFC64 step: returns ``(output, a, b, c, counter)``."""
+        out = a + b + k
+        return (out, b ^ (b >> uint64(11)), c + (c << uint64(3)),
+                ((c << uint64(24)) | (c >> uint64(40))) + out, k + uint64(1))
+
+    @_inline
+    def _unit(u):
+        """float64 in [0, 1) from a 64-bit draw (top 53 bits), as NumPy's next_double."""
+        return float(u >> uint64(11)) * _TO_UNIT
+
+    # -- standard normal: 256-layer ziggurat ---------------------------------
+    @_jit
+    def _normal_rare(r0, a, b, c, k):
+        """Rejection branch of :func:`_normal`, entered with the rejected draw *r0*."""
+        while True:
+            idx = int64(r0 & uint64(0xFF))
+            r = r0 >> uint64(8)
+            rabs = (r >> uint64(1)) & _MASK52
+            x = float(rabs) * _WI[idx]
+            if r & uint64(1):
+                x = -x
+            if rabs < _KI[idx]:
+                return x, a, b, c, k
+            if idx == 0:                       # tail beyond the base layer
+                while True:
+                    u, a, b, c, k = _next(a, b, c, k)
+                    xx = -_ZIG_INV_R * np.log1p(-_unit(u))
+                    u, a, b, c, k = _next(a, b, c, k)
+                    yy = -np.log1p(-_unit(u))
+                    if yy + yy > xx * xx:
+                        if (rabs >> uint64(8)) & uint64(1):
+                            return -(_ZIG_R + xx), a, b, c, k
+                        return _ZIG_R + xx, a, b, c, k
+            else:                              # wedge
+                u, a, b, c, k = _next(a, b, c, k)
+                if (_FI[idx - 1] - _FI[idx]) * _unit(u) + _FI[idx] < np.exp(-0.5 * x * x):
+                    return x, a, b, c, k
+            r0, a, b, c, k = _next(a, b, c, k)
+
+    @_inline
+    def _normal(a, b, c, k):
+        """One standard normal: returns ``(z, a, b, c, counter)``."""
+        r0, a, b, c, k = _next(a, b, c, k)
+        idx = int64(r0 & uint64(0xFF))
+        r = r0 >> uint64(8)
+        rabs = (r >> uint64(1)) & _MASK52
+        x = float(rabs) * _WI[idx]
+        if r & uint64(1):
+            x = -x
+        if rabs < _KI[idx]:
+            return x, a, b, c, k
+        return _normal_rare(r0, a, b, c, k)
+
+    # -- bounded integers (ranges below 2**32) -------------------------------
+    @_inline
+    def _next32(a, b, c, k, has, buf):
+        """32-bit draw, low half of a 64-bit draw first (NumPy's buffered next_uint32)."""
+        if has:
+            return buf, a, b, c, k, False, buf
+        u, a, b, c, k = _next(a, b, c, k)
+        return u & _MASK32, a, b, c, k, True, u >> uint64(32)
+
+    @_inline
+    def _index(a, b, c, k, has, buf, hi):
+        """Uniform integer in ``[0, hi]`` (``hi < 2**32 - 1``), Lemire's rejection method."""
+        if hi == uint64(0):
+            return int64(0), a, b, c, k, has, buf
+        excl = hi + uint64(1)
+        u, a, b, c, k, has, buf = _next32(a, b, c, k, has, buf)
+        m = u * excl
+        left = m & _MASK32
+        if left < excl:
+            thresh = (_MASK32 - hi) % excl
+            while left < thresh:
+                u, a, b, c, k, has, buf = _next32(a, b, c, k, has, buf)
+                m = u * excl
+                left = m & _MASK32
+        return int64(m >> uint64(32)), a, b, c, k, has, buf
+
+    # -- fills (self-check and benchmark) ------------------------------------
+    @_jit
+    def fill_normal(states, out):
+        """Fill ``out[i]`` (any trailing shape) with standard normals of block state ``states[i]``."""
+        for i in range(states.shape[0]):
+            a, b, c, k = states[i, 0], states[i, 1], states[i, 2], states[i, 3]
+            row = out[i].ravel()
+            for j in range(row.size):
+                z, a, b, c, k = _normal(a, b, c, k)
+                row[j] = z
+            states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, c, k
+
+    @_jit
+    def fill_repeat(states, buf, repeats):
+        """For each block state: fill the 1-d *buf* with normals *repeats* times (benchmark limit).
+
+        What a simulation must at least do: draw every value and write it to
+        memory (a buffer that stays in cache).
+        """
+        for i in range(states.shape[0]):
+            a, b, c, k = states[i, 0], states[i, 1], states[i, 2], states[i, 3]
+            a, b, c, k = _fill_block(a, b, c, k, buf, repeats)
+            states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, c, k
+
+    @_jit
+    def _fill_block(a, b, c, k, buf, repeats):
+        for _ in range(repeats):
+            for j in range(buf.shape[0]):
+                z, a, b, c, k = _normal(a, b, c, k)
+                buf[j] = z
+        return a, b, c, k
+
+    @_jit
+    def fill_index(state, hi, out):
+        """Fill *out* (int64) with integers in ``[0, hi]`` from one fresh block state."""
+        a, b, c, k = state[0], state[1], state[2], state[3]
+        has, buf = False, uint64(0)
+        uhi = uint64(hi)
+        for j in range(out.size):
+            v, a, b, c, k, has, buf = _index(a, b, c, k, has, buf, uhi)
+            out[j] = v
+        state[0], state[1], state[2], state[3] = a, b, c, k
+
+    # -- shared pieces --------------------------------------------------------
+    @_jit
+    def _block_moments(x, n, out):
+        """Per block of *x* (rows ``i*BLOCK ..``): ``(rows, sum, sum of squares, centred M2)``."""
+        nb = out.shape[0]
+        for i in range(nb):
+            lo = i * _BLOCK
+            hi = min(n, lo + _BLOCK)
+            s = 0.0
+            s2 = 0.0
+            for r in range(lo, hi):
+                s += x[r]
+                s2 += x[r] * x[r]
+            mean = s / (hi - lo)
+            m2 = 0.0
+            for r in range(lo, hi):
+                d = x[r] - mean
+                m2 += d * d
+            out[i, 0] = hi - lo
+            out[i, 1] = s
+            out[i, 2] = s2
+            out[i, 3] = m2
+
+    @_inline
+    def _dloss(kind, m, y):
+        """``phi'(m)``: least squares ``m - y``, logistic ``-y expit(-y m)``, linear ``1``."""
+        if kind == 0:
+            return m - y
+        if kind == 1:
+            return -y * (1.0 / (1.0 + np.exp(y * m)))
+        return 1.0
+
+    @_inline
+    def _momentum(v, g, beta, corr):
+        """``v' = beta v + (1 - beta) g`` and ``m = v' / corr`` (NumPy path's operation order)."""
+        v = v * beta + g * (1.0 - beta)
+        return v, v / corr
+
+    # -- diagonal quadratics ----------------------------------------------------
+    # Within a step, a block's rows are processed in chunks of ``CH`` values
+    # (whole rows, ``CH = D * max(1, 512 // D)``): the chunk's normals are drawn
+    # into a small buffer that stays in L1, then a contiguous loop applies the
+    # update to the chunk, with per-coordinate constants tiled to length ``CH``
+    # (see :func:`chunk_width`), so that the update vectorises.  The operations
+    # per element are the same as in the element-by-element form.
+
+    @_jit
+    def _quadratic_delta_block(a, b, c, k, flat, Atile, ct, buf):
+        """All ``T`` steps of one block (``flat``: its ``rows * D`` values); returns the state."""
+        n = flat.shape[0]
+        CH = Atile.shape[1]
+        for t in range(Atile.shape[0]):
+            c_t = ct[t]
+            At = Atile[t]
+            for j0 in range(0, n, CH):
+                m = min(CH, n - j0)
+                for j in range(m):
+                    z, a, b, c, k = _normal(a, b, c, k)
+                    buf[j] = z
+                seg = flat[j0:j0 + m]
+                for j in range(m):
+                    seg[j] = seg[j] * At[j] - buf[j] * c_t
+        return a, b, c, k
+
+    @_jit
+    def quadratic_delta(states, n, delta1, Atile, c, shift, has_shift, eigs, out, x, want_x):
+        """Noisy GD on a diagonal quadratic; ``out`` gets ``theta_{T+1}``, ``x`` its excess risk.
+
+        ``Atile[t]`` is ``A[t] = 1 - eta_t eigs`` tiled to the chunk width and
+        ``c[t] = eta_t s_t``; per step ``delta <- delta * A[t] - z * c[t]`` (the
+        NumPy fast path's operations).
+        """
+        D = out.shape[1]
+        buf = np.empty(Atile.shape[1])
+        for i in range(states.shape[0]):
+            lo = i * _BLOCK
+            hi = min(n, lo + _BLOCK)
+            for r in range(lo, hi):
+                for d in range(D):
+                    out[r, d] = delta1[d]
+            a, b, cc, k = _quadratic_delta_block(states[i, 0], states[i, 1], states[i, 2],
+                                                 states[i, 3], out[lo:hi].ravel(), Atile, c, buf)
+            states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
+            for r in range(lo, hi):
+                if want_x:
+                    e = 0.0
+                    for d in range(D):
+                        e += eigs[d] * (out[r, d] * out[r, d])
+                    x[r] = 0.5 * e
+                if has_shift:
+                    for d in range(D):
+                        out[r, d] += shift[d]
+
+    @_jit
+    def _quadratic_theta_block(a, b, c, k, flat, v, eigs, star, etas, scales, beta, corr,
+                               momentum, buf):
+        """All ``T`` steps of one block (``flat``/``v``: ``(K, rows * D)``); returns the state."""
+        K, n = flat.shape
+        CH = eigs.shape[1]
+        for t in range(etas.shape[0]):
+            eta = etas[t]
+            s = scales[t]
+            cr = corr[t]
+            for j0 in range(0, n, CH):
+                m = min(CH, n - j0)
+                for j in range(m):
+                    z, a, b, c, k = _normal(a, b, c, k)
+                    buf[j] = z * s
+                for p in range(K):
+                    seg = flat[p, j0:j0 + m]
+                    ev = eigs[p]
+                    sv = star[p]
+                    if momentum:
+                        vs = v[p, j0:j0 + m]
+                        for j in range(m):
+                            th = seg[j]
+                            g = buf[j] + ev[j] * (th - sv[j])
+                            vv = vs[j] * beta + g * (1.0 - beta)
+                            vs[j] = vv
+                            seg[j] = th - (vv / cr) * eta
+                    else:
+                        for j in range(m):
+                            th = seg[j]
+                            seg[j] = th - (buf[j] + ev[j] * (th - sv[j])) * eta
+        return a, b, c, k
+
+    @_jit
+    def quadratic_theta(states, n, theta1, eigs, star, etas, scales, beta, corr,
+                        momentum, out, x, want_x):
+        """``K`` quadratics sharing the noise, in theta form, plain or with momentum.
+
+        ``eigs``/``star`` ``(K, CH)``: eigenvalues and minimisers tiled to the
+        chunk width.  ``g = z s_t + eigs (theta - theta*)``; plain
+        ``theta -= g eta_t`` or momentum ``v = v beta + g (1 - beta)``,
+        ``theta -= (v / corr[t]) eta_t`` (the NumPy generic path's operations).
+        ``out`` has shape ``(K, n, D)``; ``x`` gets the excess risk of problem 0.
+        """
+        K, _, D = out.shape
+        v = np.zeros((K, _BLOCK * D))
+        flat = np.empty((K, _BLOCK * D))
+        buf = np.empty(eigs.shape[1])
+        for i in range(states.shape[0]):
+            lo = i * _BLOCK
+            hi = min(n, lo + _BLOCK)
+            m = (hi - lo) * D
+            for p in range(K):
+                for j in range(m):
+                    flat[p, j] = theta1[j % D]
+                    v[p, j] = 0.0
+            a, b, cc, k = _quadratic_theta_block(states[i, 0], states[i, 1], states[i, 2],
+                                                 states[i, 3], flat[:, :m], v[:, :m], eigs, star,
+                                                 etas, scales, beta, corr, momentum, buf)
+            states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
+            for p in range(K):
+                for r in range(lo, hi):
+                    for d in range(D):
+                        out[p, r, d] = flat[p, (r - lo) * D + d]
+            if want_x:
+                for r in range(lo, hi):
+                    e = 0.0
+                    for d in range(D):
+                        dd = out[0, r, d] - star[0, d]
+                        e += eigs[0, d] * (dd * dd)
+                    x[r] = 0.5 * e
+
+    # -- linear models ----------------------------------------------------------
+    @_inline
+    def _linear_grad(th, X, y, sqn, N, kind, lam, normaliser, ridge, clip, g, m, rr):
+        """Full-batch gradient of a linear model at ``th`` into ``g`` (``problems._LinearModel.grad``)."""
+        D = th.shape[0]
+        for j in range(N):
+            acc = 0.0
+            for d in range(D):
+                acc += X[j, d] * th[d]
+            m[j] = acc
+            rr[j] = _dloss(kind, acc, y[j])
+        for d in range(D):
+            g[d] = 0.0
+        if clip <= 0.0:
+            for j in range(N):
+                rj = rr[j]
+                for d in range(D):
+                    g[d] += rj * X[j, d]
+            for d in range(D):
+                g[d] = g[d] / normaliser
+                if ridge != 0.0:
+                    g[d] += ridge * th[d]
+            return
+        tt = 0.0
+        if lam != 0.0:
+            for d in range(D):
+                tt += th[d] * th[d]
+        total = 0.0
+        for j in range(N):
+            rj = rr[j]
+            sq = rj * rj * sqn[j]
+            if lam != 0.0:
+                sq = sq + 2.0 * lam * rj * m[j] + (lam * lam) * tt
+            norm = np.sqrt(max(sq, 0.0))
+            sc = min(1.0, clip / max(norm, _TINY))
+            total += sc
+            w = sc * rj
+            for d in range(D):
+                g[d] += w * X[j, d]
+        for d in range(D):
+            g[d] = g[d] / normaliser
+            if lam != 0.0:
+                g[d] += ((lam / normaliser) * total) * th[d]
+
+    @_jit
+    def linear_gd(states, n, theta1, X, y, sqn, nsamp, kind, lam, normaliser, ridge, clip,
+                  etas, scales, beta, corr, momentum, out):
+        """Noisy (momentum) GD with full-batch gradients on ``K`` linear models sharing the noise.
+
+        ``X`` ``(K, Nmax, D)``, ``y``/``sqn`` ``(K, Nmax)`` (problem ``p`` uses its
+        first ``nsamp[p]`` rows), ``kind``/``lam``/``normaliser``/``ridge`` ``(K,)``;
+        ``clip <= 0`` means no clipping.  ``out`` has shape ``(K, n, D)``.
+        """
+        K, _, D = out.shape
+        T = etas.shape[0]
+        Nmax = X.shape[1]
+        v = np.zeros((K, _BLOCK, D))
+        g = np.empty(D)
+        z = np.empty(D)
+        m = np.empty(Nmax)
+        rr = np.empty(Nmax)
+        for i in range(states.shape[0]):
+            lo = i * _BLOCK
+            hi = min(n, lo + _BLOCK)
+            a, b, cc, k = states[i, 0], states[i, 1], states[i, 2], states[i, 3]
+            for p in range(K):
+                for r in range(lo, hi):
+                    for d in range(D):
+                        out[p, r, d] = theta1[d]
+                        v[p, r - lo, d] = 0.0
+            for t in range(T):
+                eta = etas[t]
+                s = scales[t]
+                for r in range(lo, hi):
+                    for d in range(D):
+                        zz, a, b, cc, k = _normal(a, b, cc, k)
+                        z[d] = zz
+                    for p in range(K):
+                        th = out[p, r]
+                        _linear_grad(th, X[p], y[p], sqn[p], nsamp[p], kind[p], lam[p],
+                                     normaliser[p], ridge[p], clip, g, m, rr)
+                        for d in range(D):
+                            gd = z[d] * s + g[d]
+                            if momentum:
+                                vv, gd = _momentum(v[p, r - lo, d], gd, beta, corr[t])
+                                v[p, r - lo, d] = vv
+                            th[d] = th[d] - gd * eta
+            states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
+
+    @_jit
+    def linear_sgd(states, istates, n, theta1, X, y, sqn, nsamp, kind, lam, normaliser, ridge,
+                   clip, etas, scales, batch, beta, corr, momentum, out):
+        """Noisy (momentum) mini-batch SGD, batches drawn with replacement, on one linear model.
+
+        ``istates`` ``(nb, 4)``: the index streams' states (fresh generators).
+        Mini-batch gradient as ``sgd._batch_grad``: ``factor = nsamp / (normaliser
+        * batch)`` times the (clipped) sum of the batch's per-sample gradients.
+        """
+        _, D = out.shape
+        T = etas.shape[0]
+        v = np.zeros((_BLOCK, D))
+        g = np.empty(D)
+        idx = np.empty(batch, dtype=np.int64)
+        m = np.empty(batch)
+        rr = np.empty(batch)
+        hi_index = uint64(nsamp - 1)
+        factor = nsamp / (normaliser * batch)
+        for i in range(states.shape[0]):
+            lo = i * _BLOCK
+            hi = min(n, lo + _BLOCK)
+            a, b, cc, k = states[i, 0], states[i, 1], states[i, 2], states[i, 3]
+            ia, ib, ic, ik = istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3]
+            has, buf = False, uint64(0)
+            for r in range(lo, hi):
+                for d in range(D):
+                    out[r, d] = theta1[d]
+                    v[r - lo, d] = 0.0
+            for t in range(T):
+                eta = etas[t]
+                s = scales[t]
+                for r in range(lo, hi):
+                    th = out[r]
+                    for j in range(batch):
+                        q, ia, ib, ic, ik, has, buf = _index(ia, ib, ic, ik, has, buf, hi_index)
+                        idx[j] = q
+                    for j in range(batch):
+                        q = idx[j]
+                        acc = 0.0
+                        for d in range(D):
+                            acc += X[q, d] * th[d]
+                        m[j] = acc
+                        rr[j] = _dloss(kind, acc, y[q])
+                    for d in range(D):
+                        g[d] = 0.0
+                    if clip <= 0.0:
+                        for j in range(batch):
+                            q = idx[j]
+                            for d in range(D):
+                                g[d] += rr[j] * X[q, d]
+                        for d in range(D):
+                            g[d] = g[d] * factor
+                            if lam != 0.0:
+                                g[d] += ridge * th[d]
+                    else:
+                        tt = 0.0
+                        if lam != 0.0:
+                            for d in range(D):
+                                tt += th[d] * th[d]
+                        total = 0.0
+                        for j in range(batch):
+                            q = idx[j]
+                            rj = rr[j]
+                            sq = rj * rj * sqn[q]
+                            if lam != 0.0:
+                                sq = sq + 2.0 * lam * rj * m[j] + (lam * lam) * tt
+                            norm = np.sqrt(max(sq, 0.0))
+                            sc = min(1.0, clip / max(norm, _TINY))
+                            total += sc
+                            w = sc * rj
+                            for d in range(D):
+                                g[d] += w * X[q, d]
+                        for d in range(D):
+                            if lam != 0.0:
+                                g[d] += (lam * total) * th[d]
+                            g[d] = g[d] * factor
+                    for d in range(D):
+                        zz, a, b, cc, k = _normal(a, b, cc, k)
+                        gd = zz * s + g[d]
+                        if momentum:
+                            vv, gd = _momentum(v[r - lo, d], gd, beta, corr[t])
+                            v[r - lo, d] = vv
+                        th[d] = th[d] - gd * eta
+            states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
+            istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3] = ia, ib, ic, ik
+
+
+def self_check() -> bool:
+    """Check (once per process) that the fused generator reproduces NumPy's draws.
+
+    Compares 2**16 standard normals (about 600 of them from the rejection
+    branches) and 4096 bounded integers with ``Generator.standard_normal`` and
+    ``Generator.integers`` of an ``SFC64`` generator.  On a mismatch, warns and
+    returns ``False`` (the simulators then use their NumPy paths).
+    """
+    global _CHECKED
+    if _CHECKED is not None:
+        return _CHECKED
+    if numba is None:
+        _CHECKED = False
+        return False
+    from .rng import block_rng, sfc64_state
+
+    ok = True
+    rng = block_rng(12345, 6)
+    states = sfc64_state(rng)[None, :].copy()
+    got = np.empty((1, 1 << 16))
+    fill_normal(states, got)
+    ok &= bool(np.array_equal(got[0], rng.standard_normal(1 << 16)))
+    ok &= bool(np.array_equal(states[0], sfc64_state(rng)))
+    for hi in (0, 1, 6, 39, 1000, 2**31 + 3):
+        rng = block_rng(12345, 7)
+        state = sfc64_state(rng)
+        idx = np.empty(4096, dtype=np.int64)
+        fill_index(state, hi, idx)
+        ok &= bool(np.array_equal(idx, rng.integers(0, hi + 1, size=4096)))
+    if not ok:  # pragma: no cover - only if NumPy changes its generator algorithms
+        warnings.warn("dpverify.sim: the fused kernels' random numbers differ from NumPy's; "
+                      "using the NumPy paths", RuntimeWarning, stacklevel=2)
+    _CHECKED = ok
+    return ok

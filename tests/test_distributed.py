@@ -1,0 +1,94 @@
+"""Dask: the same tasks on a real LocalCluster (loopback) give the same JSON as a local run, also
+when a worker dies mid-run; the symbolic time limit holds in worker threads too."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("distributed")
+
+from dpverify.checks.base import SymbolicTimeout, time_limit  # noqa: E402
+from dpverify.cli import _check_one, main  # noqa: E402
+from dpverify.distributed import client, dask_map  # noqa: E402
+
+IDS = ["dni/eq-25", "dni/lemma-b.4", "dni/claim-zcdp-inversion", "dni/claim-r-comparison-corrected",
+       "dni/lemma-b.7", "dni/thm-a.3"]
+CFG = dict(seed=3, runs=2000, samples=30, confidence=0.99, at=None, chunk_runs=65536)
+
+
+def _local_json(capsys, *extra):
+    code = main(["check", *IDS, "--json", "--no-timing", "--no-progress", "--samples", "30", "--runs", "2000",
+                 "--seed", "3", *extra])
+    out = capsys.readouterr().out
+    assert code == 0
+    return out
+
+
+def test_local_cluster_gives_the_local_json(capsys):
+    local = _local_json(capsys, "--jobs", "1")
+    dask = _local_json(capsys, "--scheduler", "local", "--jobs", "2")
+    assert dask == local
+
+
+def test_a_worker_killed_mid_run_loses_nothing(capsys):
+    local = json.loads(_local_json(capsys, "--jobs", "1"))
+    tasks = [(i, CFG, ()) for i in IDS]
+    killed = []
+    with client("local", workers=2) as c:
+        def kill_one(index, result):
+            if killed:
+                return
+            busy = {w: len(t) for w, t in c.processing().items() if t}
+            if busy:
+                victim = max(busy, key=busy.get)
+                pid = c.run(os.getpid, workers=[victim])[victim]
+                os.kill(pid, signal.SIGKILL)  # the worker process dies; its nanny starts a new one
+                killed.append(victim)
+
+        verdicts = dask_map(_check_one, tasks, scheduler="local", dask_client=c, progress=False,
+                            on_result=kill_one)
+    assert killed, "a worker was busy when the first result arrived, and was killed"
+    got = [v.to_json(timing=False) for v in verdicts]
+    assert got == local
+
+
+def test_unreachable_scheduler_is_a_usage_error(capsys):
+    code = main(["check", "dni/eq-25", "--scheduler", "tcp://127.0.0.1:9", "--no-progress", "--samples", "5"])
+    assert code == 2 and "cannot connect" in capsys.readouterr().err
+
+
+def test_symbolic_time_limit_holds_in_a_worker_thread():
+    out = {}
+
+    def busy():
+        t0 = time.perf_counter()
+        try:
+            with time_limit(0.3):
+                while time.perf_counter() - t0 < 10:
+                    sum(i * i for i in range(1000))
+            out["r"] = "finished"
+        except SymbolicTimeout:
+            out["r"] = time.perf_counter() - t0
+
+    th = threading.Thread(target=busy)
+    th.start()
+    th.join(15)
+    assert isinstance(out["r"], float) and out["r"] < 2.0
+
+
+def test_reproduce_on_a_local_cluster_writes_the_same_csv(tmp_path):
+    from dpverify.experiments import use_scheduler
+    from theorems.dni import experiments as rep
+
+    rep.reproduce("dni/fig-2", tmp_path / "local", quick=True, reps=4, jobs=1, seed=5, progress=False)
+    with use_scheduler("local", workers=2):
+        rep.reproduce("dni/fig-2", tmp_path / "dask", quick=True, reps=4, jobs=2, seed=5, progress=False)
+    for name in ("digits35_squared_relative_loss.csv", "digits35_squared_influence.csv"):
+        a = (tmp_path / "local" / name).read_text().split("\n", 3)[-1]
+        b = (tmp_path / "dask" / name).read_text().split("\n", 3)[-1]
+        assert a == b, name
