@@ -189,6 +189,21 @@ def test_audit_refutes_the_printed_4c_budget_and_not_a_correct_one():
     assert not res.violated
 
 
+def test_audit_search_is_steered_to_refutable_points_of_4c():
+    """The exact profile says where an audit of 1000 runs can refute: at the known overspending point
+    refutability is positive and at a correct budget (T = 1, kappa = 1) negative; steering a point of the
+    domain never lowers it and keeps it in the domain."""
+    stmt = next(s for s in C.PROP_4C.statements if getattr(s, "audit", None) is not None)
+    aud = bind(stmt.audit, C.PROP_4C)
+    assert aud.refutability({"T": 20, "M": 4.0, "mu": 1.0, "d": 1, "Delta0": 1.0, "L": 3.0, "N": 30,
+                             "delta": 0.05}, n=20000) > 0
+    assert aud.refutability({"T": 1, "M": 1.0, "mu": 1.0, "d": 1, "Delta0": 1.0, "L": 1.5, "N": 1,
+                             "delta": 1e-5}) < 0
+    pt = {"T": 5, "M": 2.0, "mu": 1.0, "d": 2, "Delta0": 0.5, "L": 2.0, "N": 100, "delta": 1e-5}
+    moved = aud.steer(pt)
+    assert C.PROP_4C.domain.contains(moved) and aud.refutability(moved) >= aud.refutability(pt)
+
+
 def test_steps_a_budget_allows_closed_forms_equal_the_engine_count():
     rng = np.random.default_rng(5)
     for _ in range(40):
