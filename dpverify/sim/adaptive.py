@@ -271,15 +271,18 @@ def adaptive_moments(eigs, delta1, etas, a, b, dps: int | None = None):
     if len(eigs) != len(delta1):
         raise ValueError(f"eigs and delta1 must have the same length, got {len(eigs)} and {len(delta1)}")
     if dps is None:
-        lam = np.asarray(eigs, dtype=float)
-        S = np.asarray(delta1, dtype=float) ** 2
-        out = [S.copy()]
-        lam2 = lam * lam
-        for eta, at, bt in zip(etas, a, b):
-            eta, at, bt = float(eta), float(at), float(bt)
-            noise = eta * eta * (at + bt * float(lam2 @ S))
-            S = (1.0 - eta * lam) ** 2 * S + noise
-            out.append(S.copy())
+        # beyond double precision a moment is inf (or nan where 0 * inf): callers screening in double
+        # precision send such points to the mpmath route (dps), so no warning is raised here
+        with np.errstate(over="ignore", invalid="ignore"):
+            lam = np.asarray(eigs, dtype=float)
+            S = np.asarray(delta1, dtype=float) ** 2
+            out = [S.copy()]
+            lam2 = lam * lam
+            for eta, at, bt in zip(etas, a, b):
+                eta, at, bt = float(eta), float(at), float(bt)
+                noise = eta * eta * (at + bt * float(lam2 @ S))
+                S = (1.0 - eta * lam) ** 2 * S + noise
+                out.append(S.copy())
         return [list(map(float, s)) for s in out]
     with mpmath.workdps(dps):
         lam = [mpmath.mpf(x) for x in eigs]
@@ -301,7 +304,9 @@ def quadratic_path_moments(eigs, moments, dps: int | None = None) -> dict:
     if dps is None:
         lam = np.asarray(eigs, dtype=float)
         S = np.asarray(moments, dtype=float)
-        return {"excess": list(0.5 * S @ lam), "grad_norm_sq": list(S @ (lam * lam)), "dist_sq": list(S.sum(axis=1))}
+        with np.errstate(over="ignore", invalid="ignore"):
+            return {"excess": list(0.5 * S @ lam), "grad_norm_sq": list(S @ (lam * lam)),
+                    "dist_sq": list(S.sum(axis=1))}
     with mpmath.workdps(dps):
         lam = [mpmath.mpf(x) for x in eigs]
         return {"excess": [mpmath.fsum(li * si for li, si in zip(lam, s)) / 2 for s in moments],
