@@ -76,3 +76,4 @@ __all__ = [
     "zcdp_to_dp_optimal",
 ]
 from . import composition, mechanisms  # noqa: E402,F401
+from .schedules import exact_delta, mean_gradient_sensitivity, schedule_epsilon, schedule_zcdp, steps_within_budget  # noqa: E402,F401

@@ -33,3 +33,4 @@ from .mechanisms import AdditiveNoise, additive_noise  # noqa: E402
 from .output_perturbation import ERMData, OutputPerturbationGD, OutputPerturbationPrivacy, output_perturbation_gd, output_perturbation_privacy  # noqa: E402,E501
 from .random_round import RandomRoundSGD, SampledGaussianPrivacy, random_round_sgd, sampled_gaussian  # noqa: E402
 __all__ += ["AdditiveNoise", "ERMData", "GDSensitivity", "OutputPerturbationGD", "OutputPerturbationPrivacy", "RandomRoundSGD", "SampledGaussianPrivacy", "additive_noise", "gd_sensitivity", "output_perturbation_gd", "output_perturbation_privacy", "random_round_sgd", "sampled_gaussian"]  # noqa: E501
+from .adaptive import AdaptiveGD, CosineData, adaptive_gd, measured_constants  # noqa: E402,F401

@@ -97,3 +97,4 @@ from .huber import HuberRegression  # noqa: E402
 from .output_perturbation import add_noise, norm_laplace, norm_laplace_moments, output_perturbation, output_perturbation_quadratic_excess  # noqa: E402,E501
 from .random_round import random_round_linear, random_round_probabilities, random_round_quadratic, random_round_quadratic_constant, random_round_sgd, trajectory_average  # noqa: E402,E501
 __all__ += ["HuberRegression", "add_noise", "norm_laplace", "norm_laplace_moments", "output_perturbation", "output_perturbation_quadratic_excess", "random_round_linear", "random_round_probabilities", "random_round_quadratic", "random_round_quadratic_constant", "random_round_sgd", "trajectory_average"]  # noqa: E501
+from .adaptive import AdaptiveResult, adaptive_gd, adaptive_moments, quadratic_path_moments  # noqa: E402,F401

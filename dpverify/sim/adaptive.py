@@ -1,0 +1,315 @@
+"""Noisy gradient descent whose step size and noise level adapt to the current gradient norm, run by run.
+
+The iteration, for ``t = 1..T`` from ``theta_1``::
+
+    g_t         = grad F(theta_t),
+    (eta_t, s_t) = rule(t, ||g_t||),                      (per run)
+    theta_{t+1} = theta_t - eta_t (g_t + s_t z_t),       z_t ~ N(0, I_D),
+
+is run for many independent runs at once (arrays of shape ``runs x D``); ``eta_t`` and ``s_t`` are
+computed for every run from *that run's* gradient norm (an oracle of it: nothing here charges a
+privacy cost for reading it). A rule that ignores the gradient norm is an ordinary schedule
+(``eta_t``, ``s_t`` functions of ``t`` only), so the same simulator runs data-dependent and
+data-independent schedules side by side.
+
+Randomness follows :mod:`dpverify.sim.rng`: block ``b`` of :data:`~dpverify.sim.rng.BLOCK` runs draws
+``z_1 .. z_T`` (shape ``(rows, D)`` each, step after step) from ``block_rng(seed, b)``; per-run
+statistics are reduced per block and the blocks combined in block order, so every result is
+bit-identical whatever ``chunk_runs`` is. Runs that share a seed share their noise draws whatever
+the rule (common random numbers across schedules).
+
+Tracks: quantities of every run along its path, at the iterates ``theta_1 .. theta_{T+1}``
+(``"grad_norm_sq"`` ``||grad F||^2``, ``"excess"`` ``F - F*``, ``"dist"`` ``||theta - theta*||``; a problem
+with ``value_and_grad`` gives the excess and the gradient in one pass over the data) and at
+the steps ``t = 1..T`` (``"noise_std"`` ``s_t``, ``"step"`` ``eta_t``). A per-run statistic may use them
+(``statistic(theta_final, tracks)``), and ``record=True`` returns them for every run (figures).
+
+Exact moments (:func:`adaptive_moments`): on a diagonal quadratic
+``F = F* + 1/2 sum_i lam_i (theta_i - theta*_i)^2``, with a step that does not depend on the gradient
+and a noise *variance* affine in the squared gradient norm, ``s_t^2 = a_t + b_t ||g_t||^2`` (e.g.
+``s_t = ||g_t||/sqrt(D)``: ``a_t = 0``, ``b_t = 1/D``), the second moments ``S_{t,i} = E (theta_{t,i} -
+theta*_i)^2`` obey the *linear* recursion
+
+    S_{t+1,i} = (1 - eta_t lam_i)^2 S_{t,i} + eta_t^2 (a_t + b_t sum_j lam_j^2 S_{t,j}),
+
+because ``z_t`` is independent of ``theta_t`` (hence of ``s_t``), so ``E[(theta_t - theta*) s_t z_t] = 0``
+and ``E[s_t^2 ||z_t||^2 / D ...]`` factorises. Every statistic linear in ``S`` (expected excess,
+gradient norm and squared distance at any iterate, and their sums along the path) is therefore
+exact, in double precision or in mpmath.
+"""
+from __future__ import annotations
+
+import contextlib
+import math
+import numbers
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import mpmath
+import numpy as np
+
+from .problems import Problem
+from .rng import block_rng, block_slices, combine_blocks, iter_chunks
+
+__all__ = ["AdaptiveResult", "adaptive_gd", "adaptive_moments", "quadratic_path_moments", "ITERATE_TRACKS",
+           "STEP_TRACKS"]
+
+#: Quantities tracked at every iterate theta_1 .. theta_{T+1}.
+ITERATE_TRACKS = ("grad_norm_sq", "excess", "dist")
+#: Quantities tracked at every step t = 1..T.
+STEP_TRACKS = ("noise_std", "step")
+
+Rule = Callable[[int, np.ndarray], tuple]
+PathStatistic = Callable[[np.ndarray, dict], np.ndarray]
+
+
+# --------------------------------------------------------------------------- validation
+def _int(name: str, v, minimum: int = 1) -> int:
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Integral) or int(v) < minimum:
+        kind = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
+        raise ValueError(f"{name} must be {kind}, got {v!r}")
+    return int(v)
+
+
+def _theta1(theta1, dim: int) -> np.ndarray:
+    arr = np.asarray(theta1, dtype=float)
+    if arr.shape != (dim,) or not np.all(np.isfinite(arr)):
+        raise ValueError(f"theta1 must be a finite array of shape ({dim},), got {theta1!r}")
+    return arr
+
+
+def _per_run(name: str, v, rows: int, t: int) -> np.ndarray:
+    arr = np.broadcast_to(np.asarray(v, dtype=float), (rows,))
+    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
+        bad = arr[~(np.isfinite(arr) & (arr >= 0))][0]
+        raise ValueError(f"rule returned {name} = {bad!r} at step t = {t}; it must be finite and >= 0")
+    return arr
+
+
+# --------------------------------------------------------------------------- results
+@dataclass(frozen=True)
+class AdaptiveResult:
+    """Summary of a Monte Carlo run of :func:`adaptive_gd`.
+
+    ``mean``/``var``: sample mean and unbiased variance of the per-run statistic (variance from
+    per-block centred sums); ``tracks``: the recorded tracks of every run (``record=True``), each of
+    shape ``(runs, T + 1)`` (iterate tracks) or ``(runs, T)`` (step tracks); ``thetas``: the final
+    iterates when ``return_thetas=True``.
+    """
+
+    runs: int
+    mean: float
+    var: float
+    sum: float
+    sumsq: float
+    seed: int
+    steps: int
+    tracks: dict = field(default_factory=dict, repr=False, compare=False)
+    thetas: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def stderr(self) -> float:
+        return math.sqrt(self.var / self.runs) if self.runs > 1 else math.nan
+
+
+# --------------------------------------------------------------------------- the simulator
+def _iterate_values(problem: Problem, th: np.ndarray, g: np.ndarray | None, need: set, out: dict, k: int):
+    if "grad_norm_sq" in need:
+        gg = problem.grad(th) if g is None else g
+        out["grad_norm_sq"][:, k] = np.einsum("ij,ij->i", gg, gg)
+    if "excess" in need:
+        out["excess"][:, k] = problem.value(th) - problem.f_star
+    if "dist" in need:
+        d = th - np.asarray(problem.theta_star)
+        out["dist"][:, k] = np.sqrt(np.einsum("ij,ij->i", d, d))
+
+
+def _block(problem: Problem, th: np.ndarray, rule: Rule, T: int, rng: np.random.Generator, need: set) -> dict:
+    """Advance one block of runs ``th`` (modified in place) for T steps; return its tracks."""
+    rows, dim = th.shape
+    tr = {k: np.empty((rows, T + 1)) for k in ITERATE_TRACKS if k in need}
+    tr.update({k: np.empty((rows, T)) for k in STEP_TRACKS if k in need})
+    noise = np.empty((rows, dim))
+    joint = "excess" in need and hasattr(problem, "value_and_grad")   # one pass over the data for both
+    for t in range(1, T + 1):
+        if joint:
+            f, g = problem.value_and_grad(th)
+            tr["excess"][:, t - 1] = f - problem.f_star
+        else:
+            g = problem.grad(th)
+        gn2 = np.einsum("ij,ij->i", g, g)
+        _iterate_values(problem, th, g, need - {"grad_norm_sq"} - ({"excess"} if joint else set()), tr, t - 1)
+        if "grad_norm_sq" in need:
+            tr["grad_norm_sq"][:, t - 1] = gn2
+        eta, s = rule(t, np.sqrt(gn2))
+        eta, s = _per_run("eta", eta, rows, t), _per_run("noise_std", s, rows, t)
+        if "noise_std" in need:
+            tr["noise_std"][:, t - 1] = s
+        if "step" in need:
+            tr["step"][:, t - 1] = eta
+        rng.standard_normal(out=noise)
+        noise *= s[:, None]
+        noise += g
+        noise *= eta[:, None]
+        th -= noise
+    _iterate_values(problem, th, None, need, tr, T)
+    return tr
+
+
+def adaptive_gd(problem: Problem, theta1, rule: Rule, T: int, runs: int, seed: int, *, chunk_runs: int = 65536,
+                statistic: PathStatistic | None = None, track: Sequence[str] = (), record: bool = False,
+                return_thetas: bool = False) -> AdaptiveResult:
+    """Monte Carlo of noisy gradient descent with a gradient-norm-adaptive rule (module docstring).
+
+    Parameters
+    ----------
+    problem : Problem
+        Objective (``grad`` of shape ``(rows, D)``; ``value``/``f_star`` for the ``"excess"`` track,
+        ``theta_star`` for ``"dist"``).
+    theta1 : array_like, shape (D,)
+        Common starting point.
+    rule : callable
+        ``rule(t, grad_norm) -> (eta, noise_std)`` for ``t = 1..T``; ``grad_norm`` has shape ``(rows,)``
+        (one entry per run of a block); each output is a scalar or an array of shape ``(rows,)``,
+        finite and ``>= 0``.
+    T : int
+        Number of steps (``>= 0``).
+    runs, seed : int
+        Number of runs and the non-negative master seed (:mod:`dpverify.sim.rng`).
+    chunk_runs : int
+        Runs held in memory at once (rounded up to a multiple of ``BLOCK``); changes no result.
+    statistic : callable, optional
+        ``statistic(theta_final, tracks) -> (rows,)``, called per block with the block's final
+        iterates and its tracks (those named in ``track``). Default: ``F(theta_{T+1}) - F*``.
+    track : sequence of str
+        Tracks to compute (:data:`ITERATE_TRACKS`, :data:`STEP_TRACKS`).
+    record : bool
+        Return the tracks of every run (``result.tracks``).
+    return_thetas : bool
+        Return the final iterates (``result.thetas``).
+
+    Returns
+    -------
+    AdaptiveResult
+    """
+    if not isinstance(problem, Problem):
+        raise ValueError(f"problem must be a dpverify.sim Problem, got {problem!r}")
+    theta1 = _theta1(theta1, problem.dim)
+    T = _int("T", T, minimum=0)
+    runs = _int("runs", runs)
+    seed = _int("seed", seed, minimum=0)
+    _int("chunk_runs", chunk_runs)
+    if not callable(rule):
+        raise ValueError(f"rule must be callable (t, grad_norm) -> (eta, noise_std), got {rule!r}")
+    need = set(track)
+    unknown = sorted(need - set(ITERATE_TRACKS) - set(STEP_TRACKS))
+    if unknown:
+        raise ValueError(f"track must name tracks among {ITERATE_TRACKS + STEP_TRACKS}, got {unknown}")
+    if statistic is None:
+        statistic = lambda th, tr: problem.value(th) - problem.f_star  # noqa: E731
+    elif not callable(statistic):
+        raise ValueError(f"statistic must be callable (theta_final, tracks) -> values, got {statistic!r}")
+    kept = {k: np.empty((runs, T + (1 if k in ITERATE_TRACKS else 0))) for k in need} if record else {}
+    thetas = np.empty((runs, problem.dim)) if return_thetas else None
+    with _one_blas_thread():
+        moments = _simulate(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept, thetas)
+    total = combine_blocks(m[1] for m in moments)
+    mean = total / runs
+    m2 = combine_blocks(m[3] + m[0] * (m[1] / m[0] - mean) ** 2 for m in moments)
+    return AdaptiveResult(runs=runs, mean=mean, var=m2 / (runs - 1) if runs > 1 else math.nan, sum=total,
+                          sumsq=combine_blocks(m[2] for m in moments), seed=seed, steps=T, tracks=kept,
+                          thetas=thetas)
+
+
+@contextlib.contextmanager
+def _one_blas_thread():
+    """Blocks of runs are small matrices: one BLAS thread is much faster than many (and results do
+    not depend on the thread count)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
+        yield
+        return
+    with threadpool_limits(1):
+        yield
+
+
+def _simulate(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept, thetas) -> list:
+    moments = []
+    for start, stop, blocks in iter_chunks(runs, chunk_runs):
+        theta = np.empty((stop - start, problem.dim))
+        theta[...] = theta1
+        for b, sl in zip(blocks, block_slices(start, stop)):
+            th = theta[sl]
+            tr = _block(problem, th, rule, T, block_rng(seed, b), need)
+            rows = sl.stop - sl.start
+            x = np.asarray(statistic(th, tr), dtype=float)
+            if x.shape != (rows,):
+                raise ValueError(f"statistic must return shape ({rows},), got {x.shape}")
+            s = float(np.sum(x))
+            c = x - s / rows
+            moments.append((rows, s, float(np.sum(x * x)), float(np.sum(c * c))))
+            lo, hi = start + sl.start, start + sl.stop
+            for k in kept:
+                kept[k][lo:hi] = tr[k]
+            if thetas is not None:
+                thetas[lo:hi] = th
+    return moments
+
+
+# --------------------------------------------------------------------------- exact moments
+def adaptive_moments(eigs, delta1, etas, a, b, dps: int | None = None):
+    """Second moments ``S[t][i] = E (theta_{t,i} - theta*_i)^2`` for ``t = 1..T+1`` (module docstring).
+
+    ``eigs``: the diagonal Hessian ``lam_i >= 0``; ``delta1 = theta_1 - theta*``; ``etas``, ``a``, ``b``:
+    sequences of length ``T`` (step sizes and the noise variance ``s_t^2 = a_t + b_t ||g_t||^2``).
+    Returns a list of ``T + 1`` lists (floats, or ``mpf`` at ``dps`` digits when ``dps`` is given).
+    """
+    T = len(etas)
+    if len(a) != T or len(b) != T:
+        raise ValueError(f"etas, a and b must have the same length T, got {len(etas)}, {len(a)}, {len(b)}")
+    if len(eigs) != len(delta1):
+        raise ValueError(f"eigs and delta1 must have the same length, got {len(eigs)} and {len(delta1)}")
+    if dps is None:
+        # beyond double precision a moment is inf (or nan where 0 * inf): callers screening in double
+        # precision send such points to the mpmath route (dps), so no warning is raised here
+        with np.errstate(over="ignore", invalid="ignore"):
+            lam = np.asarray(eigs, dtype=float)
+            S = np.asarray(delta1, dtype=float) ** 2
+            out = [S.copy()]
+            lam2 = lam * lam
+            for eta, at, bt in zip(etas, a, b):
+                eta, at, bt = float(eta), float(at), float(bt)
+                noise = eta * eta * (at + bt * float(lam2 @ S))
+                S = (1.0 - eta * lam) ** 2 * S + noise
+                out.append(S.copy())
+        return [list(map(float, s)) for s in out]
+    with mpmath.workdps(dps):
+        lam = [mpmath.mpf(x) for x in eigs]
+        S = [mpmath.mpf(x) ** 2 for x in delta1]
+        out = [list(S)]
+        for eta, at, bt in zip(etas, a, b):
+            eta, at, bt = mpmath.mpf(eta), mpmath.mpf(at), mpmath.mpf(bt)
+            g2 = mpmath.fsum(li * li * si for li, si in zip(lam, S))
+            noise = eta * eta * (at + bt * g2)
+            S = [(1 - eta * li) ** 2 * si + noise for li, si in zip(lam, S)]
+            out.append(list(S))
+        return out
+
+
+def quadratic_path_moments(eigs, moments, dps: int | None = None) -> dict:
+    """Per-iterate expectations on the diagonal quadratic from :func:`adaptive_moments`:
+    ``{"excess": [E F - F*], "grad_norm_sq": [E ||grad F||^2], "dist_sq": [E ||theta - theta*||^2]}``,
+    each of length ``T + 1`` (iterates ``theta_1 .. theta_{T+1}``)."""
+    if dps is None:
+        lam = np.asarray(eigs, dtype=float)
+        S = np.asarray(moments, dtype=float)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return {"excess": list(0.5 * S @ lam), "grad_norm_sq": list(S @ (lam * lam)),
+                    "dist_sq": list(S.sum(axis=1))}
+    with mpmath.workdps(dps):
+        lam = [mpmath.mpf(x) for x in eigs]
+        return {"excess": [mpmath.fsum(li * si for li, si in zip(lam, s)) / 2 for s in moments],
+                "grad_norm_sq": [mpmath.fsum(li * li * si for li, si in zip(lam, s)) for s in moments],
+                "dist_sq": [mpmath.fsum(s) for s in moments]}
+
