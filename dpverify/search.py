@@ -19,9 +19,11 @@ for many points at once. The search:
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import random
+import threading
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, NamedTuple
@@ -83,6 +85,49 @@ def _settings(samples: int, phases) -> settings:
                     suppress_health_check=list(HealthCheck), phases=phases, report_multiple_bugs=False)
 
 
+@contextlib.contextmanager
+def _seed_only():
+    """Draws that depend on the seed alone.
+
+    Hypothesis (6.13x and later) draws about 5% of its numbers from the constants of the "local"
+    modules imported so far (any module outside site-packages: the user's claims file, this
+    repository, the test modules). The same seed then gives different points in a fresh process,
+    in a pytest run and in a Dask worker. While dpverify searches, that pool is empty, so a seed
+    replays everywhere; Hypothesis's built-in constants (0, 1, inf, ...) still apply.
+    """
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:  # pragma: no cover - Hypothesis layout changed: nothing to switch off
+        yield
+        return
+    get = getattr(providers, "_get_local_constants", None)
+    make = getattr(providers, "Constants", None)
+    if get is None or make is None:  # pragma: no cover - a Hypothesis without local constants
+        yield
+        return
+    with _SEED_ONLY_LOCK:
+        _SEED_ONLY_DEPTH[0] += 1
+        if _SEED_ONLY_DEPTH[0] == 1:
+            providers._get_local_constants = lambda: make()
+            cache = getattr(providers, "CONSTANTS_CACHE", None)
+            if cache is not None and hasattr(cache, "cache"):
+                cache.cache.clear()
+    try:
+        yield
+    finally:
+        with _SEED_ONLY_LOCK:
+            _SEED_ONLY_DEPTH[0] -= 1
+            if _SEED_ONLY_DEPTH[0] == 0:
+                providers._get_local_constants = get
+                cache = getattr(providers, "CONSTANTS_CACHE", None)
+                if cache is not None and hasattr(cache, "cache"):
+                    cache.cache.clear()
+
+
+_SEED_ONLY_LOCK = threading.Lock()
+_SEED_ONLY_DEPTH = [0]
+
+
 def sample_points(strategy, n: int, seed: int) -> list[dict]:
     """``n`` points drawn deterministically from ``strategy`` (Hypothesis, seeded)."""
     pts: list = []
@@ -96,7 +141,8 @@ def sample_points(strategy, n: int, seed: int) -> list[dict]:
         # come from our own seeded random.Random, which Hypothesis cannot tell
         warnings.simplefilter("ignore", HypothesisDeprecationWarning)
         try:
-            find(strategy, keep, settings=_settings(n, [Phase.generate]), random=random.Random(seed))
+            with _seed_only():
+                find(strategy, keep, settings=_settings(n, [Phase.generate]), random=random.Random(seed))
         except (NoSuchExample, Unsatisfiable):
             pass
     return pts[:n]
@@ -188,8 +234,9 @@ def search(strategy, margin: Callable[[Any], Margin], samples: int, seed: int, d
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", HypothesisDeprecationWarning)
-                    ce = find(strategy, fails, settings=_settings(samples, [Phase.generate, Phase.shrink]),
-                              random=random.Random(seed))
+                    with _seed_only():
+                        ce = find(strategy, fails, settings=_settings(samples, [Phase.generate, Phase.shrink]),
+                                  random=random.Random(seed))
                 mg = exact(ce)
                 if mg is not None and mg.m < 0:
                     result.counterexample, result.found_by = ce, "hypothesis (shrunk)"
