@@ -334,8 +334,9 @@ class StepDecaySGD(MappedScenario):
         if "sample_var" in v and "n" in v:
             amax = math.sqrt(float(v["sample_var"]) * v["n"] / max(v["n"] - v["n"] % 2, 1))
         lam = np.asarray(eigs, float)
-        need = float(np.linalg.norm(lam * R)) + amax
-        rng_ = float(np.sum(lam * R * R) / 2 + 2 * amax * np.linalg.norm(R))
+        with np.errstate(over="ignore", invalid="ignore"):  # an unbounded region is inf: the check says so
+            need = float(np.linalg.norm(lam * R)) + amax
+            rng_ = float(np.sum(lam * R * R) / 2 + 2 * amax * np.linalg.norm(R))
         return need, rng_, float(v.get("loss_bound", math.inf))
 
     def _check_hypotheses(self, inst):
