@@ -34,3 +34,5 @@ from .output_perturbation import ERMData, OutputPerturbationGD, OutputPerturbati
 from .random_round import RandomRoundSGD, SampledGaussianPrivacy, random_round_sgd, sampled_gaussian  # noqa: E402
 __all__ += ["AdditiveNoise", "ERMData", "GDSensitivity", "OutputPerturbationGD", "OutputPerturbationPrivacy", "RandomRoundSGD", "SampledGaussianPrivacy", "additive_noise", "gd_sensitivity", "output_perturbation_gd", "output_perturbation_privacy", "random_round_sgd", "sampled_gaussian"]  # noqa: E501
 from .adaptive import AdaptiveGD, CosineData, adaptive_gd, measured_constants  # noqa: E402,F401
+__all__ += ["AdaptiveGD", "CosineData", "SeparableData", "StepDecaySGD", "StepDecayStability", "adaptive_gd",
+            "measured_constants", "step_decay_risk", "step_decay_stability"]

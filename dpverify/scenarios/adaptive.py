@@ -276,12 +276,7 @@ class AdaptiveGD(MappedScenario):
         return self._norm(self._eigs(inst), inst["dir"]) > 0
 
     def strategy(self):
-        self._require_bound()
-        dom = self.claim.domain.strategy()
-
-        @st.composite
-        def inst(draw):
-            pt = draw(dom)
+        def build(pt, draw):
             D = self._D(pt)
             if D == 1:
                 u = draw(st.sampled_from([0.0, 1.0, None]))
@@ -292,7 +287,7 @@ class AdaptiveGD(MappedScenario):
                 lambda x: sum(a * a for a in x) > 1e-6))}
             return out if self._usable(out) else self.instance_at(pt)
 
-        return inst()
+        return self.instances_from(build)
 
     def instance_at(self, point):
         """The canonical quadratic at a point: spectrum {lo, M, .., M}, theta_1 along the top eigenvector."""

@@ -147,13 +147,9 @@ class GDSensitivity(MappedScenario):
                 LinearModelLoss(inst["family"], Xb, yb, inst["lam"]))
 
     def strategy(self):
-        self._require_bound()
-        dom = self.claim.domain.strategy()
         S = _SHAPES
 
-        @st.composite
-        def inst(draw):
-            pt = draw(dom)
+        def build(pt, draw):
             if draw(S["canonical"]) == 0 and "huber" in self.families:
                 return self.instance_at(pt)     # the analytic worst case at this point
             v = self._values(pt)
@@ -189,7 +185,7 @@ class GDSensitivity(MappedScenario):
                                  "y": y.tolist(), "x_new": x_new.tolist(), "y_new": float(y_new),
                                  "w0": w0.tolist()})
 
-        return inst()
+        return self.instances_from(build)
 
     def instance_at(self, point):
         """The structured worst case: one-dimensional Huber losses, every sample but the last

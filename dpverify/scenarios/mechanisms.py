@@ -46,12 +46,7 @@ class AdditiveNoise(MappedScenario):
         return D * u / nrm
 
     def strategy(self):
-        self._require_bound()
-        dom = self.claim.domain.strategy()
-
-        @st.composite
-        def inst(draw):
-            pt = draw(dom)
+        def build(pt, draw):
             k = int(round(float(self.map.scalar("dim", pt))))
             rng = np.random.default_rng(draw(_SEED))
             u = rng.standard_normal(k)
@@ -59,7 +54,7 @@ class AdditiveNoise(MappedScenario):
                 u = np.eye(k)[int(rng.integers(0, k))]
             return {"point": pt, "direction": u.tolist()}
 
-        return inst()
+        return self.instances_from(build)
 
     def point(self, inst):
         return inst["point"]

@@ -35,7 +35,6 @@ from functools import lru_cache
 
 import mpmath
 import numpy as np
-import sympy as sp
 from hypothesis import strategies as st
 
 from .. import sim
@@ -208,12 +207,7 @@ class OutputPerturbationGD(MappedScenario):
         return fit_dimension({**inst, "point": point}, self._values(point)["D"])
 
     def strategy(self):
-        self._require_bound()
-        dom = self.claim.domain.strategy()
-
-        @st.composite
-        def inst(draw):
-            pt = draw(dom)
+        def build(pt, draw):
             D = self._values(pt)["D"]
             rng = np.random.default_rng(draw(_SEED))        # spectrum and direction from one drawn seed
             if D == 1:
@@ -226,7 +220,7 @@ class OutputPerturbationGD(MappedScenario):
             r = draw(_RADIUS)
             return {"point": pt, "u": u, "dir": direction.tolist(), "r": r}
 
-        return inst()
+        return self.instances_from(build)
 
     def instance_at(self, point):
         """A quadratic at ``point`` whose mapped point (measured Lipschitz constant) stays inside the

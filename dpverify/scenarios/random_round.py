@@ -158,11 +158,8 @@ class RandomRoundSGD(MappedScenario):
         return pt
 
     def strategy(self):
-        self._require_bound()
-        dom = self.claim.domain.strategy()
-        @st.composite
-        def inst(draw):
-            pt = self._snap(draw(dom))
+        def build(pt, draw):
+            pt = self._snap(pt)
             D = self._values(pt, steps=False)["D"]
             rng = np.random.default_rng(draw(_SEED))        # fractions and direction from one drawn seed
             frac = lambda k: np.where(rng.uniform(size=k) < 0.5, rng.uniform(size=k),  # noqa: E731
@@ -178,7 +175,7 @@ class RandomRoundSGD(MappedScenario):
             out = {"point": pt, "u": u, "dir": direction}
             return out if self._usable(out) else self._base_instance(pt)
 
-        return inst()
+        return self.instances_from(build)
 
     def instance_at(self, point):
         """The isotropic quadratic at ``point``, or ``None`` when its mapped point leaves the claim's
