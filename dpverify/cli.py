@@ -250,7 +250,7 @@ def _run_checks(claims, ns, at=None) -> list:
 
 def cmd_check(ns) -> int:
     from .report import profile_table, table
-    from .testing import replay_command
+    from .replay import replay_command
 
     if ns.all and ns.ids:
         raise UsageError("give claim ids or --all, not both")

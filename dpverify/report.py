@@ -56,7 +56,7 @@ def _corrected(claims, claim):
 
 def errata_rows(claims) -> list[dict]:
     """One row per claim expected ``violated``: what is printed, what holds, why, and the replay."""
-    from .testing import replay_command
+    from .replay import replay_command
 
     rows = []
     for c in claims:

@@ -67,8 +67,8 @@ def instances(claim: Claim, statement: str | None = None) -> st.SearchStrategy:
     if not stmts:
         raise ClaimError(f"claim {claim.id!r}: no statement with a scenario"
                          + (f" named {statement!r}" if statement else ""))
-    sc = bind(stmts[0].scenario, claim)
-    return sc.strategy() if sc.strategy is not None else claim.domain.strategy()
+    strategy = bind(stmts[0].scenario, claim).strategy()
+    return strategy if strategy is not None else claim.domain.strategy()
 
 
 __all__ = ["instances", "parameter", "points"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 
 from .spec import Claim
+from .replay import replay_command
 from .verdict import Verdict
 
 
@@ -38,18 +39,6 @@ def verdict_of(claim: Claim, seed: int = 0, at: dict | None = None) -> Verdict:
         hit = (claim, check(claim, seed=seed, at=at))
         _CACHE[key] = hit
     return hit[1]
-
-
-def replay_command(claim_id: str, params: dict, module: str | None = None) -> str:
-    """The ``dpverify check`` command that pins a claim to a point."""
-    parts = []
-    for k, v in params.items():
-        if isinstance(v, (list, tuple)):
-            parts.append(f"{k}=[{','.join(repr(float(x)) if isinstance(x, float) else str(x) for x in v)}]")
-        else:
-            parts.append(f"{k}={v!r}" if isinstance(v, float) else f"{k}={v}")
-    mod = f" --module {module}" if module else ""
-    return f"dpverify check {claim_id}{mod} --at {','.join(parts)}"
 
 
 def explain(claim: Claim, v: Verdict) -> str:

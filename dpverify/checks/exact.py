@@ -23,7 +23,7 @@ from ..verdict import Evidence
 from .base import Clock, Config, confirmed_margin
 
 def applies(stmt) -> bool:
-    return isinstance(stmt, ExpectationBound) and getattr(stmt.scenario, "supports_exact", False)
+    return isinstance(stmt, ExpectationBound) and stmt.scenario.supports_exact
 
 
 def margin_function(stmt, claim, cfg: Config, sc):

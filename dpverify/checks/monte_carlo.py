@@ -23,7 +23,7 @@ from .base import Clock, Config, confirmed_margin
 
 
 def applies(stmt) -> bool:
-    return isinstance(stmt, ExpectationBound) and getattr(stmt.scenario, "supports_monte_carlo", False)
+    return isinstance(stmt, ExpectationBound) and stmt.scenario.supports_monte_carlo
 
 
 def decide(means_vars_bounds, runs: int, confidence: float, tolerances=None):
@@ -57,7 +57,7 @@ def check(stmt: ExpectationBound, claim, cfg: Config) -> Evidence:
         inst = sc.instance_at(cfg.at)
         instances = [] if inst is None else [inst]
     else:
-        instances = sc.mc_instances(cfg)
+        instances = sc.mc_instances(cfg.seed)
     outside = [i for i in instances if not claim.domain.contains(sc.point(i))]
     instances = [i for i in instances if claim.domain.contains(sc.point(i))]
     if not instances:
@@ -72,7 +72,7 @@ def check(stmt: ExpectationBound, claim, cfg: Config) -> Evidence:
         pts.append((pt, inst, seed))
         b = float(mpmath.re(bound(pt, cfg.dps)))
         triples.append((mean, var, b))
-        tol = sc.rounding_tolerance(inst, mean) if hasattr(sc, "rounding_tolerance") else 0.0
+        tol = sc.rounding_tolerance(inst, mean)
         tols.append(tol)
     verdict, rows = decide(triples, cfg.runs, cfg.confidence, tols)
     if verdict == "violated":  # a deterministic violation must survive an exact evaluation in mpmath

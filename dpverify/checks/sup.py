@@ -31,7 +31,7 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
     clock = Clock()
     sc = bind(stmt.scenario, claim)
     bound = Compiled(stmt.bound, claim)
-    search_runs = max(2, min(cfg.runs, getattr(sc, "search_runs", 2000)))
+    search_runs = max(2, min(cfg.runs, sc.search_runs))
 
     def bound_at(inst) -> float:
         pt = sc.point(inst)
@@ -54,12 +54,11 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
         res = None
     else:
         seed = cfg.seed_for(claim.id, stmt.name, stmt.kind)
-        if sc.strategy is None:  # the instance is the claim's point
+        strategy, domain = sc.strategy(), sc.search_domain
+        if strategy is None:  # the instance is the claim's point
             strategy, domain = claim.domain.strategy(), claim.domain
-        else:
-            strategy, domain = sc.strategy(), sc.search_domain
         res = search(strategy, margin, cfg.samples, seed, domain=domain,
-                     optimise=getattr(sc, "optimise", 3))
+                     optimise=sc.optimise)
         samples = res.samples
         if res.samples == 0:
             return Evidence(stmt.kind, stmt.name, "inconclusive", seconds=clock.seconds,

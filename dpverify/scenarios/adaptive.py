@@ -128,6 +128,7 @@ def measured_constants(spec) -> dict:
 
 class AdaptiveGD(MappedScenario):
     """Noisy GD with a gradient-norm-adaptive rule (module docstring), in a claim's own symbols."""
+    NOISE = ("noise_std",)
 
     REQUIRED = ("smooth", "step", "noise_std", "dim", "horizon")
     OPTIONAL = ("curvature",) + STARTS + ("n_samples",)
@@ -159,10 +160,7 @@ class AdaptiveGD(MappedScenario):
         for name, what in self.observe_map.items():
             if what not in OBSERVABLES:
                 raise TypeError(f"adaptive_gd: observable {name} = {what!r} is not one of {OBSERVABLES}")
-        self.mc_spec = tuple(mc) if mc else tuple(MCPoint() for _ in range(mc_count))
-        for m in self.mc_spec:
-            if not isinstance(m, MCPoint):
-                raise TypeError(f"adaptive_gd: mc entries must be MCPoint(...), got {m!r}")
+        self._set_mc_points("adaptive_gd", mc, mc_count)
         adaptive = {k: grad in self.params.exprs[k].free_symbols for k in ("step", "noise_std")}
         self._variance = None if adaptive["step"] else _affine_variance(self.params.exprs["noise_std"], grad)
         self.supports_exact = exceeds is None and statistic != "max_dist" and self._variance is not None
@@ -176,8 +174,6 @@ class AdaptiveGD(MappedScenario):
         self.name = {"smooth": "diagonal quadratic (spectrum in [0, M], a smooth loss)",
                      "convex": "diagonal quadratic (spectrum in [0, M])",
                      "strongly_convex": "diagonal quadratic (spectrum in [mu, M])"}[problem]
-        self.mc_name = ", ".join(sorted({(m.problem.describe() if hasattr(m.problem, "describe") else
-                                          "diagonal quadratics") for m in self.mc_spec}))
 
     def observables(self):
         return tuple(self.observe_map)
@@ -289,7 +285,7 @@ class AdaptiveGD(MappedScenario):
 
         return self.instances_from(build)
 
-    def instance_at(self, point):
+    def make_instance(self, point):
         """The canonical quadratic at a point: spectrum {lo, M, .., M}, theta_1 along the top eigenvector."""
         self._require_bound()
         D = self._D(point)
@@ -368,27 +364,8 @@ class AdaptiveGD(MappedScenario):
             return self._from_path(pm, T, dps)
 
     # ------------------------------------------------------------------ Monte Carlo route
-    def mc_instances(self, cfg):
-        from ..checks.rate import sample_points
-
-        self._require_bound()
-        out = []
-        for k, spec in enumerate(self.mc_spec):
-            pt: dict = dict(spec.params)
-            problem = spec.problem
-            if problem != "quadratic":
-                pt = self.map.solve(measured_constants(problem), pt, self.MEASURED_ORDER)
-            if spec.then is not None:
-                pt.update(spec.then(dict(pt)))
-            if any(n not in pt for n in self.claim.domain.params):
-                drawn = sample_points(self.claim.domain.strategy(fixed=pt), 1, cfg.seed_for(self.claim.id, "mc-point", k))
-                if not drawn:
-                    continue
-                pt = drawn[0]
-            if not self.claim.domain.contains(pt):
-                continue
-            out.append(self.instance_at(pt) if problem == "quadratic" else {"point": pt, "problem": problem.to_json()})
-        return out
+    def measured_constants(self, problem) -> dict:
+        return measured_constants(problem)
 
     def per_run_statistic(self, p, theta1, inst):
         """The per-run statistic ``(theta_final, tracks) -> values`` and the tracks it needs."""

@@ -1,21 +1,13 @@
-"""What every scenario shares: the interface the checks use, and the map from a scenario's own
-(optimisation) parameters to expressions in a claim's symbols.
+"""What every scenario shares: the interface the checks use, the Monte Carlo path, and the map
+from a scenario's own (optimisation) parameters to expressions in a claim's symbols.
 
 A scenario draws instances from the class a statement assumes (Hypothesis strategies), maps each
 instance to a point of the claim's parameters, and measures what the statement bounds. It knows
-the simulator and the accountant, never a paper. Interface used by the checks:
+the simulator and the accountant, never a paper. :class:`Scenario` declares every method a check
+may call, with its contract; the checks call nothing else (no ``getattr``/``hasattr``).
 
-* ``bind(claim)``: the scenario ready for one claim (compiled parameter map); scenarios that
-  need no claim return themselves;
-* ``strategy()``: instances (JSON-able dicts), or ``None`` when the instance is the claim's point;
-* ``point(instance)``: the claim's parameters at that instance;
-* ``exact(instance, dps=None)`` / ``monte_carlo(instance, runs, seed, chunk_runs)`` /
-  ``mc_instances(config)``: expectation statements (``dps`` given: in mpmath at that precision);
-* ``observe(instance, dps=None)``: quantities measured along the run that a bound may use;
-* ``measure(instance, runs, seed) -> (value, variance)``: supremum statements (variance 0 when
-  the measurement is deterministic);
-* ``instance_at(point)``: an instance realising a pinned point (``--at``), or ``None``;
-* ``describe(instance)``: one line for the evidence.
+Scenarios are immutable: every attribute is set in ``__init__`` (or, for a bound copy, in
+:meth:`Scenario._on_bind`); :meth:`Scenario.bind` and :meth:`Scenario.evolve` return new objects.
 
 A *parameter map* (:class:`ParamMap`) says, in the user's own symbols, what each of the
 scenario's parameters is: ``step=1/M``, ``noise_std=G*sigma[t]/N``, ``curvature=M/kappa``. Per-step
@@ -23,6 +15,8 @@ quantities may use the scenario's index symbol (``t``, from 1 to the horizon).
 """
 from __future__ import annotations
 
+import abc
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 import mpmath
@@ -30,43 +24,181 @@ import numpy as np
 import sympy as sp
 
 from ..numeric import Compiled, _ClaimView
+from ..search import derive_seed, sample_points
 
 T_INDEX = sp.Symbol("t")
 
+#: the label of every Monte Carlo point's seed: point k of a claim draws its free parameters from
+#: ``derive_seed(seed, claim id, MC_POINT_LABEL, k)``
+MC_POINT_LABEL = "mc-point"
+
 
 def bind(scenario, claim):
-    """``scenario`` ready for ``claim`` (cached per claim)."""
-    b = getattr(scenario, "bind", None)
-    return scenario if b is None else b(claim)
+    """``scenario`` ready for ``claim`` (see :meth:`Scenario.bind`)."""
+    if not isinstance(scenario, Scenario):
+        raise TypeError(f"a scenario must be a dpverify.scenarios.Scenario, got {scenario!r}")
+    return scenario.bind(claim)
 
 
-class Scenario:
-    """Base class of scenarios (see the module docstring for the interface)."""
+class _Immutable(abc.ABCMeta):
+    """Freezes every scenario once its ``__init__`` has run."""
+
+    def __call__(cls, *args, **kwargs):
+        obj = super().__call__(*args, **kwargs)
+        object.__setattr__(obj, "_frozen", True)
+        return obj
+
+
+@dataclass(frozen=True)
+class MCPoint:
+    """One Monte Carlo parameter point: a problem (``"quadratic"`` or a data problem such as
+    :class:`~dpverify.scenarios.LogisticData`) and claim parameters.
+
+    The point is assembled in order: ``params`` (a dict of claim parameters); then, for a data
+    problem, the claim parameters its measured constants determine (through the scenario's map);
+    then ``then(point)`` (a callable returning more parameters, e.g. a schedule computed from the
+    measured constants); whatever is left is drawn from the claim's domain with a seed derived
+    from the run's (:data:`MC_POINT_LABEL`). The point must satisfy every hypothesis of the claim,
+    or it is skipped.
+    """
+
+    problem: Any = "quadratic"
+    params: Mapping[str, Any] = field(default_factory=dict)
+    then: Callable[[dict], Mapping[str, Any]] | None = None
+
+
+class Scenario(metaclass=_Immutable):
+    """The interface every check uses. Subclasses override what they support.
+
+    Capabilities (class or instance attributes, fixed at construction):
+
+    * ``supports_exact``: :meth:`exact` computes the expectation an :class:`ExpectationBound` bounds;
+    * ``supports_monte_carlo``: :meth:`mc_instances` and :meth:`monte_carlo` estimate it;
+    * ``name`` (the problem class), ``algorithm``, ``mc_name`` (the Monte Carlo problems): for the
+      evidence;
+    * ``search_runs`` (runs per measurement while searching a supremum), ``search_domain`` (the
+      domain a local optimiser may move the instance's point in, or ``None``), ``optimise`` (local
+      optimiser starts).
+
+    Contracts (a check calls only these):
+
+    * :meth:`bind` returns the scenario ready for one claim; never modifies ``self``;
+    * :meth:`strategy`: a Hypothesis strategy of instances (JSON-able dicts), or ``None`` when the
+      instance is the claim's point;
+    * :meth:`point`: the claim's parameters at an instance; :meth:`with_point`: the instance moved
+      to another point (taking that point's dimension and every other parameter);
+    * :meth:`instance_at`: an instance realising a point, ``None`` when the point is outside the
+      claim's hypotheses or the scenario cannot realise it;
+    * :meth:`exact` / :meth:`exact_available`, :meth:`observe`: expectation statements (``dps``
+      given: in mpmath at that precision);
+    * :meth:`mc_instances` ``(seed)`` and :meth:`monte_carlo` ``(inst, runs, seed, chunk_runs) ->
+      (mean, variance)``: the same seed gives bit-identical results; no noise gives the
+      deterministic algorithm (variance 0); :meth:`rounding_tolerance` bounds the rounding of a
+      deterministic run;
+    * :meth:`measure` ``(inst, runs, seed) -> (value, variance)``: supremum statements (variance
+      0 when the measurement is deterministic);
+    * :meth:`describe`: one line for the evidence.
+    """
 
     name = "scenario"
     algorithm = ""
+    mc_name = "none"
     supports_exact = False
     supports_monte_carlo = False
-    strategy = None
     search_runs = 2
     search_domain = None
     optimise = 3
+    #: scenario parameters that scale the algorithm's noise (set to 0 they give the deterministic
+    #: algorithm; the contract tests use them)
+    NOISE: tuple = ()
+    claim = None
 
+    # ------------------------------------------------------------------ immutability
+    def __setattr__(self, name, value):
+        if self.__dict__.get("_frozen"):
+            raise AttributeError(f"{type(self).__name__} is immutable: {name} cannot be set after construction "
+                                 f"(use .evolve({name}=...) for a changed copy)")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        if self.__dict__.get("_frozen"):
+            raise AttributeError(f"{type(self).__name__} is immutable: {name} cannot be deleted")
+        object.__delattr__(self, name)
+
+    def _copy(self):
+        """An unfrozen shallow copy (for :meth:`bind` and :meth:`evolve`); freeze it with ``_freeze``."""
+        c = object.__new__(type(self))
+        c.__dict__.update(self.__dict__)
+        c.__dict__["_frozen"] = False
+        return c
+
+    def _freeze(self):
+        self.__dict__["_frozen"] = True
+        return self
+
+    def evolve(self, **changes):
+        """A copy with the given attributes replaced (the original is unchanged)."""
+        c = self._copy()
+        if "_bound" in c.__dict__:   # a changed copy has its own cache of bound copies
+            c._bound = {}
+        for k, v in changes.items():
+            setattr(c, k, v)
+        return c._freeze()
+
+    def with_search(self, strategy: Callable[[], Any], domain=None):
+        """A copy that searches instances drawn by ``strategy()`` (a Hypothesis strategy factory),
+        letting a local optimiser move them inside ``domain``."""
+        return self.evolve(_search_strategy=strategy, search_domain=domain)
+
+    # ------------------------------------------------------------------ binding
     def observables(self) -> tuple[str, ...]:
+        """Names of the quantities :meth:`observe` measures, usable in a bound."""
         return ()
 
     def validate_for(self, claim) -> str | None:
+        """Why this scenario cannot serve ``claim`` (one line), or ``None``."""
         return None
 
     def bind(self, claim):
-        return self
+        """This scenario ready for ``claim`` (a new object; ``self`` is unchanged)."""
+        if self.claim is claim:
+            return self
+        b = self._copy()
+        b.claim = claim
+        b._on_bind()
+        return b._freeze()
 
-    def point(self, inst):
+    def _on_bind(self) -> None:
+        """Hook for subclasses: set derived attributes of a bound copy (e.g. compile a threshold)."""
+
+    # ------------------------------------------------------------------ instances
+    def strategy(self):
+        """A Hypothesis strategy of instances, or ``None`` when the instance is the claim's point."""
+        factory = self.__dict__.get("_search_strategy")
+        return None if factory is None else factory()
+
+    def point(self, inst) -> dict:
+        """The claim's parameters at ``inst``."""
         return inst
 
+    def with_point(self, inst, point):
+        """``inst`` moved to ``point`` (every parameter, the dimension included, from ``point``)."""
+        return self.instance_at(point)
+
     def instance_at(self, point):
+        """An instance realising ``point``, or ``None`` (outside the claim's hypotheses, or not realisable)."""
+        if self.claim is not None and not self.claim.domain.contains(point):
+            return None
+        return self.make_instance(point)
+
+    def make_instance(self, point):
+        """Hook of :meth:`instance_at` for a point inside the hypotheses (default: the point itself)."""
         return dict(point)
 
+    def describe(self, inst) -> str:
+        return self.name
+
+    # ------------------------------------------------------------------ expectations
     def observe(self, inst, dps=None) -> dict:
         return {}
 
@@ -74,15 +206,47 @@ class Scenario:
         """Whether ``exact(inst, dps)`` computes the Monte Carlo statistic's expectation at ``inst``."""
         return False
 
-    def describe(self, inst) -> str:
-        return self.name
+    def exact(self, inst, dps=None):
+        raise NotImplementedError(f"{type(self).__name__} has no exact expectation")
+
+    def mc_instances(self, seed: int) -> list:
+        """The Monte Carlo instances (default: none)."""
+        return []
+
+    def monte_carlo(self, inst, runs: int, seed: int, chunk_runs: int):
+        raise NotImplementedError(f"{type(self).__name__} has no Monte Carlo")
+
+    def rounding_tolerance(self, inst, value) -> float:
+        """An absolute bound on the rounding of a deterministic (noise-free) run's statistic."""
+        return 0.0
+
+    # ------------------------------------------------------------------ suprema
+    def measure(self, inst, runs: int, seed: int):
+        raise NotImplementedError(f"{type(self).__name__} measures nothing")
 
 
 class PointScenario(Scenario):
     """The instance is the claim's point itself; ``fn(point) -> value`` measures it exactly
-    (a quantity defined by a proof, computed by the caller's function)."""
+    (a quantity defined by a proof, computed by the caller's function).
+
+    Parameters
+    ----------
+    fn : callable
+        ``fn(point) -> float``: the quantity at a point of the claim's domain.
+    what : str
+        One line describing it (shown in the evidence).
+    optimise : int, default 3
+        Local optimiser starts after the Hypothesis search (0: none, for functions that are
+        expensive or not smooth).
+
+    Example
+    -------
+    >>> sc = PointScenario(lambda p: p["x"] ** 2, "x squared")
+    """
 
     def __init__(self, fn: Callable[[dict], float], what: str, optimise: int = 3):
+        if not callable(fn):
+            raise TypeError(f"PointScenario: fn must be callable point -> value, got {fn!r}")
         self.fn, self.what, self.optimise = fn, what, optimise
 
     def measure(self, inst, runs, seed):
@@ -280,11 +444,19 @@ class MappedScenario(Scenario):
     Subclasses declare ``REQUIRED``, ``OPTIONAL`` and ``STEPWISE`` parameter names and implement
     the measurement on the bound copy (``self.map`` is then a :class:`BoundMap` and
     ``self.claim`` the claim).
+
+    Monte Carlo is one path for every subclass: ``mc`` points (:class:`MCPoint`, set with
+    :meth:`_set_mc_points` in ``__init__``) are completed by :meth:`mc_instances`; a subclass says
+    only how a data problem's constants are measured (:meth:`measured_constants`), which claim
+    points they admit (:meth:`admits`), and how it runs (:meth:`monte_carlo`).
     """
 
     REQUIRED: tuple = ()
     OPTIONAL: tuple = ()
     STEPWISE: tuple = ()
+    #: the order in which measured constants of a data problem assign claim parameters
+    MEASURED_ORDER: tuple = ()
+    mc_spec: tuple = ()
 
     def __init__(self, params: Mapping[str, Any], index: sp.Symbol = T_INDEX):
         self.params = ParamMap(type(self).__name__, params, self.REQUIRED, self.OPTIONAL, self.STEPWISE, index)
@@ -301,17 +473,29 @@ class MappedScenario(Scenario):
         key = claim.id + "#" + str(id(claim))
         b = self._bound.get(key)
         if b is None:
-            b = object.__new__(type(self))
-            b.__dict__.update(self.__dict__)
+            b = self._copy()
             b._bound = {}
             b.claim = claim
             b.map = self.params.bind(claim)
             b._on_bind()
+            b._freeze()
             self._bound[key] = b
         return b
 
-    def _on_bind(self) -> None:
-        """Hook for subclasses (e.g. compile a threshold expression)."""
+    def with_params(self, **changes):
+        """A copy whose parameter map has the given scenario parameters replaced (unbound)."""
+        c = self._copy()
+        p = self.params
+        c.params = ParamMap(p.owner, {**p.exprs, **changes}, p.required, p.optional, p.stepwise, p.index)
+        c.map, c.claim, c._bound = None, None, {}
+        return c._freeze()
+
+    def noise_free(self):
+        """This scenario (unbound) with every ``NOISE`` parameter set to 0, or ``None`` when the
+        algorithm has no such parameter or stays random without noise (e.g. mini-batch sampling)."""
+        if not self.NOISE:
+            return None
+        return self.with_params(**{k: 0 for k in self.NOISE})
 
     def _require_bound(self):
         if self.map is None:
@@ -332,6 +516,57 @@ class MappedScenario(Scenario):
             return build(draw(dom), draw)
 
         return inst()
+
+    # ------------------------------------------------------------------ the Monte Carlo path
+    def _set_mc_points(self, owner: str, mc=(), count: int = 0, quadratic: str = "diagonal quadratics",
+                       also: tuple = ()) -> None:
+        """Set ``mc_spec`` (the ``mc`` points, or ``count`` points drawn from the domain) and ``mc_name``."""
+        spec = tuple(mc) if mc else tuple(MCPoint() for _ in range(int(count)))
+        for m in spec:
+            if not isinstance(m, MCPoint):
+                raise TypeError(f"{owner}: mc entries must be MCPoint(...), got {m!r}")
+        self.mc_spec = spec
+        names = {m.problem.describe() if hasattr(m.problem, "describe") else quadratic for m in spec}
+        self.mc_name = ", ".join(sorted(names | set(also))) or "none"
+
+    def measured_constants(self, problem) -> dict:
+        """The scenario parameters a data problem fixes (its measured constants)."""
+        return dict(problem.measured())
+
+    def admits(self, measured: Mapping[str, float], point: dict) -> bool:
+        """Whether the claim's constants at ``point`` are valid for the ``measured`` ones."""
+        return True
+
+    def data_instance(self, point: dict, problem) -> dict:
+        """The Monte Carlo instance of a data problem at a claim point."""
+        return {"point": point, "problem": problem.to_json()}
+
+    def mc_instances(self, seed: int) -> list:
+        """The Monte Carlo instances: each :class:`MCPoint` completed to a point of the claim inside
+        its hypotheses (free parameters drawn with ``derive_seed(seed, claim id, MC_POINT_LABEL, k)``),
+        then realised (``instance_at`` for a quadratic, :meth:`data_instance` for data)."""
+        self._require_bound()
+        out = []
+        for k, spec in enumerate(self.mc_spec):
+            pt: dict = dict(spec.params)
+            measured: dict = {}
+            if spec.problem != "quadratic":
+                measured = self.measured_constants(spec.problem)
+                pt = self.map.solve(measured, pt, self.MEASURED_ORDER)
+            if spec.then is not None:
+                pt.update(spec.then(dict(pt)))
+            if any(n not in pt for n in self.claim.domain.params):
+                drawn = sample_points(self.claim.domain.strategy(fixed=pt), 1,
+                                      derive_seed(seed, self.claim.id, MC_POINT_LABEL, k))
+                if not drawn:
+                    continue
+                pt = drawn[0]
+            if not self.claim.domain.contains(pt) or not self.admits(measured, pt):
+                continue
+            inst = self.instance_at(pt) if spec.problem == "quadratic" else self.data_instance(pt, spec.problem)
+            if inst is not None:
+                out.append(inst)
+        return out
 
 
 def compile_for(expr, claim):

@@ -45,7 +45,7 @@ from hypothesis import strategies as st
 from .. import sim
 from ..numeric import Compiled
 from ..sim.moments_mp import gd_moments_mp, momentum_moments_mp
-from .base import T_INDEX, MappedScenario
+from .base import T_INDEX, MappedScenario, MCPoint
 
 PROBLEMS = ("pl", "strongly_convex", "convex")
 STATISTICS = ("excess", "normalised_excess", "dist_sq", "grad_norm_sq")
@@ -102,26 +102,13 @@ class LogisticData:
         return f"ridge logistic regression (make_classification N={self.n}, D={self.d}, lambda={self.lam})"
 
 
-@dataclass(frozen=True)
-class MCPoint:
-    """One Monte Carlo parameter point: a problem (``"quadratic"`` or a data problem such as
-    :class:`LogisticData`) and claim parameters.
-
-    The point is assembled in order: ``params`` (a dict of claim parameters); then, for a data
-    problem, the claim parameters its measured constants determine (through the scenario's map);
-    then ``then(point)`` (a callable returning more parameters, e.g. a schedule computed from the
-    measured constants); whatever is left is drawn from the claim's domain with a seed derived
-    from the run's. The point must satisfy every hypothesis of the claim, or it is skipped.
-    """
-
-    problem: Any = "quadratic"
-    params: Mapping[str, Any] = field(default_factory=dict)
-    then: Callable[[dict], Mapping[str, Any]] | None = None
-
-
 # =============================================================================== the scenario
 class NoisyGD(MappedScenario):
     """Noisy gradient descent (module docstring) in a user's own symbols."""
+    NOISE = ("noise_std",)
+
+    def noise_free(self):
+        return None if "batch" in self.params else super().noise_free()
 
     REQUIRED = ("smooth", "step", "noise_std", "dim", "horizon")
     OPTIONAL = ("curvature", "init_gap", "init_dist", "momentum", "batch", "n_samples", "feature_norm")
@@ -150,12 +137,9 @@ class NoisyGD(MappedScenario):
             if what == "velocity_sq" and "momentum" not in params:
                 raise TypeError("noisy_gd: velocity_sq is observed only with momentum=")
         self.problem, self.statistic, self.exceeds = problem, statistic, exceeds
-        self.mc_spec = tuple(mc) if mc else tuple(MCPoint() for _ in range(mc_count))
+        self._set_mc_points("noisy_gd", mc, mc_count)
         if not self.mc_spec and exceeds is not None:
             raise TypeError("noisy_gd: exceeds= is a Monte Carlo statistic; give mc= points or mc_count > 0")
-        for m in self.mc_spec:
-            if not isinstance(m, MCPoint):
-                raise TypeError(f"noisy_gd: mc entries must be MCPoint(...), got {m!r}")
         self.supports_exact = exceeds is None and "batch" not in params
         self.supports_monte_carlo = not self.observe_map and bool(self.mc_spec)
         mom = "bias-corrected momentum " if "momentum" in params else ""
@@ -164,8 +148,6 @@ class NoisyGD(MappedScenario):
         self.name = {"pl": "diagonal quadratic (spectrum in [mu, M])",
                      "strongly_convex": "diagonal quadratic (spectrum in [mu, M])",
                      "convex": "diagonal quadratic (spectrum in [0, M])"}[problem]
-        self.mc_name = ", ".join(sorted({(m.problem.describe() if hasattr(m.problem, "describe") else
-                                          "diagonal quadratics") for m in self.mc_spec}))
 
     def observables(self):
         return tuple(self.observe_map)
@@ -249,7 +231,7 @@ class NoisyGD(MappedScenario):
 
         return self.instances_from(build)
 
-    def instance_at(self, point):
+    def make_instance(self, point):
         self._require_bound()
         D = self._values(point)["D"]
         u = self._canonical_fractions(D)
@@ -334,33 +316,6 @@ class NoisyGD(MappedScenario):
         return {name: list(vel) for name, what in self.observe_map.items() if what == "velocity_sq"}
 
     # ------------------------------------------------------------------ Monte Carlo route
-    def mc_instances(self, cfg):
-        from ..checks.rate import sample_points
-
-        self._require_bound()
-        out = []
-        for k, spec in enumerate(self.mc_spec):
-            pt: dict = dict(spec.params)
-            problem = spec.problem
-            if problem != "quadratic":
-                pt = self.map.solve(dict(problem.measured()), pt, self.MEASURED_ORDER)
-            if spec.then is not None:
-                pt.update(spec.then(dict(pt)))
-            missing = [n for n in self.claim.domain.params if n not in pt]
-            if missing:
-                drawn = sample_points(self.claim.domain.strategy(fixed=pt), 1,
-                                      cfg.seed_for(self.claim.id, "mc-point", k))
-                if not drawn:
-                    continue
-                pt = drawn[0]
-            if not self.claim.domain.contains(pt):
-                continue
-            if problem == "quadratic":
-                out.append(self.instance_at(pt))
-            else:
-                out.append({"point": pt, "problem": problem.to_json()})
-        return out
-
     def _data_problem(self, inst):
         spec = dict(inst["problem"])
         spec.pop("family")

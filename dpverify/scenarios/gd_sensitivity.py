@@ -187,7 +187,7 @@ class GDSensitivity(MappedScenario):
 
         return self.instances_from(build)
 
-    def instance_at(self, point):
+    def make_instance(self, point):
         """The structured worst case: one-dimensional Huber losses, every sample but the last
         without features, the last one's gradient saturated at +-u on the two data sets (labels
         +-s far beyond the threshold), lam = curvature, u^2 <= M - lam and, when the claim names a

@@ -59,7 +59,7 @@ class AdditiveNoise(MappedScenario):
     def point(self, inst):
         return inst["point"]
 
-    def instance_at(self, point):
+    def make_instance(self, point):
         self._require_bound()
         k = int(round(float(self.map.scalar("dim", point))))
         return {"point": dict(point), "direction": [1.0] + [0.0] * (k - 1)}

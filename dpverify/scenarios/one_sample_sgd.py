@@ -34,6 +34,7 @@ OBSERVABLES = ("max_gradient_variance",)
 
 
 class OneSampleSGD(MappedScenario):
+    NOISE = ()   # sampling one example per step stays random without noise
     REQUIRED = ("step", "noise_std", "horizon")
     OPTIONAL = ("noisy_samples", "ridge")
     STEPWISE = ("step", "noise_std")
@@ -47,9 +48,9 @@ class OneSampleSGD(MappedScenario):
         for k, v in self.observe_map.items():
             if v not in OBSERVABLES:
                 raise TypeError(f"one_sample_sgd: observable {k} = {v!r} is not one of {OBSERVABLES}")
-        self.mc_count = int(mc_count)
+        self._set_mc_points("one_sample_sgd", (), mc_count)
         self.supports_exact = True
-        self.supports_monte_carlo = self.mc_count > 0 and "noisy_samples" not in params
+        self.supports_monte_carlo = bool(self.mc_spec) and "noisy_samples" not in params
         self.algorithm = "noisy SGD, one sample per step" + (", noise gated" if "noisy_samples" in params else "")
         self.name = "least squares (data from the claim's point)"
         self.mc_name = self.name
@@ -68,7 +69,7 @@ class OneSampleSGD(MappedScenario):
     def with_point(self, inst, point):
         return {"point": point}
 
-    def instance_at(self, point):
+    def make_instance(self, point):
         return {"point": dict(point)}
 
     def _setup(self, pt, dps=None):
@@ -141,13 +142,6 @@ class OneSampleSGD(MappedScenario):
         return {k: v for k in self.observe_map}
 
     # ------------------------------------------------------------------ Monte Carlo
-    def mc_instances(self, cfg):
-        from ..search import sample_points
-
-        self._require_bound()
-        pts = sample_points(self.claim.domain.strategy(), self.mc_count, cfg.seed_for(self.claim.id, "mc-points"))
-        return [{"point": p} for p in pts]
-
     def monte_carlo(self, inst, runs, seed, chunk_runs):
         X, y, th1, etas, sig, lam, gate = self._setup(inst["point"])
         p = sim.LeastSquares(X, y, lam)

@@ -137,6 +137,7 @@ class ERMData:
 # =============================================================================== utility
 class OutputPerturbationGD(MappedScenario):
     """``E F(w_T + z) - F*`` of output-perturbed gradient descent (module docstring)."""
+    NOISE = ("noise_scale",)
 
     REQUIRED = ("smooth", "step", "horizon", "dim", "noise_scale", "init_dist")
     OPTIONAL = ("curvature", "lipschitz", "n_samples")
@@ -149,16 +150,13 @@ class OutputPerturbationGD(MappedScenario):
             raise TypeError(f"output_perturbation_gd: noise must be 'norm_laplace' or 'gaussian', got {noise!r}")
         if "lipschitz" in params and not getattr(params["lipschitz"], "is_Symbol", False):
             raise TypeError("output_perturbation_gd: lipschitz= must be the claim's symbol for L")
-        for m in mc:
-            if not isinstance(m, MCPoint):
-                raise TypeError(f"output_perturbation_gd: mc entries must be MCPoint(...), got {m!r}")
-        self.noise, self.lipschitz_radius, self.mc_spec = noise, lipschitz_radius, tuple(mc)
+        self._set_mc_points("output_perturbation_gd", mc)
+        self.noise, self.lipschitz_radius = noise, lipschitz_radius
         self.supports_monte_carlo = bool(self.mc_spec)
         self.convex_only = "curvature" not in params
         self.algorithm = f"gradient descent with output perturbation ({noise.replace('_', '-')} noise)"
         self.name = ("convex quadratics (spectrum in [0, M])" if self.convex_only
                      else "quadratics with spectrum in [mu, M]")
-        self.mc_name = ", ".join(sorted({m.problem.describe() for m in self.mc_spec})) or "none"
 
     def _on_bind(self):
         idx = str(self.params.index)
@@ -222,7 +220,7 @@ class OutputPerturbationGD(MappedScenario):
 
         return self.instances_from(build)
 
-    def instance_at(self, point):
+    def make_instance(self, point):
         """A quadratic at ``point`` whose mapped point (measured Lipschitz constant) stays inside the
         claim's hypotheses, or ``None`` (the checks then report the pinned point inconclusive)."""
         self._require_bound()
@@ -250,31 +248,8 @@ class OutputPerturbationGD(MappedScenario):
         return {}
 
     # ------------------------------------------------------------------ Monte Carlo on data
-    def mc_instances(self, cfg):
-        from ..search import sample_points
-
-        self._require_bound()
-        out = []
-        for k, spec in enumerate(self.mc_spec):
-            pt = dict(spec.params)
-            if spec.problem != "quadratic":
-                pt = self.map.solve(spec.problem.measured(self.lipschitz_radius), pt, self.MEASURED_ORDER)
-            if spec.then is not None:
-                pt.update(spec.then(dict(pt)))
-            missing = [n for n in self.claim.domain.params if n not in pt]
-            if missing:
-                drawn = sample_points(self.claim.domain.strategy(fixed=pt), 1,
-                                      cfg.seed_for(self.claim.id, "mc-point", k))
-                if not drawn:
-                    continue
-                pt = drawn[0]
-            if not self.claim.domain.contains(pt):
-                continue
-            inst = ({"point": pt, "problem": spec.problem.to_json()} if spec.problem != "quadratic"
-                    else self.instance_at(pt))
-            if inst is not None:
-                out.append(inst)
-        return out
+    def measured_constants(self, problem) -> dict:
+        return problem.measured(self.lipschitz_radius)
 
     def monte_carlo(self, inst, runs, seed, chunk_runs):
         v = self._values(inst["point"])
@@ -321,6 +296,9 @@ class OutputPerturbationPrivacy(GDSensitivity):
         self.measure_name = "largest privacy loss (pure eps)" if noise == "norm_laplace" else "exact delta at eps"
         self.name = f"GD + {noise.replace('_', '-')} output perturbation on neighbouring data sets"
 
+    def _on_bind(self):
+        self._sampled = {}   # point -> instance, for this claim (an audit draws four times at one point)
+
     def _noise(self, pt):
         return float(self.map.scalar("noise_scale", pt)), float(self.map.scalar("eps", pt))
 
@@ -334,10 +312,10 @@ class OutputPerturbationPrivacy(GDSensitivity):
     def sampler(self, point, side, n, rng):
         """``n`` outputs ``w_T + z`` of the structured worst-case pair at ``point`` (side "D" or "D'")."""
         key = tuple(sorted((k, float(v)) for k, v in point.items()))
-        cached = getattr(self, "_sampled", None)
-        if cached is None or cached[0] != key:      # an audit draws four times at one point
-            cached = self._sampled = (key, self.instance_at(point))
-        inst = cached[1]
+        inst = self._sampled.get(key)
+        if inst is None:
+            self._sampled.clear()
+            inst = self._sampled[key] = self.instance_at(point)
         b, _ = self._noise(point)   # the point's L, at least the instance's measured constant
         base = np.asarray(inst["w_T"] if side == "D" else inst["w_T_prime"], float)
         return base + sim.add_noise(rng, n, len(base), self.noise, b)

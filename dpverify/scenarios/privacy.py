@@ -130,8 +130,12 @@ class DPAudit(MappedScenario):
     search_runs = 4000
     optimise = 0
 
-    def __init__(self, params, *, sampler, what: str, confidence: float = 0.99):
+    def __init__(self, params, *, sampler, what: str, confidence: float = 0.99, search_runs: int | None = None):
         super().__init__(params)
+        if search_runs is not None:
+            if not isinstance(search_runs, int) or search_runs < 10:
+                raise TypeError(f"dp_audit: search_runs must be an integer >= 10, got {search_runs!r}")
+            self.search_runs = search_runs
         if not callable(sampler):
             raise TypeError(f"dp_audit: sampler must be callable (point, side, n, rng) -> outputs, got {sampler!r}")
         self.sampler, self.what, self.confidence = sampler, what, confidence
@@ -153,9 +157,11 @@ class DPAudit(MappedScenario):
         return f"{self.what}; " + (res.describe() if res is not None else "audit")
 
 
-def dp_audit(*, sampler, what: str, confidence: float = 0.99, **params) -> DPAudit:
-    """An empirical privacy audit of the algorithm ``sampler`` runs, in a claim's own symbols."""
-    return DPAudit(params, sampler=sampler, what=what, confidence=confidence)
+def dp_audit(*, sampler, what: str, confidence: float = 0.99, search_runs: int | None = None, **params) -> DPAudit:
+    """An empirical privacy audit of the algorithm ``sampler`` runs, in a claim's own symbols
+    (``search_runs``: runs per side while searching, default 4000; the deciding audit uses the
+    check's runs)."""
+    return DPAudit(params, sampler=sampler, what=what, confidence=confidence, search_runs=search_runs)
 
 
 __all__ = ["BudgetFilterGD", "DPAudit", "GaussianMechanism", "budget_filter_gd", "dp_audit", "gaussian_mechanism"]

@@ -47,6 +47,7 @@ _SEED, _SHAPE = st.integers(0, 2**32 - 1), st.sampled_from(["ends", "isotropic",
 
 class RandomRoundSGD(MappedScenario):
     """Expectations of random-round noisy SGD (module docstring)."""
+    NOISE = ()   # the random output round stays random without noise
 
     REQUIRED = ("smooth", "step", "horizon", "dim", "noise_std")
     OPTIONAL = ("init_gap", "init_dist", "n_samples", "lipschitz")
@@ -66,18 +67,14 @@ class RandomRoundSGD(MappedScenario):
         self.integers = tuple(integers)
         if exceeds is not None and not trajectory:
             raise TypeError("random_round_sgd: exceeds= applies to the trajectory statistic (trajectory=True)")
-        for m in mc:
-            if not isinstance(m, MCPoint):
-                raise TypeError(f"random_round_sgd: mc entries must be MCPoint(...), got {m!r}")
-        self.statistic, self.trajectory, self.exceeds, self.mc_spec = statistic, trajectory, exceeds, tuple(mc)
+        self._set_mc_points("random_round_sgd", mc, quadratic="convex quadratics")
+        self.statistic, self.trajectory, self.exceeds = statistic, trajectory, exceeds
         self.geometry = "init_dist" if "init_dist" in params else "init_gap"
         self.gap_symbol = str(params["init_gap"]) if "init_dist" in params and "init_gap" in params else None
         self.supports_exact = not trajectory
         self.supports_monte_carlo = bool(self.mc_spec)
         self.algorithm = "random-round noisy SGD" + (" (whole trajectories)" if trajectory else "")
         self.name = "convex quadratics (spectrum in [0, M]), exact gradients plus Gaussian noise"
-        self.mc_name = ", ".join(sorted({(m.problem.describe() if hasattr(m.problem, "describe")
-                                          else "convex quadratics") for m in self.mc_spec})) or "none"
 
     def validate_for(self, claim):
         msg = super().validate_for(claim)
@@ -177,7 +174,7 @@ class RandomRoundSGD(MappedScenario):
 
         return self.instances_from(build)
 
-    def instance_at(self, point):
+    def make_instance(self, point):
         """The isotropic quadratic at ``point``, or ``None`` when its mapped point leaves the claim's
         hypotheses (the checks then report the pinned point inconclusive)."""
         inst = self._base_instance(point)
@@ -224,31 +221,8 @@ class RandomRoundSGD(MappedScenario):
         return {}
 
     # ------------------------------------------------------------------ Monte Carlo
-    def mc_instances(self, cfg):
-        from ..search import sample_points
-
-        self._require_bound()
-        out = []
-        for k, spec in enumerate(self.mc_spec):
-            pt = dict(spec.params)
-            if spec.problem != "quadratic":
-                meas = spec.problem.measured(None if spec.problem.lam == 0 else 2.0)
-                pt = self.map.solve(meas, pt, self.MEASURED_ORDER)
-            if spec.then is not None:
-                pt.update(spec.then(dict(pt)))
-            missing = [n for n in self.claim.domain.params if n not in pt]
-            if missing:
-                drawn = sample_points(self.claim.domain.strategy(fixed=pt), 1, cfg.seed_for(self.claim.id, "mc", k))
-                if not drawn:
-                    continue
-                pt = drawn[0]
-            if not self.claim.domain.contains(pt):
-                continue
-            inst = ({"point": pt, "problem": spec.problem.to_json()} if spec.problem != "quadratic"
-                    else self.instance_at(pt))
-            if inst is not None:
-                out.append(inst)
-        return out
+    def measured_constants(self, problem) -> dict:
+        return problem.measured(None if problem.lam == 0 else 2.0)
 
     def monte_carlo(self, inst, runs, seed, chunk_runs):
         v = self._values(self.point(inst))
@@ -301,7 +275,6 @@ class SampledGaussianPrivacy(MappedScenario):
     is the claim's point."""
 
     REQUIRED = ("noise_multiplier", "sampling_probability", "steps", "delta")
-    strategy = None
     search_runs = 2
     optimise = 1
     name = "sampled Gaussian mechanism, composed (dp-accounting RDP / PLD, Poisson sampling, add-or-remove)"

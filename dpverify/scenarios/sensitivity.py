@@ -44,7 +44,7 @@ class SquaredLossSensitivity(MappedScenario):
     def point(self, inst):
         return inst["point"]
 
-    def instance_at(self, point):
+    def make_instance(self, point):
         self._require_bound()
         B, n = self._values(point)
         X = np.zeros((n, 1))

@@ -68,7 +68,7 @@ class CoupledStability(MappedScenario):
     def point(self, inst):
         return inst["point"]
 
-    def instance_at(self, point):
+    def make_instance(self, point):
         self._require_bound()
         v = self._values(point)
         X = np.full((v["N"], 1), v["G"])

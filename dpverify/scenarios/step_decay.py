@@ -127,9 +127,7 @@ def seeded_search(scenario, domain):
     """Make a scenario draw its search instances with :func:`seeded_points` over ``domain`` (for
     :class:`~dpverify.scenarios.PointScenario` and :func:`~dpverify.scenarios.dp_audit`, whose instances
     are the claim's points). Returns the scenario."""
-    scenario.strategy = lambda: seeded_points(domain)
-    scenario.search_domain = domain
-    return scenario
+    return scenario.with_search(lambda: seeded_points(domain), domain)
 
 
 # =============================================================================== Monte Carlo problems
@@ -187,6 +185,10 @@ def _separable_from_json(d: Mapping) -> SeparableData:
 # =============================================================================== the risk scenario
 class StepDecaySGD(MappedScenario):
     """Expected excess risk ``E F(w_out) - F*`` of step-decay SGD (module docstring)."""
+    NOISE = ("noise_std",)
+
+    def noise_free(self):
+        return None if "batch" in self.params else super().noise_free()
 
     REQUIRED = ("smooth", "curvature", "step0", "length0", "momentum_steps0", "momentum", "phases", "noise_std",
                 "dim", "init_gap")
@@ -200,16 +202,11 @@ class StepDecaySGD(MappedScenario):
         if output not in sim.step_decay.OUTPUTS:
             raise TypeError(f"step_decay_sgd: output must be one of {sim.step_decay.OUTPUTS}, got {output!r}")
         self.output = output
-        self.mc_spec = tuple(mc) if mc else tuple(MCPoint() for _ in range(mc_count))
-        for m in self.mc_spec:
-            if not isinstance(m, MCPoint):
-                raise TypeError(f"step_decay_sgd: mc entries must be MCPoint(...), got {m!r}")
+        self._set_mc_points("step_decay_sgd", mc, mc_count,
+                            also=("diagonal quadratics with per-sample shifts (pinned points)",))
         self.supports_monte_carlo = bool(self.mc_spec)
         self.algorithm = "step-decay SGD with early momentum"
         self.name = "diagonal quadratics with per-sample shifts (spectrum in [mu, beta])"
-        self.mc_name = ", ".join(sorted({(m.problem.describe() if hasattr(m.problem, "describe") else
-                                          "diagonal quadratics") for m in self.mc_spec} | {
-            "diagonal quadratics with per-sample shifts (pinned points)"}))
 
     # ------------------------------------------------------------------ parameters at a point
     def _values(self, pt, dps=None) -> dict:
@@ -288,7 +285,7 @@ class StepDecaySGD(MappedScenario):
             return inst
         return {**inst, "point": pt}
 
-    def instance_at(self, point):
+    def make_instance(self, point):
         self._require_bound()
         D = self._values(point)["D"]
         u = [0.0] + [1.0] * (D - 1)
@@ -376,36 +373,14 @@ class StepDecaySGD(MappedScenario):
             return mpmath.fsum(li * s for li, s in zip(eigs, S)) / 2
 
     # ------------------------------------------------------------------ Monte Carlo route
-    def mc_instances(self, cfg):
-        from ..checks.rate import sample_points
-
-        self._require_bound()
-        out = []
-        for k, spec in enumerate(self.mc_spec):
-            pt: dict = dict(spec.params)
-            problem = spec.problem
-            meas = {}
-            if problem != "quadratic":
-                meas = {key: val for key, val in problem.measured().items() if self.map.has(key)}
-                pt = self.map.solve(meas, pt, self.MEASURED_ORDER)
-            if spec.then is not None:
-                pt.update(spec.then(dict(pt)))
-            missing = [n for n in self.claim.domain.params if n not in pt]
-            if missing:
-                drawn = sample_points(self.claim.domain.strategy(fixed=pt), 1, cfg.seed_for(self.claim.id, "mc-point", k))
-                if not drawn:
-                    continue
-                pt = drawn[0]
-            if not self.claim.domain.contains(pt) or not self._honours(meas, pt):
-                continue
-            out.append(self.instance_at(pt) if problem == "quadratic" else {"point": pt, "problem": problem.to_json()})
-        return out
+    def measured_constants(self, problem) -> dict:
+        return {key: val for key, val in problem.measured().items() if self.map.has(key)}
 
     #: measured constant -> the claim's value must be at least (+1) or at most (-1) the measured one
     _DIRECTION = {"smooth": 1, "lipschitz": 1, "sample_var": 1, "loss_bound": 1, "curvature": -1,
                   "quasi_convexity": -1, "init_gap": 0, "dim": 0, "n_samples": 0}
 
-    def _honours(self, measured, pt) -> bool:
+    def admits(self, measured, pt) -> bool:
         """Whether the claim's constants at ``pt`` are valid for the measured ones (e.g. its L is at least
         the measured Lipschitz constant, its mu at most the measured PL constant)."""
         for key, val in measured.items():
@@ -617,7 +592,7 @@ class StepDecayStability(MappedScenario):
     def point(self, inst):
         return inst["point"]
 
-    def instance_at(self, point):
+    def make_instance(self, point):
         self._require_bound()
         raw = {"point": dict(point), "lam": float(self.map.scalar("curvature", point)), "A": 0.5, "bmax": 0.0,
                "start": 0.5, "data_seed": 0, "D": int(round(float(self.map.scalar("dim", point)))),

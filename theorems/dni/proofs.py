@@ -146,7 +146,7 @@ class MomentumGradientDrift(Scenario):
     def point(self, inst):
         return {k: inst[k] for k in ("beta", "gamma_m", "eta0", "M", "T")}
 
-    def instance_at(self, point):
+    def make_instance(self, point):
         return None
 
     def measure(self, inst, runs, seed):

@@ -94,10 +94,6 @@ class GradientVariance(Scenario):
     def __init__(self, noise_sq):
         self.noise_sq = noise_sq   # callable point -> D s^2
 
-    def bind(self, claim):
-        self.claim = claim
-        return self
-
     def strategy(self):
         dom = self.claim.domain.strategy()
 
@@ -118,7 +114,7 @@ class GradientVariance(Scenario):
     def point(self, inst):
         return inst["point"]
 
-    def instance_at(self, point):
+    def make_instance(self, point):
         d = int(point["d"])
         X = np.zeros((2, d))
         X[0, 0], X[1, 0] = 1.0, -1.0

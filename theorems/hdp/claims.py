@@ -57,9 +57,7 @@ _EQ2_PARAMS = dict(
 def _audit(sampler, what, e, d):
     """An empirical audit beside a privacy statement; its search over the domain (the neighbouring pair
     included) audits each point with 1000 runs per side, the worst point is audited again with ``runs``."""
-    a = dp_audit(sampler=sampler, what=what, eps=e, delta=d)
-    a.search_runs = 1000
-    return a
+    return dp_audit(sampler=sampler, what=what, eps=e, delta=d, search_runs=1000)
 
 
 def _dpsgd_audit(noise, what, e=eps, d=delta):

@@ -229,9 +229,7 @@ _AUDIT_RUNS = 500    # outputs per side in each audit of the search (the final a
 
 def _audit(sampler, what, domain, **params):
     """The empirical audit beside a privacy statement, its search drawn by NumPy over ``domain``."""
-    a = dp_audit(sampler=sampler, what=what, **params)
-    a.search_runs = _AUDIT_RUNS
-    return seeded_search(a, domain)
+    return seeded_search(dp_audit(sampler=sampler, what=what, search_runs=_AUDIT_RUNS, **params), domain)
 
 
 def _accounting(fn, what, domain):
