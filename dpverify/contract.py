@@ -169,8 +169,11 @@ def _contract_one(claim, raw, seed, runs, n, breach):
                 continue
             got = sc.point(moved)
             for d in dims:
-                if int(round(float(got[d]))) != int(round(float(p[d]))):
-                    breach("a moved instance takes its new dimension", f"{d}: {got[d]} after moving to {p[d]}")
+                want = int(round(float(p[d])))
+                has = sc.dimension(moved)
+                if int(round(float(got[d]))) != want or (has is not None and has != want):
+                    breach("a moved instance takes its new dimension",
+                           f"{d}: point says {got[d]}, problem has {has}, after moving to {d} = {p[d]}")
 
     # ---------------------------------------------------------------- no noise; exact vs Monte Carlo
     if sc.supports_monte_carlo:

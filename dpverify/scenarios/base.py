@@ -45,6 +45,7 @@ class _Immutable(abc.ABCMeta):
 
     def __call__(cls, *args, **kwargs):
         obj = super().__call__(*args, **kwargs)
+        object.__setattr__(obj, "_made_with", (args, kwargs))   # to rebuild it with other parameters
         object.__setattr__(obj, "_frozen", True)
         return obj
 
@@ -194,6 +195,10 @@ class Scenario(metaclass=_Immutable):
     def make_instance(self, point):
         """Hook of :meth:`instance_at` for a point inside the hypotheses (default: the point itself)."""
         return dict(point)
+
+    def dimension(self, inst) -> int | None:
+        """The dimension of the problem ``inst`` realises, or ``None`` where it has none."""
+        return None
 
     def describe(self, inst) -> str:
         return self.name
@@ -483,12 +488,18 @@ class MappedScenario(Scenario):
         return b
 
     def with_params(self, **changes):
-        """A copy whose parameter map has the given scenario parameters replaced (unbound)."""
-        c = self._copy()
-        p = self.params
-        c.params = ParamMap(p.owner, {**p.exprs, **changes}, p.required, p.optional, p.stepwise, p.index)
-        c.map, c.claim, c._bound = None, None, {}
-        return c._freeze()
+        """The scenario built again (unbound) with the given scenario parameters replaced; every
+        option given at construction is kept."""
+        args, kwargs = self._made_with
+        if args:
+            return type(self)({**dict(args[0]), **changes}, *args[1:], **kwargs)
+        return type(self)(**{**kwargs, "params": {**dict(kwargs["params"]), **changes}})
+
+    def dimension(self, inst) -> int | None:
+        """The length of a quadratic instance's spectrum (``inst["u"]``); ``None`` for data problems."""
+        if isinstance(inst, dict) and "u" in inst and "problem" not in inst:
+            return len(inst["u"])
+        return None
 
     def noise_free(self):
         """This scenario (unbound) with every ``NOISE`` parameter set to 0, or ``None`` when the

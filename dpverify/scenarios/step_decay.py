@@ -295,6 +295,10 @@ class StepDecaySGD(MappedScenario):
         return inst["point"]
 
     def with_point(self, inst, point):
+        """The same problem at another point of the claim; where the dimension differs there, the
+        class's extreme problem in the new dimension."""
+        if "problem" not in inst and self._values(point)["D"] != len(inst["u"]):
+            return self.instance_at(point)
         return {**inst, "point": point}
 
     def problem_at(self, inst, dps=None):
