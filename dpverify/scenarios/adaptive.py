@@ -175,9 +175,6 @@ class AdaptiveGD(MappedScenario):
                      "convex": "diagonal quadratic (spectrum in [0, M])",
                      "strongly_convex": "diagonal quadratic (spectrum in [mu, M])"}[problem]
 
-    def observables(self):
-        return tuple(self.observe_map)
-
     # ------------------------------------------------------------------ binding
     def validate_for(self, claim):
         from ..spec import _symbol_names

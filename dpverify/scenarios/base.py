@@ -50,6 +50,22 @@ class _Immutable(abc.ABCMeta):
         return obj
 
 
+@dataclass(frozen=True, kw_only=True)
+class SyntheticData:
+    """What every generated data problem of a Monte Carlo point shares: ``n`` samples in ``d``
+    dimensions (rows of maximum norm ``scale``), a ridge ``lam``, and the seed of the data."""
+
+    n: int = 200
+    d: int = 5
+    lam: float = 0.1
+    data_seed: int = 0
+    scale: float = 1.0
+
+    def to_json(self) -> dict:
+        return {"family": self.family, "n": self.n, "d": self.d, "lam": self.lam, "data_seed": self.data_seed,
+                "scale": self.scale}
+
+
 @dataclass(frozen=True)
 class MCPoint:
     """One Monte Carlo parameter point: a problem (``"quadratic"`` or a data problem such as
@@ -462,6 +478,8 @@ class MappedScenario(Scenario):
     #: the order in which measured constants of a data problem assign claim parameters
     MEASURED_ORDER: tuple = ()
     mc_spec: tuple = ()
+    #: the claim's names for quantities measured along a run -> what they measure (see ``observe``)
+    observe_map: Mapping[str, str] = {}
 
     def __init__(self, params: Mapping[str, Any], index: sp.Symbol = T_INDEX):
         self.params = ParamMap(type(self).__name__, params, self.REQUIRED, self.OPTIONAL, self.STEPWISE, index)
@@ -471,6 +489,9 @@ class MappedScenario(Scenario):
 
     def validate_for(self, claim) -> str | None:
         return self.params.validate_for(claim)
+
+    def observables(self) -> tuple[str, ...]:
+        return tuple(self.observe_map)
 
     def bind(self, claim):
         if self.claim is claim:
@@ -578,6 +599,13 @@ class MappedScenario(Scenario):
             if inst is not None:
                 out.append(inst)
         return out
+
+
+def spectrum_and_direction(inst: Mapping, lo, hi, num=float):
+    """Eigenvalues ``lo + u_i (hi - lo)`` of a diagonal quadratic instance (fractions ``inst["u"]``)
+    and its direction ``inst["dir"]``, in ``num`` (``float`` or ``mpmath.mpf``)."""
+    lo, hi = num(lo), num(hi)
+    return [lo + num(u) * (hi - lo) for u in inst["u"]], [num(x) for x in inst["dir"]]
 
 
 def compile_for(expr, claim):

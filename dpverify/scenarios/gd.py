@@ -45,7 +45,7 @@ from hypothesis import strategies as st
 from .. import sim
 from ..numeric import Compiled
 from ..sim.moments_mp import gd_moments_mp, momentum_moments_mp
-from .base import T_INDEX, MappedScenario, MCPoint
+from .base import T_INDEX, MappedScenario, MCPoint, SyntheticData
 
 PROBLEMS = ("pl", "strongly_convex", "convex")
 STATISTICS = ("excess", "normalised_excess", "dist_sq", "grad_norm_sq")
@@ -72,17 +72,14 @@ def _logistic(n, d, seed, scale, lam):
     return sim.LogisticRegression(X, y, lam)
 
 
-@dataclass(frozen=True)
-class LogisticData:
+@dataclass(frozen=True, kw_only=True)
+class LogisticData(SyntheticData):
     """Ridge-regularised logistic regression on ``make_classification`` data (n samples, d features,
     rows of maximum norm ``scale``): lam-strongly convex, (lam + scale^2/4)-smooth; its constants are
     measured from the data, not assumed."""
 
-    n: int = 200
-    d: int = 5
     lam: float = 0.05
-    data_seed: int = 0
-    scale: float = 1.0
+    family = "logistic"
 
     def build(self):
         return _logistic(self.n, self.d, self.data_seed, self.scale, self.lam)
@@ -93,10 +90,6 @@ class LogisticData:
         return {"smooth": float(p.M), "curvature": float(p.mu), "dim": self.d, "n_samples": self.n,
                 "init_gap": float(p.value(np.zeros(self.d)) - p.f_star),
                 "feature_norm": float(np.linalg.norm(X, axis=1).max())}
-
-    def to_json(self) -> dict:
-        return {"family": "logistic", "n": self.n, "d": self.d, "lam": self.lam, "data_seed": self.data_seed,
-                "scale": self.scale}
 
     def describe(self) -> str:
         return f"ridge logistic regression (make_classification N={self.n}, D={self.d}, lambda={self.lam})"
@@ -148,9 +141,6 @@ class NoisyGD(MappedScenario):
         self.name = {"pl": "diagonal quadratic (spectrum in [mu, M])",
                      "strongly_convex": "diagonal quadratic (spectrum in [mu, M])",
                      "convex": "diagonal quadratic (spectrum in [0, M])"}[problem]
-
-    def observables(self):
-        return tuple(self.observe_map)
 
     def validate_for(self, claim):
         msg = super().validate_for(claim)

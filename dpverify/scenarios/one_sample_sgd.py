@@ -55,9 +55,6 @@ class OneSampleSGD(MappedScenario):
         self.name = "least squares (data from the claim's point)"
         self.mc_name = self.name
 
-    def observables(self):
-        return tuple(self.observe_map)
-
     # ------------------------------------------------------------------ the instance
     def strategy(self):
         self._require_bound()

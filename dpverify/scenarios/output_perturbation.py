@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 
 from .. import sim
 from ..privacy.mechanisms import gaussian_pair_delta, norm_laplace_max_privacy_loss
-from .base import MappedScenario
+from .base import MappedScenario, SyntheticData, spectrum_and_direction
 from .gd import MCPoint, classification_data
 from .gd_sensitivity import FAMILIES, GDSensitivity
 
@@ -97,17 +97,12 @@ def _empirical_risk_problem(family, n, d, lam, seed, scale):
 
 
 @dataclass(frozen=True)
-class ERMData:
+class ERMData(SyntheticData):
     """A data problem for Monte Carlo points: ridge ``family`` ("logistic", "huber" or
     "least_squares") on ``n`` scikit-learn generated samples in ``d`` dimensions (rows of maximum
     norm ``scale``); its constants are measured, not assumed (``lam = 0`` allowed except for logistic)."""
 
     family: str = "logistic"
-    n: int = 200
-    d: int = 5
-    lam: float = 0.1
-    data_seed: int = 0
-    scale: float = 1.0
 
     def build(self):
         return _empirical_risk_problem(self.family, self.n, self.d, self.lam, self.data_seed, self.scale)
@@ -125,10 +120,6 @@ class ERMData:
         return {"smooth": _SMOOTH_FACTOR[self.family] * xmax * xmax + self.lam, "curvature": float(self.lam),
                 "dim": self.d, "n_samples": self.n, "init_dist": R, "lipschitz": float(L),
                 "init_gap": float(p.value(np.zeros(self.d)) - p.f_star)}
-
-    def to_json(self) -> dict:
-        return {"family": self.family, "n": self.n, "d": self.d, "lam": self.lam, "data_seed": self.data_seed,
-                "scale": self.scale}
 
     def describe(self) -> str:
         return f"ridge {self.family} (scikit-learn generated, N={self.n}, D={self.d}, lambda={self.lam})"
@@ -180,9 +171,7 @@ class OutputPerturbationGD(MappedScenario):
         v = self._values(inst["point"], dps)
         num = float if dps is None else mpmath.mpf
         with mpmath.workdps(dps or 15):
-            M, lo = num(v["M"]), num(v["mu"])
-            eigs = [lo + num(u) * (M - lo) for u in inst["u"]]
-            d = [num(x) for x in inst["dir"]]
+            eigs, d = spectrum_and_direction(inst, v["mu"], v["M"], num)
             nrm = mpmath.sqrt(sum(x * x for x in d)) if dps else math.sqrt(sum(x * x for x in d))
             r = num(inst["r"]) * num(v["R"]) / nrm
             return eigs, [x * r for x in d]
