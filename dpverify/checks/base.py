@@ -66,23 +66,19 @@ class SymbolicTimeout(Exception):
 
 
 @contextlib.contextmanager
-def time_limit(seconds: float):
+def time_limit(seconds: float, clock=None):
     """Interrupt SymPy after ``seconds`` of its thread's CPU time (not wall time, so that a verdict
     does not depend on how busy the machine is), in any thread (the main one or a Dask worker's):
     a watcher polls the thread's CPU clock and raises ``SymbolicTimeout`` in it asynchronously
-    (SymPy is pure Python, so the exception arrives promptly)."""
+    (SymPy is pure Python, so the exception arrives promptly). ``clock``: a zero-argument function
+    read in place of the thread's CPU clock (for tests)."""
     if seconds <= 0:
         yield
         return
     import ctypes
-    import time
 
     tid = threading.get_ident()
-    try:
-        clock = time.pthread_getcpuclockid(tid)
-        cpu = lambda: time.clock_gettime(clock)  # noqa: E731
-    except (AttributeError, OSError):  # pragma: no cover - no per-thread CPU clocks: wall time
-        cpu = time.monotonic
+    cpu = thread_cpu_clock(tid) if clock is None else clock
     limit = cpu() + seconds
     done = threading.Event()
     lock = threading.Lock()
@@ -104,6 +100,16 @@ def time_limit(seconds: float):
         with lock:
             done.set()
         watcher.join()
+
+
+def thread_cpu_clock(tid: int):
+    """A zero-argument function reading the CPU time of thread ``tid`` (wall time where the platform
+    has no per-thread CPU clocks)."""
+    try:
+        clock = time.pthread_getcpuclockid(tid)
+    except (AttributeError, OSError):  # pragma: no cover - no per-thread CPU clocks: wall time
+        return time.monotonic
+    return lambda: time.clock_gettime(clock)
 
 
 def confirmed_margin(values, dps: int, tol=None):
