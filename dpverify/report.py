@@ -4,41 +4,16 @@ from __future__ import annotations
 import html
 import json
 
-from typing import Iterable, Sequence
-
-
-def _table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
-    rows = [[str(c) for c in r] for r in rows]
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
-    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths))
-    sep = "  ".join("-" * w for w in widths)
-    body = ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
-    return "\n".join([line, sep, *body])
-
-
-def _tight(x) -> str:
-    return "" if x is None else f"{x:.3g}"
-
-
-def table(verdicts) -> str:
-    rows = []
-    for v in verdicts:
-        mark = "" if v.ok else "  <-- differs"
-        rows.append([v.id, v.label, ",".join(v.checks), v.verdict, v.expected + mark,
-                     _tight(v.tightness), f"{v.seconds:.1f}"])
-    out = _table(["id", "label", "checks", "verdict", "expected", "tightness", "seconds"], rows)
-    bad = sum(not v.ok for v in verdicts)
-    out += f"\n\n{len(verdicts)} claims: {len(verdicts) - bad} as expected, {bad} differ."
-    return out
+from .tables import fmt3, table, text_table  # noqa: F401  (table: re-exported)
 
 
 def claims_table(claims) -> str:
     rows = [[c.id, c.label, c.source.eq or "", c.kind, c.expected] for c in claims]
-    return _table(["id", "label", "eq", "kind", "expected"], rows)
+    return text_table(["id", "label", "eq", "kind", "expected"], rows)
 
 
 def constants_table(rows) -> str:
-    return _table(["claim", "constant", "printed", "derived", "status"],
+    return text_table(["claim", "constant", "printed", "derived", "status"],
                   [[r["claim"], r["name"], r["printed"], r["derived"], r["status"]] for r in rows])
 
 
@@ -154,9 +129,9 @@ def profile_table(verdicts) -> str:
     total = sum(v.seconds for v in verdicts) or 1e-12
     kinds = sorted(by_kind.items(), key=lambda kv: -kv[1])
     out = ["time by check kind (seconds of work, summed over claims):",
-           _table(["check", "seconds", "share"], [[k, f"{s:.1f}", f"{100 * s / total:.0f}%"] for k, s in kinds]),
+           text_table(["check", "seconds", "share"], [[k, f"{s:.1f}", f"{100 * s / total:.0f}%"] for k, s in kinds]),
            "", "time by claim:",
-           _table(["claim", "seconds", "share", "slowest check"],
+           text_table(["claim", "seconds", "share", "slowest check"],
                   [[v.id, f"{v.seconds:.1f}", f"{100 * v.seconds / total:.0f}%",
                     max(v.evidence, key=lambda e: e.seconds).check if v.evidence else ""]
                    for v in sorted(verdicts, key=lambda v: -v.seconds)]),

@@ -176,7 +176,7 @@ class Verdict:
                    seed=d.get("seed", 0), at=d.get("at"))
 
     def __str__(self) -> str:
-        from .report import table
+        from .tables import table
 
         return table([self])
 
