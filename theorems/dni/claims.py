@@ -77,10 +77,7 @@ PGD_PARAMS = dict(
     sigma=Seq("T", Real(gt=0, search=(1e-2, 1e2), log=True)),
 )
 
-
-def _src(label, eq=None, text=""):
-    return Source(SEED, label, eq, text)
-
+_src = Source.for_document(SEED)
 
 # ----------------------------------------------------------------------------- the paper's algorithms
 # PGD of eq. (1), theta_{t+1} = theta_t - eta (grad f(theta_t) + sigma_t G nu_t / N), in the engine's
@@ -193,13 +190,9 @@ THM_4_4 = Claim(
              "eta0": 0.505, "sigma": [1.0]},
 )
 GAMMA_MOM_C = {gamma: 1 - eta0 / kappa * (1 - eta0 / 4)}
-THM_4_4_CORRECTED = Claim(
-    id="dni/thm-4.4-corrected",
-    source=THM_4_4.source,
-    kind="expectation bound",
+THM_4_4_CORRECTED = THM_4_4.corrected(
     summary=("(11) with the contraction 1 - (eta0/kappa)(1 - eta0/4) and without the momentum-effect term; "
              "checked on quadratics (no proof)."),
-    domain=THM_4_4.domain,
     definitions={alpha: D * G**2 / (2 * R * M * N**2 * Delta1), **GAMMA_MOM_C},
     statements=(
         ExpectationBound("E f(theta_{T+1}) - f* <= (gamma'^T + 2 R eta0 alpha U3)(f(theta_1) - f*)",
@@ -231,13 +224,9 @@ MOMENTUM_EXAMPLE = Claim(
                                                                                             gamma: sp.Rational(99, 100)}),
                         note="the printed condition gives 0.003014"),),
 )
-MOMENTUM_EXAMPLE_CORRECTED = Claim(
-    id="dni/claim-momentum-example-corrected",
-    source=MOMENTUM_EXAMPLE.source,
-    kind="constant",
+MOMENTUM_EXAMPLE_CORRECTED = MOMENTUM_EXAMPLE.corrected(
     summary=("At beta = 0.9, gamma = 0.99 the condition is eta0 <= 0.0030140; with gamma = 1 - eta0/kappa that needs "
              "kappa <= 0.30, outside kappa >= 1: the example admits no M-smooth, mu-PL loss."),
-    domain=_example_domain,
     statements=(
         Inequality("8/(sqrt(1 + 64 c) + 1) < 0.003014", lhs=_ETA0_MAX, rhs=sp.Rational(3014, 10**6), strict=True),
         Inequality("8/(sqrt(1 + 64 c) + 1) > 0.003013", lhs=sp.Rational(3013, 10**6), rhs=_ETA0_MAX, strict=True),
@@ -315,9 +304,8 @@ THM_4_5 = Claim(
 
 def _with_corrected_contraction(printed, summary, name, bound, scenario):
     """The ``-corrected`` claim of a momentum ERUB: gamma' = 1 - (eta0/kappa)(1 - eta0/4) for gamma."""
-    return Claim(id=printed.id + "-corrected", source=printed.source, kind="expectation bound", summary=summary,
-                 domain=printed.domain, definitions={**_ALPHA, **GAMMA_MOM_C},
-                 statements=(ExpectationBound(name, bound=bound, scenario=scenario),))
+    return printed.corrected(summary=summary, definitions={**_ALPHA, **GAMMA_MOM_C},
+                             statements=(ExpectationBound(name, bound=bound, scenario=scenario),))
 
 
 THM_4_5_CORRECTED = _with_corrected_contraction(
@@ -429,13 +417,8 @@ THM_4_8 = Claim(
     witness={"kappa": math.e, "M": 1.0, "G": 1.0, "D": 1, "Delta1": 1.0, "N": 1.0, "R": 1.0, "T": 6, "t": 1,
              "beta": 0.25, "eta0": math.exp(-1), "sigma_g": 1.0},
 )
-THM_4_8_CORRECTED = Claim(
-    id="dni/thm-4.8-corrected",
-    source=THM_4_8.source,
-    kind="inequality",
+THM_4_8_CORRECTED = THM_4_8.corrected(
     summary="alpha R' U3^g <= alpha_g sigma_g^2 / eta0, so the sampling term of (11) is at most 2 alpha_g sigma_g^2.",
-    domain=_thm48_domain,
-    definitions=THM_4_8.definitions,
     statements=(
         Inequality("alpha R' U3^g <= alpha_g sigma_g^2 / eta0", lhs=alpha * R_PRIME * U3_G,
                    rhs=ALPHA_G * sigma_g**2 / eta0, skip=("symbolic",)),
@@ -501,13 +484,8 @@ CLAIM_T_LIMIT = Claim(
             "kappa ln(1 + 1/(kappa alpha)) -> 1/alpha), not 0; T even increases with kappa"),
     witness={"kappa": 10.0, "alpha": 1.0},
 )
-CLAIM_T_LIMIT_CORRECTED = Claim(
-    id="dni/claim-t-limit-corrected",
-    source=CLAIM_T_LIMIT.source,
-    kind="limit",
+CLAIM_T_LIMIT_CORRECTED = CLAIM_T_LIMIT.corrected(
     summary="The T of (23) increases with kappa towards 1/alpha: T < 1/alpha and T -> 1/alpha as kappa -> inf.",
-    domain=CLAIM_T_LIMIT.domain,
-    definitions=GAMMA,
     statements=(
         Limit("T of (23) -> 1/alpha as kappa -> inf", expr=T_STAR_UNIFORM, value=1 / alpha,
               path=LimitPath("kappa", "inf")),
@@ -703,12 +681,8 @@ ZCDP_INVERSION = Claim(
     ),
     witness={"epsilon": 1.0, "delta": math.exp(-1)},
 )
-ZCDP_INVERSION_CORRECTED = Claim(
-    id="dni/claim-zcdp-inversion-corrected",
-    source=ZCDP_INVERSION.source,
-    kind="identity",
+ZCDP_INVERSION_CORRECTED = ZCDP_INVERSION.corrected(
     summary="rho = eps + 2L - 2 sqrt(L(eps + L)) = (sqrt(L + eps) - sqrt L)^2 solves Lemma B.3's equation.",
-    domain=Domain(**_eps_delta),
     statements=(
         Identity("rho = (sqrt(L + eps) - sqrt L)^2", lhs=RHO_ROOT,
                  rhs=(sp.sqrt(L + eps) - sp.sqrt(L)) ** 2),
@@ -741,10 +715,7 @@ R_COMPARISON = Claim(
             "R_zCDP = 2 eps^2/(sqrt(L + eps) + sqrt L)^2 < R_MA/2 for every eps > 0 (e.g. eps=4, delta=1e-8: 0.3927 < 0.8686)"),
     witness={"epsilon": 1.0, "delta": math.exp(-1)},
 )
-R_COMPARISON_CORRECTED = Claim(
-    id="dni/claim-r-comparison-corrected",
-    source=R_COMPARISON.source,
-    kind="inequality",
+R_COMPARISON_CORRECTED = R_COMPARISON.corrected(
     summary="R_zCDP = 2 (sqrt(L + eps) - sqrt L)^2 < R_MA/2 for every eps > 0, 0 < delta < 1.",
     domain=Domain(**_eps_delta),
     statements=(
@@ -783,12 +754,8 @@ THM_3_1 = Claim(
             "differ by a replaced sample: sensitivity 2G/N, so rho = 2 sum sigma_t^-2 < 2R, not R/2"),
     witness={"T": 1, "R": math.e, "G": 1.0, "N": 2, "sigma": [1.0]},
 )
-THM_3_1_CORRECTED = Claim(
-    id="dni/thm-3.1-corrected",
-    source=THM_3_1.source,
-    kind="privacy bound",
+THM_3_1_CORRECTED = THM_3_1.corrected(
     summary="rho < 2R for replace-one neighbours (Def. 3.4); rho < R/2 for remove-one with fixed N (Def. B.1).",
-    domain=_privacy_domain,
     statements=(
         SupBound("rho <= 2R for replace-one neighbours (Def. 3.4)", bound=2 * R,
                  scenario=ALGORITHM1_REPLACE, kind="privacy"),
@@ -818,12 +785,8 @@ LEMMA_B_4 = Claim(
             "sensitivity (B + 1)/N > sqrt(B^2 + 1)/N"),
     witness={"B": 1.0, "N": 2},
 )
-LEMMA_B_4_CORRECTED = Claim(
-    id="dni/lemma-b.4-corrected",
-    source=LEMMA_B_4.source,
-    kind="sensitivity bound",
+LEMMA_B_4_CORRECTED = LEMMA_B_4.corrected(
     summary="Remove-one sensitivity of the squared loss is at most (B + 1)/N, attained (x_i = e, theta = -B e).",
-    domain=LEMMA_B_4.domain,
     statements=(
         SupBound("max_i ||grad f(theta; x_i)||/N <= (B + 1)/N for ||theta|| <= B",
                  bound=(B + 1) / N, scenario=SQUARED_SENSITIVITY, kind="sensitivity"),
@@ -945,12 +908,8 @@ THM_A_3 = Claim(
             "also assume convexity, which the statement omits)"),
     witness={"G": 1.0, "eta": 1.0, "M": 1.0, "T": 1, "N": 2, "adjacency": "replace"},
 )
-THM_A_3_CORRECTED = Claim(
-    id="dni/thm-a.3-corrected",
-    source=THM_A_3.source,
-    kind="stability bound",
+THM_A_3_CORRECTED = THM_A_3.corrected(
     summary="For convex, M-smooth, G-Lipschitz losses and eta < 2/M, PGD is (2 G^2 T eta / N)-uniformly stable.",
-    domain=_stab_domain(("replace",)),
     statements=(
         SupBound("sup_x E[f(M(d); x) - f(M(d'); x)] <= 2 G^2 T eta / N (convex losses)",
                  bound=2 * G**2 * T * eta / N, scenario=coupled_stability(lipschitz=G, step=eta, horizon=T, n_samples=N, smooth=M,

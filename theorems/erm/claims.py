@@ -29,10 +29,7 @@ from . import proofs
 
 SEED = "002_83aa5496eb291d00.txt"
 
-
-def _src(label, eq=None, text=""):
-    return Source(SEED, label, eq, text)
-
+_src = Source.for_document(SEED)
 
 # ----------------------------------------------------------------------------- symbols
 L, beta, mu, eta, D, W = sp.symbols("L beta mu eta D W")
@@ -95,14 +92,10 @@ LEMMA_1 = Claim(
             "profile exceeds delta from eps ~ 3.8 on (e.g. eps = 20, delta = 0.01: delta(eps) = 0.48)"),
     witness={"epsilon": 20.0, "delta": 0.01, "Delta1": 1.0, "Delta2": 1.0, "k": 1},
 )
-LEMMA_1_CORRECTED = Claim(
-    id="erm/lemma-1-corrected",
-    source=LEMMA_1.source,
-    kind="privacy bound",
+LEMMA_1_CORRECTED = LEMMA_1.corrected(
     summary=("Laplace: eps-DP for every eps; Gaussian with sigma = sqrt(2 ln(1.25/delta)) Delta_2/eps: "
              "(eps, delta)-DP for 0 < eps <= 1 (every delta in (0, 1); the exact profile first fails near eps = 3.8)."),
     domain=_lemma1_domain(Real(gt=0, le=1, search=(1e-2, 1.0), log=True)),
-    statements=_lemma1_statements(),
 )
 
 # ============================================================================= Lemma 2
@@ -237,13 +230,9 @@ THM_1 = Claim(
             "delta = 0.5 gives delta(eps) = 0.9997"),
     witness={"beta": 1.0, "mu": 0.5, "n": 4, "T": 5, "epsilon": 30.0, "delta": 0.5, "L": 1.0},
 )
-THM_1_CORRECTED = Claim(
-    id="erm/thm-1-corrected",
-    source=THM_1.source,
-    kind="privacy bound",
+THM_1_CORRECTED = THM_1.corrected(
     summary="Algorithm 1 is eps-DP (delta = 0) for every eps, and (eps, delta)-DP with line 8's Gaussian for 0 < eps <= 1.",
     domain=_alg1_domain(Real(gt=0, le=1, search=(1e-2, 1.0), log=True)),
-    statements=_alg1_statements(lambda: THM_1_CORRECTED),
 )
 
 # ============================================================================= Theorem 2
@@ -317,12 +306,8 @@ THM_2B = Claim(
             "log(2/delta) > 2(d+1) (d = 1, delta = 1e-4: 2.48 times the printed term)"),
     witness={"beta": 1.0, "mu": 1.0, "L": 3.0, "D": 1.0, "n": 10.0, "d": 1, "epsilon": 1.0, "T": 200, "delta": 1e-4},
 )
-THM_2B_CORRECTED = Claim(
-    id="erm/thm-2b-corrected",
-    source=THM_2B.source,
-    kind="expectation bound",
+THM_2B_CORRECTED = THM_2B.corrected(
     summary="E F(w_priv) - F* <= (beta/2) e^(-2 mu beta T/(mu+beta)^2) D^2 + 25 L^2 (mu+beta)^2 d log(2/delta)/(n^2 eps^2 mu^2 beta), which at the printed T is O(beta L^2 d log(1/delta)/(n^2 eps^2 mu^2)).",
-    domain=_T2B_DOMAIN,
     statements=(
         ExpectationBound("explicit bound with (beta/2) E||z||^2 of line 8's Gaussian", bound=OPT_2 + NOISE_2B,
                          scenario=_UTIL_2B),
@@ -389,10 +374,7 @@ THM_3A = Claim(
             "term's E phi(||z||)) the ratio to the printed rate grows like (D/||w_hat||)^(4/3)"),
     witness={"beta": 1.0, "L": 1.0, "D": 1.0, "n": 100.0, "d": 1, "epsilon": 1.0, "T": 10, "W": 0.01},
 )
-THM_3A_CORRECTED = Claim(
-    id="erm/thm-3a-corrected",
-    source=THM_3A.source,
-    kind="expectation bound",
+THM_3A_CORRECTED = THM_3A.corrected(
     summary="The explicit bound holds and, at the printed T, is O([sqrt(beta) L d D^2/(n eps)]^(2/3)) (D in place of ||w_hat||).",
     domain=_thm3_domain(huber=False),
     statements=(
@@ -423,10 +405,7 @@ THM_3B = Claim(
             "with ||w_hat|| (ratio ~ (D/||w_hat||)^(4/3) on radial Huber losses)"),
     witness={"beta": 1.0, "L": 1.0, "D": 1.0, "n": 100.0, "d": 1, "epsilon": 1.0, "T": 10, "W": 0.01, "delta": 1e-3},
 )
-THM_3B_CORRECTED = Claim(
-    id="erm/thm-3b-corrected",
-    source=THM_3B.source,
-    kind="expectation bound",
+THM_3B_CORRECTED = THM_3B.corrected(
     summary="The explicit bound holds and, at the printed T, is O([L sqrt(beta d log(1/delta)) D^2/(n eps)]^(2/3)).",
     domain=_thm3_domain(_DELTA_3, huber=False),
     statements=(
@@ -495,12 +474,8 @@ STEP_LOSS = Claim(
             "printed event has probability 0.26 at eps = 1, delta = 1e-3, n = 10, against delta/(2n) = 5e-5"),
     witness={"epsilon": 1.0, "delta": 1e-3, "n": 10},
 )
-STEP_LOSS_CORRECTED = Claim(
-    id="erm/claim-step-privacy-loss-corrected",
-    source=STEP_LOSS.source,
-    kind="inequality",
+STEP_LOSS_CORRECTED = STEP_LOSS.corrected(
     summary="With probability 1 - delta/(2n) the per-step loss is at most m^2/2 + m sqrt(2 log(2n/delta)), m = eps/sqrt(log(3n/delta) log(2/delta)) (about 4x the printed bound).",
-    domain=_STEP_DOMAIN,
     statements=(
         Inequality("P(C_t > m^2/2 + m sqrt(2 log(2n/delta))) <= delta/(2n)", lhs=_loss_tail(C_CORRECT),
                    rhs=delta / (2 * n), skip=("symbolic",)),
@@ -532,12 +507,8 @@ THM4_COMPOSITION = Claim(
             "5.12 and 1.17)"),
     witness={"epsilon": 1.0, "delta": 0.1, "n": 10},
 )
-THM4_COMPOSITION_CORRECTED = Claim(
-    id="erm/claim-thm4-composition-corrected",
-    source=THM4_COMPOSITION.source,
-    kind="inequality",
+THM4_COMPOSITION_CORRECTED = THM4_COMPOSITION.corrected(
     summary="With Lemma 10 as in [8], the proof's parameters give eps' = eps + n^2 eps_s (e^eps_s - 1) <= eps + eps^2/log(2/delta) (eps <= 1).",
-    domain=_STEP_DOMAIN,
     statements=(
         Inequality("sqrt(2 n^2 log(2/delta)) eps_s + n^2 eps_s (e^eps_s - 1) <= eps + eps^2/log(2/delta)",
                    lhs=COMPOSED_DRV, rhs=eps + eps**2 / LOG_B),
@@ -602,12 +573,8 @@ SGD_VARIANCE = Claim(
             "dimension d (Theorem 5's sigma^2 has it) and fails for d >= 3"),
     witness={"L": 1.0, "d": 3, "epsilon": 1.0, "delta": 1e-3, "n": 10},
 )
-SGD_VARIANCE_CORRECTED = Claim(
-    id="erm/claim-sgd-variance-corrected",
-    source=SGD_VARIANCE.source,
-    kind="inequality",
+SGD_VARIANCE_CORRECTED = SGD_VARIANCE.corrected(
     summary="E||G - grad F||^2 <= L^2 + 4 d L^2 log(3n/delta) log(2/delta)/eps^2 <= sigma^2 of Theorem 5 (exact on drawn data sets).",
-    domain=SGD_VARIANCE.domain,
     statements=(
         SupBound("E||G(w) - grad F(w)||^2 / (L(w)^2 + d s^2) <= 1 on drawn data sets (exact variance)", bound=sp.Integer(1),
                  kind="supremum",
@@ -708,12 +675,8 @@ MGF_Y = Claim(
             "itself is what the squared sigma_t^2 gives"),
     witness={"beta": 1.0, "eta": 1.0, "L": 10.0, "d": 1.0, "alpha2": 1.0},
 )
-MGF_Y_CORRECTED = Claim(
-    id="erm/claim-mgf-y-corrected",
-    source=MGF_Y.source,
-    kind="inequality",
+MGF_Y_CORRECTED = MGF_Y.corrected(
     summary="sigma_t^2 = 2a(eta L + beta L eta^2)^2 alpha^2 gives 2 s^2/sigma_t^2 <= 1/a = 1 - e^(-2/d) <= 1 - e^-2, and a = O(d).",
-    domain=MGF_Y.domain,
     statements=(
         Inequality("2 s^2/sigma_t^2 <= 1 - e^-2 with sigma_t^2 = 2a (eta L + beta L eta^2)^2 alpha^2",
                    lhs=2 * (eta + beta * eta**2) ** 2 * L**2 * alpha2 / (2 * A_D * (eta * L + beta * L * eta**2) ** 2 * alpha2),
@@ -810,10 +773,7 @@ LEMMA_9 = Claim(
             "= 5.40-DP at best, not 0.2-DP"),
     witness={"epsilon": 10.0, "delta": 0.0, "alpha": 0.01},
 )
-LEMMA_9_CORRECTED = Claim(
-    id="erm/lemma-9-corrected",
-    source=LEMMA_9.source,
-    kind="privacy bound",
+LEMMA_9_CORRECTED = LEMMA_9.corrected(
     summary="For eps <= 1 the subsampled algorithm is (2 alpha eps, alpha delta)-DP; for every eps it is (ln(1 + alpha(e^eps - 1)), alpha delta)-DP (tight).",
     domain=_AMP_DOMAIN(Real(gt=0, le=1, search=(1e-3, 1.0), log=True)),
     statements=(
@@ -887,12 +847,8 @@ LEMMA_11 = Claim(
             "noiseless step: 8100 > 526)"),
     witness={"beta": 100.0, "eta": 0.001, "T": 1, "d": 1, "sigma": 0.001, "Delta0": 50.0, "R0": 1.0},
 )
-LEMMA_11_CORRECTED = Claim(
-    id="erm/lemma-11-corrected",
-    source=LEMMA_11.source,
-    kind="expectation bound",
+LEMMA_11_CORRECTED = LEMMA_11.corrected(
     summary="E||grad F(w_R)||^2 <= beta (D_f^2 + sigma^2 sum eta^2)/sum(2 eta - beta eta^2) (Theorem 5's form); item 2 as printed.",
-    domain=LEMMA_11.domain,
     statements=(
         ExpectationBound("1. E||grad F(w_R)||^2 <= beta (D_f^2 + sigma^2 T eta^2)/(T(2 eta - beta eta^2))",
                          bound=beta * (D_F**2 + sigma**2 * SUM_ETA2) / DEN_GL, scenario=_GL_NC),
@@ -927,12 +883,8 @@ LEMMA_12 = Claim(
             "beta R0^2/T + (D_f + R0^2/D_f) sigma/sqrt T, and flat losses (D_f << R0) exceed the printed one"),
     witness={"beta": 1.0, "T": 10000, "d": 1, "sigma": 0.012, "Delta0": 0.00113, "R0": 1.0},
 )
-LEMMA_12_CORRECTED = Claim(
-    id="erm/lemma-12-corrected",
-    source=LEMMA_12.source,
-    kind="expectation bound",
+LEMMA_12_CORRECTED = LEMMA_12.corrected(
     summary="E||grad F(w_R)||^2 <= beta^2 D_f^2/T + 2 beta D_f sigma/sqrt T; convex: E F(w_R) - F* <= beta R0^2/T + (D_f + R0^2/D_f) sigma/sqrt T.",
-    domain=_L12_DOMAIN,
     statements=(
         ExpectationBound("E||grad F(w_R)||^2 <= beta^2 D_f^2/T + 2 beta D_f sigma/sqrt(T)",
                          bound=beta**2 * D_F**2 / T + 2 * beta * D_F * sigma / sp.sqrt(T), scenario=_GL12_NC),

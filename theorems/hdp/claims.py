@@ -23,10 +23,7 @@ from . import proofs
 
 SEED = "004_9fced7ebb2318939.txt"
 
-
-def _src(label, eq=None, text=""):
-    return Source(SEED, label, eq, text)
-
+_src = Source.for_document(SEED)
 
 # ----------------------------------------------------------------------------- symbols
 n, m, T, seed = sp.symbols("n m T seed")
@@ -104,10 +101,7 @@ _EQ2C_DOMAIN = Domain(
     G=_EQ2_PARAMS["G"], n=Int(ge=2, search=(2, 100)), T=Int(ge=1, search=(1, 10**6)),
     epsilon=Real(gt=0, search=(0.01, 3.0), log=True), delta=_EQ2_PARAMS["delta"], **_PAIR)
 SIGMA_2C = 4 * G * sp.sqrt(T * L_DELTA) / (n * eps)
-EQ_2_CORRECTED = Claim(
-    id="hdp/eq-2-corrected",
-    source=EQ_2.source,
-    kind="privacy bound",
+EQ_2_CORRECTED = EQ_2.corrected(
     summary=("With the conditions of [1] restored (eps <= T/n^2 and a noise multiplier sigma/(2G) >= 1), (2) with "
              "c = 4 gives (eps, delta)-DP for one-sample DP-SGD under replace-one neighbours."),
     domain=_EQ2C_DOMAIN,
@@ -168,13 +162,9 @@ LEMMA_3 = Claim(
             "delta = 0.1, c = 2.25: the exact delta at eps is 0.404)"),
     witness={"epsilon": 10.0, "delta": 0.1, "S": 1.0, "c": 2.25},
 )
-LEMMA_3_CORRECTED = Claim(
-    id="hdp/lemma-3-corrected",
-    source=LEMMA_3.source,
-    kind="privacy bound",
+LEMMA_3_CORRECTED = LEMMA_3.corrected(
     summary="For eps <= 1 (the range of [15], Theorem A.1) sigma = c S(f)/eps with c > sqrt(2 log(1.25/delta)) is (eps, delta)-DP.",
     domain=Domain(_C_GAUSS, **{**_LEMMA3_PARAMS, "epsilon": Real(gt=0, le=1, search=(0.01, 1.0), log=True)}),
-    statements=_lemma3(None),
 )
 
 # ----------------------------------------------------------------------------- Theorem 1
@@ -219,15 +209,10 @@ THM_1 = Claim(
             "E L(theta_2) - L* = 0.1887 > 0.1689)"),
     witness={"n": 3, "m": 1, "seed": 2, "sigma": 0.01, "T": 1},
 )
-THM_1_CORRECTED = Claim(
-    id="hdp/thm-1-corrected",
-    source=THM_1.source,
-    kind="expectation bound",
+THM_1_CORRECTED = THM_1.corrected(
     summary=("With the sampling variance V = max_t E Var_J grad l(theta_t; z_J): E[L(theta_{t+1}) - L*] <= "
              "(1 - mu/L) E[L(theta_t) - L*] + (m sigma^2 + V)/(2L), and after T steps <= (1 - mu/L)^T (L(theta_1) - L*)"
              " + (m sigma^2 + V)/(2 mu): a floor V/(2 mu) that no choice of T removes."),
-    domain=THM_1.domain,
-    definitions=_LS_DEFS,
     statements=(
         ExpectationBound("one step: <= (1 - mu/L)(L(theta_1) - L*) + (m sigma^2 + Var_J)/(2L)",
                          bound=(1 - mu / L_) * Delta0 + (m * sigma**2 + V) / (2 * L_), scenario=DPSGD_ONE_V),
@@ -292,12 +277,8 @@ REMARK_2 = Claim(
             "[22] states QG with the distance to the set of minimisers"),
     witness={"n": 3, "m": 2, "k": 1, "seed": 0, "s": 1.0},
 )
-REMARK_2_CORRECTED = Claim(
-    id="hdp/remark-2-corrected",
-    source=REMARK_2.source,
-    kind="inequality",
+REMARK_2_CORRECTED = REMARK_2.corrected(
     summary="QG holds with theta* the projection of theta on the set of minimisers (Karimi et al. 2016, Thm 2).",
-    domain=REMARK_2.domain,
     statements=(
         Inequality("mu/2 dist(theta, argmin L)^2 <= L(theta) - L*", lhs=proofs.QG_LHS_PROJ(n, m, k, seed, s_),
                    rhs=proofs.QG_RHS(n, m, k, seed, s_), skip=("symbolic",)),
@@ -334,10 +315,7 @@ LEMMA_1 = Claim(
     witness={"x1": 1.0, "y1": -1.0, "x2": 1.0, "y2": 1.0, "p": 0.5, "n": 10, "T": 5, "sigma": 0.1, "theta1": 0.0,
              "k": 10},
 )
-LEMMA_1_CORRECTED = Claim(
-    id="hdp/lemma-1-corrected",
-    source=LEMMA_1.source,
-    kind="inequality",
+LEMMA_1_CORRECTED = LEMMA_1.corrected(
     summary="E_{D ~ P^n, A}[L_P(A(D)) - L(A(D); D)] <= gamma (Hardt, Recht & Singer 2016, Thm 2.2).",
     domain=Domain(**_GEN),
     statements=(Inequality("E_D E_A[L_P(A(D)) - L(A(D); D)] <= gamma", lhs=proofs.GEN_GAP_E(*_GA),
@@ -364,10 +342,7 @@ THM_2 = Claim(
             "generalisation error stays O(1) while (5) is O(1/n^2) (D = 10 copies of (1, -1): 1 > 0.797)"),
     witness=LEMMA_1.witness,
 )
-THM_2_CORRECTED = Claim(
-    id="hdp/thm-2-corrected",
-    source=THM_2.source,
-    kind="inequality",
+THM_2_CORRECTED = THM_2.corrected(
     summary="(5) with every expectation over D ~ P^n and the algorithm.",
     domain=Domain(**_GEN),
     statements=(Inequality("E_D E_A[L_P - L(.; D)] <= inf_tau {8(tau+L)/mu E[L - L*] + 16G^2(tau+L)/(n^2 mu^2) + L E[L]/tau}",
@@ -415,10 +390,7 @@ LEMMA_2 = Claim(
             "breaks it"),
     witness={"L_s": 1.0, "theta": 0.0, "a": 0.0, "c0": -1.0},
 )
-LEMMA_2_CORRECTED = Claim(
-    id="hdp/lemma-2-corrected",
-    source=LEMMA_2.source,
-    kind="inequality",
+LEMMA_2_CORRECTED = LEMMA_2.corrected(
     summary=("For non-negative losses L-smooth on all of R^m (the squared loss with L = ||x||^2, the logistic loss with "
              "L = ||x||^2/4, L/2 (theta - a)^2 + c0 with c0 >= 0) ||grad l||^2 <= 2 L l."),
     domain=Domain(L_s=Real(gt=0, search=(1e-2, 1e2), log=True, units=(1, -2)),
@@ -456,10 +428,7 @@ EQ_9 = Claim(
             "of D' can lie far along D's null space (n = 10, m = 2, rank 1: 11.1 > 9.07)"),
     witness={"n": 10, "m": 2, "k": 1, "seed": 0, "t": 0.1, "y_r": -1.0},
 )
-EQ_9_CORRECTED = Claim(
-    id="hdp/eq-9-corrected",
-    source=EQ_9.source,
-    kind="inequality",
+EQ_9_CORRECTED = EQ_9.corrected(
     summary="With a unique minimiser (mu = lambda_min(X^T X/n) > 0, QG at theta*), ||theta_i* - theta*|| <= 4G/(n mu).",
     domain=Domain(Relation(sp.Ge(n, m), "n >= m (full rank: a unique minimiser)"),
                   **{k_: v_ for k_, v_ in _EQ9.items() if k_ != "k"}),
@@ -500,13 +469,9 @@ THM_4 = Claim(
             "lam = 0.001: error 10.7 > 8.65)"),
     witness={"n": 3, "m": 1, "seed": 0, "a": 1.0, "lam": 0.001, "model": 1},
 )
-THM_4_CORRECTED = Claim(
-    id="hdp/thm-4-corrected",
-    source=THM_4.source,
-    kind="inequality",
+THM_4_CORRECTED = THM_4.corrected(
     summary=("With zeta <= the smallest eigenvalue of every weighted Hessian on the removal path (lam (n-1)/n for "
              "logistic, the end of the path for least squares) the bound holds (the proof even loses a factor 2)."),
-    domain=Domain(**_IF),
     statements=(Inequality("max_z error <= (2LG + CG^2/zeta)/(zeta^2 n^2), zeta = lambda_min on the path",
                            lhs=proofs.IF_ERROR(*_IF_A), rhs=proofs.IF_BOUND_PATH(*_IF_A), skip=("symbolic",)),),
 )
@@ -528,12 +493,8 @@ CT_SENSITIVITY = Claim(
             "(n = 2, ill-conditioned least squares: 2.04 > 1.67)"),
     witness={"n": 2, "m": 2, "seed": 0, "a": 0.1353352832366127, "lam": 0.0024787521766663585, "model": 0},
 )
-CT_SENSITIVITY_CORRECTED = Claim(
-    id="hdp/claim-ct-sensitivity-corrected",
-    source=CT_SENSITIVITY.source,
-    kind="sensitivity bound",
+CT_SENSITIVITY_CORRECTED = CT_SENSITIVITY.corrected(
     summary="S(c_t) <= 2G/(n zeta) with zeta <= the smallest eigenvalue of both Hessians (H on D and H' on D').",
-    domain=Domain(**_IF),
     statements=(Inequality("sup_t ||c_t(D) - c_t(D')|| <= 2G/(n zeta), zeta = min lambda_min(H), lambda_min(H')",
                            lhs=proofs.CT_SENS(*_IF_A), rhs=proofs.CT_BOUND_MIN(*_IF_A), skip=("symbolic",)),),
 )
@@ -596,14 +557,12 @@ _THM5C_DOMAIN = Domain(
     delta1=Real(gt=0, lt=1, search=(1e-10, 0.1), log=True), delta2=Real(gt=0, lt=1, search=(1e-10, 0.1), log=True),
     **_PAIR)
 SIGMA_5C = 4 * G * sp.sqrt(T * sp.log(1 / d1)) / (n * e1)
-THM_5_CORRECTED = Claim(
-    id="hdp/thm-5-corrected",
-    source=THM_5.source,
-    kind="privacy bound",
+THM_5_CORRECTED = THM_5.corrected(
     summary=("Without the noise-free branch (noise on every step) Algorithm 1 releases one-sample DP-SGD's iterates (the "
              "c_t only steer a branch that is gone): (eps1 + eps2, delta1 + delta2)-DP when sigma is eq. (2)-corrected's "
              "for (eps1, delta1)."),
     domain=_THM5C_DOMAIN,
+    constants=(),
     statements=(
         SupBound("noise on every step: delta at eps1 + eps2 <= delta1 + delta2 (Renyi accounting, upper bound)",
                  bound=d1 + d2, kind="privacy",
@@ -646,17 +605,12 @@ ESCAPE = Claim(
             "4.3e-14 at eps = 3)"),
     witness={"t0": 0.01, "K": 0.1, "eps_a": 1.0, "eps_b": 3.0, "mu_c": 1.0},
 )
-ESCAPE_CORRECTED = Claim(
-    id="hdp/claim-escape-monotone-corrected",
-    source=ESCAPE.source,
-    kind="inequality",
+ESCAPE_CORRECTED = ESCAPE.corrected(
     summary=("The escape probability increases with eps for samples with |2(c + E)| <= (1 - e^-2) t0 = (1 - e^-2) 2 r "
              "delta1 (then both ends of the test interval move away in units of sigma_c), and only for those."),
     domain=Domain(Relation(sp.Le(ea, eb), "eps_a <= eps_b"),
                   Relation(sp.Le(muc, (1 - sp.exp(-2)) * t0), "mu_c <= (1 - e^-2) t0"),
                   **_ESC, mu_c=Real(ge=0, search=(0.0, 10.0))),
-    statements=(Inequality("escape probability at eps_a <= at eps_b", lhs=_escape(ea), rhs=_escape(eb),
-                           skip=("symbolic", "scaling")),),
 )
 
 # ----------------------------------------------------------------------------- Theorem 6
@@ -692,14 +646,9 @@ THM_6 = Claim(
             "step: 0.264 > 0.0045)"),
     witness={"n": 2, "m": 1, "seed": 1, "sigma": 1.0, "T": 1, "k": 0},
 )
-THM_6_CORRECTED = Claim(
-    id="hdp/thm-6-corrected",
-    source=THM_6.source,
-    kind="expectation bound",
+THM_6_CORRECTED = THM_6.corrected(
     summary=("With the sampling variance V = max_t E Var_J grad l: <= (1 - mu/L)^T (L(theta_1) - L*) + (k m sigma^2/n + V)/"
              "(2 mu) (and the one-step form with 2L)."),
-    domain=THM_6.domain,
-    definitions=_LS_DEFS,
     statements=(
         ExpectationBound("one step: <= (1 - mu/L)(L(theta_1) - L*) + ((k/n) m sigma^2 + Var_J)/(2L)",
                          bound=(1 - mu / L_) * Delta0 + (k * m * sigma**2 / n + V) / (2 * L_), scenario=PIDP_ONE_V),
@@ -752,13 +701,9 @@ REMARK_4 = Claim(
             "which grows with eps while the printed rate vanishes; so does the min (n = m = 1: ratio ~ eps as eps -> inf)"),
     witness={"N": 100.0, "M_d": 1.0, "eps_r": 10.0},
 )
-REMARK_4_CORRECTED = Claim(
-    id="hdp/remark-4-corrected",
-    source=REMARK_4.source,
-    kind="rate",
+REMARK_4_CORRECTED = REMARK_4.corrected(
     summary=("At tau = sqrt(n) eps/sqrt(m) the bound is O(sqrt(m)/(n^1.5 eps) + m^1.5/(n^2.5 eps^3) + eps/(sqrt(m) n^1.5)), "
              "and the best tau gives O(min{m/(n^2 eps^2) + 1/n, that})."),
-    domain=REMARK_4.domain,
     statements=(
         Rate("tau = sqrt(n) eps/sqrt(m): O(... + eps/(sqrt(m) n^1.5))", expr=_thm3_bound(_A4, _TAU_B),
              rate=sp.sqrt(Md) / (N_**1.5 * eps_r) + Md**1.5 / (N_**2.5 * eps_r**3) + eps_r / (sp.sqrt(Md) * N_**1.5),
@@ -801,13 +746,11 @@ THM_7 = Claim(
             "algorithm attains (Theorem 6 drops the one-sample gradient's variance: a floor V/(2 mu) that does not vanish)"),
     witness={"N": 100.0, "M_d": 1.0, "eps_r": 1.0, "K": 1.0, **THM_6.witness},
 )
-THM_7_CORRECTED = Claim(
-    id="hdp/thm-7-corrected",
-    source=THM_7.source,
-    kind="rate",
+THM_7_CORRECTED = THM_7.corrected(
     summary=("What holds is the algebra: Theorem 3's bound with E[L - L*] = O(km/(n^3 eps^2)) and E[L*] = O(1/n) is "
              "O(min{...}) as printed; PIDP-SGD itself keeps the floor V/(2 mu) of Theorem 6-corrected."),
     domain=Domain(Relation(sp.Le(K_, N_), "k <= n"), **_T7_DOMAIN),
+    definitions={},
     statements=_T7_RATES,
 )
 

@@ -58,10 +58,7 @@ PI2 = sp.pi**2
 # again would only re-derive a proof, so they skip the sampled check (and keep the scaling check)
 PROVED = ("sampled",)
 
-
-def _src(label, eq=None, text=""):
-    return Source(SEED, label, eq, text)
-
+_src = Source.for_document(SEED)
 
 # ----------------------------------------------------------------------------- parameters (with units:
 # the loss is multiplied by c and the parameter vector by s: M ~ c/s^2, L ~ c/s, R ~ s, eta ~ s^2/c, ...)
@@ -123,13 +120,9 @@ LIPSCHITZ_GRADIENT = Claim(
             "beyond) is convex, differentiable and (3c/2)-Lipschitz, but |f'(x) - f'(0)|/|x| = 3c/(2 sqrt x) -> infinity"),
     witness={"cc": 1.0, "x": 0.5},
 )
-LIPSCHITZ_GRADIENT_CORRECTED = Claim(
-    id="pur/claim-lipschitz-gradient-corrected",
-    source=LIPSCHITZ_GRADIENT.source,
-    kind="rate",
+LIPSCHITZ_GRADIENT_CORRECTED = LIPSCHITZ_GRADIENT.corrected(
     summary=("Convex + L-Lipschitz does not give a Lipschitz gradient (f = c|x|^(3/2): f' bounded by 3c/2, f'' >= 0, "
              "|f'(x) - f'(0)|/x = Theta(x^(-1/2))); M-smoothness must be assumed on its own."),
-    domain=LIPSCHITZ_GRADIENT.domain,
     statements=(
         Inequality("f' is bounded by 3c/2 on [0, 1] (f is (3c/2)-Lipschitz)", lhs=sp.diff(cf, x),
                    rhs=sp.Rational(3, 2) * cc, skip=("scaling",)),
@@ -156,9 +149,7 @@ SMOOTH_LIPSCHITZ = Claim(
             "Lipschitz constant exists only on a bounded set C: ||grad f(x0)|| + M diam(C)"),
     witness={"M": 1.0, "x": 1.0},
 )
-SMOOTH_LIPSCHITZ_CORRECTED = Claim(
-    id="pur/claim-smooth-lipschitz-corrected",
-    source=SMOOTH_LIPSCHITZ.source,
+SMOOTH_LIPSCHITZ_CORRECTED = SMOOTH_LIPSCHITZ.corrected(
     kind="inequality",
     summary="On a bounded C of diameter D_C an M-smooth f is (||grad f(x0)|| + M D_C)-Lipschitz (f = M x^2/2 + b x).",
     domain=Domain(M=P_M, x0=Real(search=(-10.0, 10.0), units=(0, 1)), b=Real(search=(-10.0, 10.0), units=(1, -1)),
@@ -210,12 +201,8 @@ GAUSSIAN_ZCDP = Claim(
             "and is not even invariant under rescaling f and sigma together (the proof of Proposition 4 uses Delta^2)"),
     witness={"Delta": 2.0, "sigma": 1.0, "order": 2.0},
 )
-GAUSSIAN_ZCDP_CORRECTED = Claim(
-    id="pur/claim-gaussian-zcdp-corrected",
-    source=GAUSSIAN_ZCDP.source,
-    kind="privacy bound",
+GAUSSIAN_ZCDP_CORRECTED = GAUSSIAN_ZCDP.corrected(
     summary="The Gaussian mechanism with noise variance sigma^2 and sensitivity Delta is Delta^2/(2 sigma^2)-zCDP.",
-    domain=Domain(**_GAUSS),
     statements=(
         SupBound("Renyi divergence of order alpha / alpha <= Delta^2/(2 sigma^2) (double-precision quadrature)",
                  bound=Dl**2 / (2 * sigma**2), kind="privacy",
@@ -315,10 +302,7 @@ PROP_1 = Claim(
     witness={"M": 1.0, "d": 1, "gn": 1.0, "c": 1.0, "sigma": 1.0, "eta": 2.0},
 )
 _U_POS = Relation(sp.Gt(U_FUN, 0), "U(sigma, eta) > 0 (a positive expected improvement)")
-PROP_1_CORRECTED = Claim(
-    id="pur/prop-1-corrected",
-    source=PROP_1.source,
-    kind="minimiser",
+PROP_1_CORRECTED = PROP_1.corrected(
     summary=("Over the (sigma, eta) with U > 0, PUR is minimised by (6), with minimum 4 M c sqrt(d)/||grad F||^3: "
              "max over eta by (12), then min over sigma of 2Mc(g^-2 sigma^-1 + d g^-4 sigma)."),
     domain=Domain(_U_POS, **_PUR_PARAMS),
@@ -539,12 +523,8 @@ PROP_3A = Claim(
             "313.1 > 45.2 on the quadratic F = M theta^2/2, exact)"),
     witness={"M": 10.0, "d": 1, "T": 2, "Delta0": 1.0},
 )
-PROP_3A_CORRECTED = Claim(
-    id="pur/prop-3a-corrected",
-    source=PROP_3A.source,
-    kind="expectation bound",
+PROP_3A_CORRECTED = PROP_3A.corrected(
     summary="Schedule 3(a): E (1/T) sum_{t=0}^T ||grad F(theta_t)||^2 <= 8M(pi^2 M/3 + 1)(F(theta_0) - F*)/(3T).",
-    domain=_3A_DOMAIN,
     statements=(
         ExpectationBound("Proposition 3(a) with the factor M of its proof", bound=BOUND_3A_C,
                          scenario=adaptive_gd(problem="smooth", statistic="avg_grad_norm_sq", average="all", smooth=M,
@@ -691,14 +671,9 @@ PROP_4A = Claim(
             "with M = 100 fails it too, by Monte Carlo); the privacy part holds"),
     witness={"M": 10.0, "d": 1, "T": 2, "Delta0": 1.0, "L": 5.0, "N": 10, "delta": 1e-5},
 )
-PROP_4A_CORRECTED = Claim(
-    id="pur/prop-4a-corrected",
-    source=PROP_4A.source,
-    kind="expectation bound",
+PROP_4A_CORRECTED = PROP_4A.corrected(
     summary=("Schedule 3(a) for T = cbrt(8 rho N^2 M^2 Delta0/(L^2 d)) steps: rho-zCDP, and E (1/T) sum_{t=0}^T ||grad F||^2 <= "
              "(8/3) M (pi^2 M/3 + 1) cbrt(Delta0^2 L^2 d/(8 rho N^2 M^2))."),
-    domain=_4A_DOMAIN,
-    definitions={rho: RHO_4A},
     statements=(
         _privacy(SIGMA_3A, T, rho, step=1 / (2 * M)),
         Identity("the corrected final expression is Proposition 3(a)-corrected's bound at this T", lhs=FINAL_4A_C,
@@ -748,14 +723,9 @@ PROP_4B = Claim(
             "too small for R > 1 (M = 1, R = 10, T = 2, d = 1: exact 103.1 > 26.9 at R-bar = 1.03 R)"),
     witness={"M": 1.0, "d": 1, "T": 2, "R": 10.0, "u0": 1.0, "Rp": 10.0, "L": 10.0, "N": 10, "delta": 1e-5},
 )
-PROP_4B_CORRECTED = Claim(
-    id="pur/prop-4b-corrected",
-    source=PROP_4B.source,
-    kind="expectation bound",
+PROP_4B_CORRECTED = PROP_4B.corrected(
     summary=("Schedule 3(b) for T = cbrt(8 rho N^2 M^2 R^2/(L^2 d)) steps: rho-zCDP and E[F(theta_T) - F*] <= (8/3) "
              "cbrt(M R^4 L^2 d/(rho N^2)) = 16MR^2/(3T) (R at least the radius of (15))."),
-    domain=_4B_DOMAIN,
-    definitions={rho: RHO_4B},
     statements=(
         _privacy(SIGMA_3B, T, rho, step=1 / (2 * M)),
         Identity("the corrected expression is Proposition 3(b)'s 16MR^2/(3T) at this T", lhs=FINAL_4B_C, rhs=BOUND_3B, skip=PROVED),
@@ -813,10 +783,7 @@ PROP_4C = Claim(
 )
 T_4C_C = sp.floor(sp.log(1 + rho * N**2 * mu * Delta0 / (2 * kappa * d * L**2)) / sp.log(2 * kappa / (2 * kappa - 1)))
 BOUND_11_C = 4 * kappa**2 / (2 * kappa - 1) * L**2 * d / (N**2 * mu * rho)
-PROP_4C_CORRECTED = Claim(
-    id="pur/prop-4c-corrected",
-    source=PROP_4C.source,
-    kind="expectation bound",
+PROP_4C_CORRECTED = PROP_4C.corrected(
     summary=("Schedule 3(c) for T = floor(log(1 + rho N^2 mu Delta0/(2 kappa d L^2))/log(2kappa/(2kappa - 1))) steps (all "
              "the budget allows): rho-zCDP and E[F(theta_T) - F*] <= (4 kappa^2/(2kappa - 1)) L^2 d/(N^2 mu rho)."),
     domain=Domain(_kappa_rel(), _LIP_C, rho=Real(gt=0, search=(1e-2, 1e2), log=True),
@@ -1065,10 +1032,7 @@ ITERATE_RADIUS = Claim(
             "P(||theta_1 - theta*|| > R) = 0.63; even the proofs' weaker (15) needs a radius above R (1.03 R)"),
     witness={"M": 1.0, "d": 1, "T": 1, "R": 1.0, "u0": 1.0},
 )
-ITERATE_RADIUS_CORRECTED = Claim(
-    id="pur/claim-iterate-radius-corrected",
-    source=ITERATE_RADIUS.source,
-    kind="expectation bound",
+ITERATE_RADIUS_CORRECTED = ITERATE_RADIUS.corrected(
     summary=("No R bounds the iterates of (2), but the conclusions of 2(b) and 3(b) hold with R only bounding "
              "||theta_0 - theta*|| (exact on convex quadratics, Monte Carlo on logistic regression; not proved)."),
     domain=Domain(**{k: v for k, v in _CONVEX_PARAMS.items() if k != "Rp"}),

@@ -41,10 +41,7 @@ rho, c4, c2, eps, delta, Delta0 = sp.symbols("rho c4 c2 epsilon delta Delta0")
 eta0, T_tot, pi_, Gamma = sp.symbols("eta0 T_tot pi Gamma")
 LOG = sp.log(1 / delta)
 
-
-def _src(label, eq=None, text=""):
-    return Source(SEED, label, eq, text)
-
+_src = Source.for_document(SEED)
 
 # The "effective length" of a stage in Theorem 3.2's conditions: (T^0 - t^0_Mon) + t^0_Mon/(2(1 - rho)).
 EFF = (T0 - t0) + t0 / (2 * (1 - rho))
@@ -145,10 +142,7 @@ THM_3_2 = Claim(
 # eta <= theta/(2 beta)) and ||w - w*||^2 <= 2 (F(w) - F*)/mu (PL implies quadratic growth), V = sigma^2/B + d pi^2.
 CORRECTED_5 = sp.Rational(1, 2) ** K * (Delta0 + (1 + 1 / (2 * T0)) * eta0 * (sigma**2 / B + d * pi_**2)
                                         / (theta * (1 - 4 * c4)))
-THM_3_2_CORRECTED = Claim(
-    id="stage/thm-3.2-corrected",
-    source=THM_3_2.source,
-    kind="expectation bound",
+THM_3_2_CORRECTED = THM_3_2.corrected(
     summary=("Without momentum (t0_Mon = 0), eta^0 <= theta/(2 beta) and eta^0 T^0 = 1/(c4 theta mu) with "
              "0 < c4 < 1/4: E F_S(w^K) - F* <= (1/2)^K (Delta0 + (1 + 1/(2T^0)) eta^0 (sigma^2/B + d pi^2)/"
              "(theta (1 - 4 c4))), i.e. O(d L^2 log(1/delta)/(c4 theta^2 mu n^2 eps^2)) for the DP part."),
@@ -291,10 +285,7 @@ _THM_2_1_OK_DOMAIN = Domain(
     T=Int(ge=1, search=(1, 10**5)), **_PRIVACY_OK)
 _WOR_ACCOUNTANT = ("RDP accountant of the subsampled Gaussian without replacement (Wang et al. 2019, dp_accounting), "
                    "replace-one neighbours")
-THM_2_1_CORRECTED = Claim(
-    id="stage/thm-2.1-corrected",
-    source=THM_2_1.source,
-    kind="privacy bound",
+THM_2_1_CORRECTED = THM_2_1.corrected(
     summary=("With eps <= ln(1/delta) added, c1 = 1 and c2 = 10 work: T steps of noisy SGD on batches of B of n drawn "
              "without replacement, noise L pi on the sum, pi = 10 q sqrt(T ln(1/delta))/eps, eps < q^2 T, are "
              "(eps, delta)-DP under one-sample replacement (RDP accountant; checked for eps >= 1/2)."),
@@ -365,10 +356,7 @@ _THM_3_1_OK_DOMAIN = Domain(
     t0=Int(ge=0, search=(0, 8)),
     rho=Real(ge=0, lt=1, search=(0.0, 0.95)),
     **{**_PRIVACY_OK, "n": Int(ge=2, search=(2, 100)), "B": Int(ge=1, search=(1, 100))})
-THM_3_1_CORRECTED = Claim(
-    id="stage/thm-3.1-corrected",
-    source=THM_3_1.source,
-    kind="privacy bound",
+THM_3_1_CORRECTED = THM_3_1.corrected(
     summary=("With eps <= ln(1/delta) added, c1 = 1 and c2 = 10 work for Algorithm 1 (any K, B, momentum): pi of (4) "
              "gives (eps, delta)-DP under one-sample replacement (RDP accountant of the T_tot noisy mini-batch "
              "gradients, batches without replacement; checked for eps >= 1/2)."),
@@ -537,9 +525,7 @@ CLAIM_DP_TERM = Claim(
     witness={"K": 1, "T0": 3, "t0": 0, "rho": 0.0, "c4": 1.0, "theta": 2.0, "mu": 1.0, "beta": 1.0},
 )
 CORRECTED_DP = (1 - sp.Rational(1, 2) ** K) * c2**2 * d * L**2 * LOG / ((1 - 2 * Gamma) * c4 * theta**2 * mu * n**2 * eps**2)
-CLAIM_DP_TERM_CORRECTED = Claim(
-    id="stage/claim-dp-term-corrected",
-    source=CLAIM_DP_TERM.source,
+CLAIM_DP_TERM_CORRECTED = CLAIM_DP_TERM.corrected(
     kind="identity",
     summary=("Without momentum (t0_Mon = 0) (5)'s sampling term with d pi^2 for sigma^2/B equals (1 - 2^-K) c2^2 d L^2 "
              "log(1/delta)/((1 - 2Gamma) c4 theta^2 mu n^2 eps^2): the DP term in (5)'s own terms, with no eta^0."),
@@ -626,10 +612,7 @@ THM_3_4 = Claim(
 )
 K_POP = sp.Max(sp.log(theta * mu * n, 2) / 2, 1)
 ALPHA_NO_MOMENTUM = 2 * L**2 / ((n - 1) * beta) * T_K**q_exp + (T_K + 1) * B / n
-THM_3_4_CORRECTED = Claim(
-    id="stage/thm-3.4-corrected",
-    source=THM_3_4.source,
-    kind="rate",
+THM_3_4_CORRECTED = THM_3_4.corrected(
     summary=("Without momentum (alpha's first term, which grows like e^(2 rho 2^K t0), absent), K = log2(theta mu n)/2 "
              "(so T^K ~ sqrt(n)) and q = (1 - 1/n) beta/(c4 theta mu) <= 1, the chain (5) + alpha is O(max{d L^2 "
              "log(1/delta)/(theta^2 mu n^2 eps^2), sqrt(1/(theta mu n))}); for q > 1 alpha's terms grow like "
@@ -672,13 +655,9 @@ CLAIM_IMPROVES = Claim(
             "eps = 1, delta = 1e-5: 2.3)"),
     witness={"n": 100.0, "d": 10.0, "L": 1.0, "theta": 1.0, "mu": 0.01, "epsilon": 1.0, "delta": 1e-5},
 )
-CLAIM_IMPROVES_CORRECTED = Claim(
-    id="stage/claim-improves-corrected",
-    source=CLAIM_IMPROVES.source,
-    kind="limit",
+CLAIM_IMPROVES_CORRECTED = CLAIM_IMPROVES.corrected(
     summary=("Ours / P-2's (d log(1/delta))^{1/4}/sqrt(n eps) tends to sqrt(eps/(theta mu))/(d log(1/delta))^{1/4} as "
              "n -> infinity (no improvement in n); it tends to 0 only along n = Theta(d) (d = n)."),
-    domain=Domain(**_RATE_PARAMS),
     statements=(
         Limit("ours / P-2a -> sqrt(eps/(theta mu))/(d log(1/delta))^{1/4}", expr=OURS / P2A,
               value=sp.sqrt(eps / (theta * mu)) / (d * LOG) ** sp.Rational(1, 4), path=LimitPath("n", "inf")),
