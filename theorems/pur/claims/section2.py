@@ -1,4 +1,5 @@
-"""Claims of [pur], Section 2 (Background): Lipschitz and smooth losses, sensitivity, zCDP of the Gaussian mechanism."""
+"""Claims of [pur], Section 2 (Background): Lipschitz and smooth losses, sensitivity, zCDP of the Gaussian
+mechanism."""
 from __future__ import annotations
 
 import sympy as sp

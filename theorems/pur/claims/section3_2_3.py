@@ -1,4 +1,5 @@
-"""Claims of [pur], Sections 3.2 (Privacy cost) and 3.3 (Data-dependent selection): eq. (4), Lemma 1, Propositions 1 and 2."""
+"""Claims of [pur], Sections 3.2 (Privacy cost) and 3.3 (Data-dependent selection): eq. (4), Lemma 1, Propositions 1
+and 2."""
 from __future__ import annotations
 
 import math

@@ -1,4 +1,5 @@
-"""Claims of [pur], Section 3.4 (Data-independent selection): Propositions 3 and 4, the steps a budget allows, Tables 1 and 2."""
+"""Claims of [pur], Section 3.4 (Data-independent selection): Propositions 3 and 4, the steps a budget allows,
+Tables 1 and 2."""
 from __future__ import annotations
 
 import sympy as sp

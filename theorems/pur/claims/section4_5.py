@@ -1,4 +1,5 @@
-"""Claims of [pur], Sections 4 (Experiments) and 5 (Discussion): the logistic constants, the iterate radius, the oracle's leak."""
+"""Claims of [pur], Sections 4 (Experiments) and 5 (Discussion): the logistic constants, the iterate radius, the
+oracle's leak."""
 from __future__ import annotations
 
 import sympy as sp
