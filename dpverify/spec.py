@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import KW_ONLY, dataclass, field
+from dataclasses import KW_ONLY, dataclass, field, fields, replace
 from typing import Any, Callable, Mapping
 
 import mpmath
@@ -63,6 +63,25 @@ class Source:
             raise ClaimError(f"Source.document must name the document the claim is printed in, got {self.document!r}")
         if not isinstance(self.label, str) or not self.label.strip():
             raise ClaimError(f"Source.label must be the label as printed (e.g. 'Theorem 4.1'), got {self.label!r}")
+
+    @classmethod
+    def for_document(cls, document: str) -> Callable[..., "Source"]:
+        """A function building the Sources of one document, so a paper names its file once.
+
+        The function takes the other fields as :class:`Source` does (``label``, then ``eq`` and
+        ``text`` positionally or by keyword, ``url`` by keyword):
+
+        >>> src = Source.for_document("Boyd & Vandenberghe, Convex Optimization (2004)")
+        >>> src("Section 9.3", "(9.18)").cite()
+        '[Boyd & Vandenberghe, Convex Optimization (2004), Section 9.3, eq. (9.18)]'
+        """
+        cls(document, "any label")          # a bad document is refused here, where it is named
+
+        def source(label: str, eq: str | None = None, text: str = "", *, url: str | None = None) -> "Source":
+            return cls(document, label, eq, text, url)
+
+        source.__doc__ = f"A Source printed in {document!r}: (label, eq=None, text='', *, url=None)."
+        return source
 
     def cite(self) -> str:
         eq = f", eq. {self.eq}" if self.eq else ""
@@ -840,6 +859,37 @@ class Claim:
                                f"({', '.join(self.domain.params)}) nor definitions"
                                + (f" nor scenario observables ({', '.join(sorted(extra))})" if extra else ""))
         del def_syms
+
+    def corrected(self, **changes: Any) -> "Claim":
+        """The ``-corrected`` claim of this (printed) claim: the same claim with ``changes`` applied.
+
+        The new claim has id ``<this id>-corrected`` and this claim's source; every other field
+        (domain, statements, kind, definitions, constants, summary) is kept unless given in
+        ``changes``. ``expected`` is reset to ``"holds"``, and ``reason`` and ``witness`` (which
+        say why and where the printed claim fails) are cleared, unless given. The result is
+        validated as any claim is; a name that is not a field of :class:`Claim`, or ``id`` /
+        ``source``, raises :class:`ClaimError` naming it.
+
+        Example (the printed bound is wrong; the corrected one differs in its statement)::
+
+            BOUND = Claim(id="mine/thm-1", source=Source("my notes", "Theorem 1"),
+                          domain=Domain(x=Real(gt=0)),
+                          statements=(Inequality("x <= x^2", lhs=x, rhs=x**2),),
+                          expected="violated", reason="fails for x < 1", witness={"x": 0.5})
+            BOUND_CORRECTED = BOUND.corrected(
+                summary="x <= x^2 + 1/4 for every x > 0.",
+                statements=(Inequality("x <= x^2 + 1/4", lhs=x, rhs=x**2 + sp.Rational(1, 4)),))
+        """
+        names = {f.name for f in fields(self)}
+        for name in changes:
+            if name in ("id", "source"):
+                self._fail(f"corrected({name}=...)", f"a corrected claim keeps the printed claim's {name} "
+                           f"(its id is {self.id + '-corrected'!r}); build a Claim(...) to change it")
+            if name not in names:
+                self._fail(f"corrected({name}=...)", f"{name!r} is not a field of Claim "
+                           f"(fields: {', '.join(sorted(names - {'id', 'source'}))})")
+        reset = {"expected": "holds", "reason": "", "witness": None}
+        return replace(self, id=self.id + "-corrected", **{**reset, **changes})
 
     @property
     def label(self) -> str:

@@ -1,50 +1,19 @@
-"""Claims of [stage]: "Private Stochastic Non-convex Optimization with Improved Utility Rates"
-(Zhang, Ma, Lou, Xiong), seed file ``003_5052799caee6efc5.txt``.
-
-Every claim is encoded as printed; where OCR garbled a formula the surrounding derivation decides
-and ``Source.text`` quotes what was read. Wrong claims are kept with ``expected="violated"`` and a
-``-corrected`` claim that holds sits next to each.
-
-Notation (Section 2 and Theorem 3.2): f is L-Lipschitz and beta-smooth, the per-sample gradient
-variance is at most sigma^2, F_S is mu-PL and one-point theta-weakly quasi-convex; Algorithm 1
-(DpageEM) runs K stages, stage k = 1..K with step eta^k = eta^0/2^k, T^k = 2^k T^0 steps and
-momentum rho for the first t^k_Mon = 2^k t^0_Mon of them, mini-batches of B of the n samples, noise
-N(0, pi^2 I_d) on the mini-batch gradient, and outputs an iterate drawn uniformly from the stage.
-
-Reading of the standing assumptions: |f| <= 1 on all of R^d sits badly with mu-PL (mu-PL gives quadratic
-growth F_S(w) - F* >= (mu/2) dist(w, W*)^2, so every point would lie within 2/sqrt(mu) of a minimiser; the
-losses the checks use would violate it globally), and Remark 1 says the
-assumptions need only hold locally; every check therefore reads them on the region the iterates
-visit (:mod:`dpverify.scenarios.step_decay`), with every constant measured there.
-"""
+"""Claims of [stage], Section 3 (DpageEM and its analysis): Theorems 3.1-3.4 and what their proofs and remarks
+state."""
 from __future__ import annotations
 
 import sympy as sp
 
-from sympy.utilities.lambdify import implemented_function
+from dpverify.scenarios import MCPoint, SeparableData, step_decay_risk
+from dpverify.scenarios.step_decay import step_decay_stability
+from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, Limit, LimitPath, Rate, Real,
+                           Relation, SupBound)
 
-from dpverify.scenarios import MCPoint, PointScenario, SeparableData, dp_audit, gaussian_mechanism, step_decay_risk
-from dpverify.scenarios.step_decay import seeded_search, step_decay_stability
-from dpverify.spec import (
-    Claim, Domain, ExpectationBound, Identity, Inequality, Int, Limit, LimitPath, Rate, Real, Relation, Source,
-    SupBound,
-)
-
-from . import proofs
-
-SEED = "003_5052799caee6efc5.txt"
-
-# ----------------------------------------------------------------------------- symbols
-beta, mu, theta, L, sigma = sp.symbols("beta mu theta L sigma")
-n, B, d, K, T0, t0 = sp.symbols("n B d K T0 t0")
-rho, c4, c2, eps, delta, Delta0 = sp.symbols("rho c4 c2 epsilon delta Delta0")
-eta0, T_tot, pi_, Gamma = sp.symbols("eta0 T_tot pi Gamma")
-LOG = sp.log(1 / delta)
-
-
-def _src(label, eq=None, text=""):
-    return Source(SEED, label, eq, text)
-
+from .. import proofs
+from .common import (B, Delta0, Gamma, K, L, LOG, T0, T_tot, _src, beta, c2, c4, d, delta, eps, eta0, mu, n, pi_, rho,
+                     sigma, t0, theta)
+from .section1 import OURS, _RATE_PARAMS
+from .section2 import C1_OK, C2_OK, THM_3_1_DELTA_STAR, _PRIVACY_OK, _WOR_ACCOUNTANT, _accounting, _audit, c1, q
 
 # The "effective length" of a stage in Theorem 3.2's conditions: (T^0 - t^0_Mon) + t^0_Mon/(2(1 - rho)).
 EFF = (T0 - t0) + t0 / (2 * (1 - rho))
@@ -145,10 +114,7 @@ THM_3_2 = Claim(
 # eta <= theta/(2 beta)) and ||w - w*||^2 <= 2 (F(w) - F*)/mu (PL implies quadratic growth), V = sigma^2/B + d pi^2.
 CORRECTED_5 = sp.Rational(1, 2) ** K * (Delta0 + (1 + 1 / (2 * T0)) * eta0 * (sigma**2 / B + d * pi_**2)
                                         / (theta * (1 - 4 * c4)))
-THM_3_2_CORRECTED = Claim(
-    id="stage/thm-3.2-corrected",
-    source=THM_3_2.source,
-    kind="expectation bound",
+THM_3_2_CORRECTED = THM_3_2.corrected(
     summary=("Without momentum (t0_Mon = 0), eta^0 <= theta/(2 beta) and eta^0 T^0 = 1/(c4 theta mu) with "
              "0 < c4 < 1/4: E F_S(w^K) - F* <= (1/2)^K (Delta0 + (1 + 1/(2T^0)) eta^0 (sigma^2/B + d pi^2)/"
              "(theta (1 - 4 c4))), i.e. O(d L^2 log(1/delta)/(c4 theta^2 mu n^2 eps^2)) for the DP part."),
@@ -214,99 +180,6 @@ THM_3_3 = Claim(
     ),
 )
 
-# ----------------------------------------------------------------------------- Theorem 2.1
-c1, T, q = sp.symbols("c1 T q")
-PI_21 = c2 * sp.sqrt(T * LOG) / eps            # Theorem 2.1's pi at q = 1 (full batch): noise std L pi on the sum
-_THM_2_1_TEXT = (
-    "[Abadi et al., 2016] For an L-Lipschitz continuous loss function f, there exists constants c1 and c2 so that "
-    "given the sampling probability q = B/n and the number of total iterations T, for any eps < c1 q^2 T, a "
-    "stochastic gradient-based algorithm with batch size B and stochastic gradient injected with noise from "
-    "Gaussian mechanism with standard deviation L pi, is (eps, delta)-differentially private for any delta > 0 if "
-    "pi >= c2 q sqrt(T log(1/delta))/eps [read as in Abadi et al.: noise std L pi on the sum of the batch's "
-    "gradients; neighbours of Definition 2.1: one sample replaced, sensitivity 2L]")
-_AUDIT_RUNS = 500    # outputs per side in each audit of the search (the final audit uses --runs)
-
-
-def _audit(sampler, what, domain, **params):
-    """The empirical audit beside a privacy statement, its search drawn by NumPy over ``domain``."""
-    return seeded_search(dp_audit(sampler=sampler, what=what, search_runs=_AUDIT_RUNS, **params), domain)
-
-
-def _accounting(fn, what, domain):
-    return seeded_search(PointScenario(fn, what, optimise=0), domain)
-
-
-THM_2_1_DELTA_STAR = implemented_function("delta_star", lambda a, b, dl: proofs.thm21_delta_at_tstar(a, b, dl)[2])
-THM_3_1_DELTA_STAR = implemented_function("delta_star_alg1",
-                                          lambda a, b, dl: proofs.thm31_delta_at_t0star(a, b, dl)[2])
-_THM_2_1_DOMAIN = Domain(
-    Relation(sp.Lt(eps, c1 * T), "eps < c1 q^2 T (q = 1)"),
-    c1=Real(gt=0, search=(1e-2, 1e2), log=True),
-    c2=Real(gt=0, search=(1e-2, 1e2), log=True),
-    T=Int(ge=1, search=(1, 10**6)),
-    delta=Real(gt=0, lt=1, search=(1e-10, 0.5), log=True),
-    epsilon=Real(gt=0, search=(1e-3, 500.0), log=True),
-)
-THM_2_1 = Claim(
-    id="stage/thm-2.1",
-    source=_src("Theorem 2.1", None, _THM_2_1_TEXT),
-    kind="privacy bound",
-    summary=("There exist c1, c2 such that for every eps < c1 q^2 T, T steps of noisy SGD with noise std L pi, "
-             "pi >= c2 q sqrt(T log(1/delta))/eps, are (eps, delta)-DP for every delta > 0."),
-    domain=_THM_2_1_DOMAIN,
-    statements=(
-        SupBound("full batches (q = 1): the last iterate is (eps, delta)-DP (exact profile of its Gaussian law)",
-                 bound=delta, kind="privacy",
-                 scenario=gaussian_mechanism(sensitivity=2 * sp.sqrt(T), noise_std=PI_21, eps=eps,
-                                             measure="delta_at_eps"),
-                 audit=_audit(proofs.sgd_sum_sampler, "T full-batch noisy SGD steps on a linear loss, D vs D' "
-                              "(z_1 = +-L e)", _THM_2_1_DOMAIN, eps=eps, delta=delta)),
-        Inequality("no c2 works for this c1: at T* = ceil(64 max(c2^2 ln(1/delta), 1)/c1), eps* = c1 T*/2 the exact "
-                   "delta(eps*) exceeds delta", lhs=THM_2_1_DELTA_STAR(c1, c2, delta), rhs=delta, exists=("c2",),
-                   skip=("symbolic", "scaling")),
-    ),
-    expected="violated",
-    reason=("eps < c1 q^2 T lets eps grow with T while pi = c2 q sqrt(T ln(1/delta))/eps falls like 1/sqrt(T): for "
-            "every c1, c2 the exact delta(eps) tends to 1 (c1 = 1, c2 = 10, q = 1, T = 1000, eps = 500: delta(eps) = "
-            "0.012 > 1e-5); the hypothesis eps <= ln(1/delta) is missing"),
-    witness={"c1": 1.0, "c2": 10.0, "T": 1000, "delta": 1e-5, "epsilon": 500.0},
-)
-
-# The corrected statement: constants c1 = 1, c2 = 10 and the missing hypothesis eps <= ln(1/delta), under the
-# paper's own sampling (batches drawn without replacement) and Definition 2.1's neighbours; the accountant is
-# an upper bound that cannot certify eps far below ln(1/delta)/128, so the check covers eps >= 1/2.
-C1_OK, C2_OK = 1, 10
-_PRIVACY_OK = dict(
-    n=Int(ge=2, search=(2, 1000)),
-    B=Int(ge=1, search=(1, 1000)),
-    delta=Real(gt=0, lt=1, search=(1e-8, 0.05), log=True),
-    epsilon=Real(ge=0.5, search=(0.5, 20.0), log=True),
-)
-_THM_2_1_OK_DOMAIN = Domain(
-    Relation(sp.Le(B, n), "B <= n"),
-    Relation(sp.Lt(eps, C1_OK * (B / n) ** 2 * T), "eps < c1 q^2 T, c1 = 1"),
-    Relation(sp.Le(eps, LOG), "eps <= ln(1/delta)"),
-    T=Int(ge=1, search=(1, 10**5)), **_PRIVACY_OK)
-_WOR_ACCOUNTANT = ("RDP accountant of the subsampled Gaussian without replacement (Wang et al. 2019, dp_accounting), "
-                   "replace-one neighbours")
-THM_2_1_CORRECTED = Claim(
-    id="stage/thm-2.1-corrected",
-    source=THM_2_1.source,
-    kind="privacy bound",
-    summary=("With eps <= ln(1/delta) added, c1 = 1 and c2 = 10 work: T steps of noisy SGD on batches of B of n drawn "
-             "without replacement, noise L pi on the sum, pi = 10 q sqrt(T ln(1/delta))/eps, eps < q^2 T, are "
-             "(eps, delta)-DP under one-sample replacement (RDP accountant; checked for eps >= 1/2)."),
-    domain=_THM_2_1_OK_DOMAIN,
-    statements=(
-        SupBound("eps of T WOR-subsampled Gaussian steps (noise multiplier pi/2) <= eps", bound=eps, kind="privacy",
-                 scenario=_accounting(lambda pt: proofs.sgd_transcript_epsilon({**pt, "c2": C2_OK}), _WOR_ACCOUNTANT,
-                                      _THM_2_1_OK_DOMAIN),
-                 audit=_audit(lambda pt, side, k, rng: proofs.sgd_sum_sampler({**pt, "c2": C2_OK}, side, k, rng),
-                              "T noisy SGD steps on a linear loss, batches of B of n, D vs D' (z_1 = +-L e)",
-                              _THM_2_1_OK_DOMAIN, eps=eps, delta=delta)),
-    ),
-)
-
 # ----------------------------------------------------------------------------- Theorem 3.1
 T0_ = T0
 _THM_3_1_TEXT = (
@@ -363,10 +236,7 @@ _THM_3_1_OK_DOMAIN = Domain(
     t0=Int(ge=0, search=(0, 8)),
     rho=Real(ge=0, lt=1, search=(0.0, 0.95)),
     **{**_PRIVACY_OK, "n": Int(ge=2, search=(2, 100)), "B": Int(ge=1, search=(1, 100))})
-THM_3_1_CORRECTED = Claim(
-    id="stage/thm-3.1-corrected",
-    source=THM_3_1.source,
-    kind="privacy bound",
+THM_3_1_CORRECTED = THM_3_1.corrected(
     summary=("With eps <= ln(1/delta) added, c1 = 1 and c2 = 10 work for Algorithm 1 (any K, B, momentum): pi of (4) "
              "gives (eps, delta)-DP under one-sample replacement (RDP accountant of the T_tot noisy mini-batch "
              "gradients, batches without replacement; checked for eps >= 1/2)."),
@@ -379,87 +249,6 @@ THM_3_1_CORRECTED = Claim(
                  audit=_audit(lambda pt, side, k, rng: proofs.algorithm1_sampler({**pt, "c2": C2_OK}, side, k, rng),
                               "Algorithm 1 on a linear loss, D vs D' (z_1 = +-L e)", _THM_3_1_OK_DOMAIN,
                               eps=eps, delta=delta)),
-    ),
-)
-
-# ----------------------------------------------------------------------------- Definition 1.1
-# The decomposition (1) on the Gaussian location model: z ~ N(m, s^2), f(w; z) = (w - z)^2/2, n samples, and the
-# algorithm A(S) = a w0 + (1 - a) zbar + N(0, v) (T noisy gradient steps of any size: a = (1 - eta)^T). Exact
-# expectations:
-m_, s_, w0_, a_, v_ = sp.symbols("m s w0 a v")
-_TESTING = (a_**2 * (w0_ - m_) ** 2 + (1 - a_) ** 2 * s_**2 / n + v_) / 2          # E F_E(A(S)) - min F_E
-_EMPIRICAL = (a_**2 * ((w0_ - m_) ** 2 + s_**2 / n) + v_) / 2                     # E F_S(A(S)) - E F_S(w*_S)
-_GENERALISATION = (1 - a_) * s_**2 / n                                             # E F_E(A(S)) - E F_S(A(S))
-CLAIM_RISK_DECOMPOSITION = Claim(
-    id="stage/claim-risk-decomposition",
-    source=_src("Definition 1.1", "(1)",
-                "E[F_E(w_S)] - min F_E (testing error) <= E[F_E(w_S)] - E_S[F_S(w*_S)] [read E[F_S(w_S)] - "
-                "E_S[F_S(w*_S)]: the label says 'expected excess empirical risk'] + E[F_E(w_S) - F_S(w_S)] "
-                "(generalisation error; the OCR repeats the first label)"),
-    kind="inequality",
-    summary="Testing error <= expected excess empirical risk + generalisation error (Definition 1.1, eq. (1)).",
-    domain=Domain(m=Real(search=(-3.0, 3.0)), s=Real(gt=0, search=(1e-2, 10.0), log=True),
-                  w0=Real(search=(-3.0, 3.0)), a=Real(search=(-3.0, 3.0)), v=Real(ge=0, search=(0.0, 10.0)),
-                  n=Int(ge=1, search=(1, 1000))),
-    statements=(
-        Identity("on the Gaussian location model: testing = empirical + generalisation - (min F_E - E F_S(w*_S)), "
-                 "min F_E - E F_S(w*_S) = s^2/(2n)", lhs=_TESTING, rhs=_EMPIRICAL + _GENERALISATION - s_**2 / (2 * n)),
-        Inequality("(1): testing error <= expected excess empirical risk + generalisation error",
-                   lhs=_TESTING, rhs=_EMPIRICAL + _GENERALISATION),
-    ),
-    expected="verified",
-)
-
-# ----------------------------------------------------------------------------- Section 1.2
-OURS = sp.Max(d * L**2 * LOG / (theta**2 * mu * n**2 * eps**2), sp.sqrt(1 / (theta * mu * n)))
-_HIGH_DIM_TEXT = ("'In the same high-dimensional regime considered in [Bassily et al., 2019; Feldman et al., 2020] where "
-                  "n = Theta(d), our population risk is better than the O(d^{1/4}/sqrt(n eps)) = O(1/(n^{1/4} "
-                  "eps^{1/2})) rate (i.e., P-2)'; ours: O(max{d L^2 log(1/delta)/(theta^2 mu n^2 eps^2), "
-                  "sqrt(1/(theta mu n))}) (Theorem 3.4), read along n -> infinity with d = n")
-_RATE_PARAMS = dict(
-    n=Real(ge=2, search=(10.0, 1e4), log=True),
-    d=Real(ge=1, search=(1.0, 100.0), log=True),
-    L=Real(gt=0, search=(1e-1, 10.0), log=True),
-    theta=Real(gt=0, le=2, search=(0.1, 2.0)),
-    mu=Real(gt=0, search=(1e-3, 1.0), log=True),
-    epsilon=Real(gt=0, search=(0.1, 10.0), log=True),
-    delta=Real(gt=0, lt=1, search=(1e-10, 0.1), log=True),
-)
-CLAIM_HIGH_DIM = Claim(
-    id="stage/claim-high-dim",
-    source=_src("Section 1.2", None, _HIGH_DIM_TEXT),
-    kind="limit",
-    summary="With n = Theta(d), d^{1/4}/sqrt(n eps) = 1/(n^{1/4} eps^{1/2}) and Theorem 3.4's rate is of lower order.",
-    domain=Domain(**_RATE_PARAMS),
-    statements=(
-        Identity("d^{1/4}/sqrt(n eps) at d = n equals 1/(n^{1/4} eps^{1/2})",
-                 lhs=(d ** sp.Rational(1, 4) / sp.sqrt(n * eps)).subs(d, n), rhs=1 / (n ** sp.Rational(1, 4) * sp.sqrt(eps))),
-        Limit("(Theorem 3.4's rate over P-2's at d = n)^4 -> 0 as n -> infinity (the fourth power has the same limit "
-              "and decays fast enough for the sweep to resolve it)",
-              expr=(OURS.subs(d, n) * n ** sp.Rational(1, 4) * sp.sqrt(eps)) ** 4, value=sp.Integer(0),
-              path=LimitPath("n", "inf")),
-    ),
-)
-
-# ----------------------------------------------------------------------------- Theorem 2.2
-_THM_2_2_DOMAIN = Domain(n=Int(ge=2, search=(2, 40)), p=Real(gt=0, lt=1, search=(0.01, 0.99)),
-                         c=Real(gt=0, search=(0.01, 3.0), log=True), s=Real(ge=0, search=(0.0, 2.0)))
-THM_2_2 = Claim(
-    id="stage/thm-2.2",
-    source=_src("Theorem 2.2", "(3)",
-                "(Generalization error by uniform stability, Theorem 2.2 in [Hardt et al., 2016]) If an algorithm A "
-                "satisfies alpha-uniform stability with respect to loss f, its generalization error is bounded by "
-                "alpha: E_{A,S}[F_E(A(S)) - F_S(A(S))] <= alpha [checked on an exactly solvable model: z in {-1, +1}, "
-                "squared loss, A(S) = c zbar + N(0, s^2), alpha the smallest constant of Definition 2.4]"),
-    kind="generalisation bound",
-    summary="Generalisation error <= alpha for alpha-uniformly stable algorithms (Hardt et al. 2016, Thm 2.2).",
-    domain=_THM_2_2_DOMAIN,
-    statements=(
-        SupBound("generalisation error / alpha <= 1 (exact sums over the data sets)", bound=sp.Integer(1),
-                 kind="supremum",
-                 scenario=seeded_search(PointScenario(proofs.generalisation_over_stability,
-                                                      "z in {-1, +1} with P(z = 1) = p, (w - z)^2/2, A(S) = c zbar + "
-                                                      "N(0, s^2): binomial sums", optimise=3), _THM_2_2_DOMAIN)),
     ),
 )
 
@@ -535,9 +324,7 @@ CLAIM_DP_TERM = Claim(
     witness={"K": 1, "T0": 3, "t0": 0, "rho": 0.0, "c4": 1.0, "theta": 2.0, "mu": 1.0, "beta": 1.0},
 )
 CORRECTED_DP = (1 - sp.Rational(1, 2) ** K) * c2**2 * d * L**2 * LOG / ((1 - 2 * Gamma) * c4 * theta**2 * mu * n**2 * eps**2)
-CLAIM_DP_TERM_CORRECTED = Claim(
-    id="stage/claim-dp-term-corrected",
-    source=CLAIM_DP_TERM.source,
+CLAIM_DP_TERM_CORRECTED = CLAIM_DP_TERM.corrected(
     kind="identity",
     summary=("Without momentum (t0_Mon = 0) (5)'s sampling term with d pi^2 for sigma^2/B equals (1 - 2^-K) c2^2 d L^2 "
              "log(1/delta)/((1 - 2Gamma) c4 theta^2 mu n^2 eps^2): the DP term in (5)'s own terms, with no eta^0."),
@@ -624,10 +411,7 @@ THM_3_4 = Claim(
 )
 K_POP = sp.Max(sp.log(theta * mu * n, 2) / 2, 1)
 ALPHA_NO_MOMENTUM = 2 * L**2 / ((n - 1) * beta) * T_K**q_exp + (T_K + 1) * B / n
-THM_3_4_CORRECTED = Claim(
-    id="stage/thm-3.4-corrected",
-    source=THM_3_4.source,
-    kind="rate",
+THM_3_4_CORRECTED = THM_3_4.corrected(
     summary=("Without momentum (alpha's first term, which grows like e^(2 rho 2^K t0), absent), K = log2(theta mu n)/2 "
              "(so T^K ~ sqrt(n)) and q = (1 - 1/n) beta/(c4 theta mu) <= 1, the chain (5) + alpha is O(max{d L^2 "
              "log(1/delta)/(theta^2 mu n^2 eps^2), sqrt(1/(theta mu n))}); for q > 1 alpha's terms grow like "
@@ -670,26 +454,13 @@ CLAIM_IMPROVES = Claim(
             "eps = 1, delta = 1e-5: 2.3)"),
     witness={"n": 100.0, "d": 10.0, "L": 1.0, "theta": 1.0, "mu": 0.01, "epsilon": 1.0, "delta": 1e-5},
 )
-CLAIM_IMPROVES_CORRECTED = Claim(
-    id="stage/claim-improves-corrected",
-    source=CLAIM_IMPROVES.source,
-    kind="limit",
+CLAIM_IMPROVES_CORRECTED = CLAIM_IMPROVES.corrected(
     summary=("Ours / P-2's (d log(1/delta))^{1/4}/sqrt(n eps) tends to sqrt(eps/(theta mu))/(d log(1/delta))^{1/4} as "
              "n -> infinity (no improvement in n); it tends to 0 only along n = Theta(d) (d = n)."),
-    domain=Domain(**_RATE_PARAMS),
     statements=(
         Limit("ours / P-2a -> sqrt(eps/(theta mu))/(d log(1/delta))^{1/4}", expr=OURS / P2A,
               value=sp.sqrt(eps / (theta * mu)) / (d * LOG) ** sp.Rational(1, 4), path=LimitPath("n", "inf")),
         Limit("(ours / P-2a at d = n)^4 -> 0 (the fourth power: same limit, resolved by the sweep)",
               expr=((OURS / P2A).subs(d, n)) ** 4, value=sp.Integer(0), path=LimitPath("n", "inf")),
     ),
-)
-
-CLAIMS = (
-    CLAIM_RISK_DECOMPOSITION, CLAIM_HIGH_DIM,
-    THM_2_1, THM_2_1_CORRECTED, THM_2_2,
-    CLAIM_AMPLIFICATION, THM_3_1, THM_3_1_CORRECTED,
-    THM_3_2, THM_3_2_CORRECTED, CLAIM_STAGE_CONDITIONS, CLAIM_DP_TERM, CLAIM_DP_TERM_CORRECTED, CLAIM_EER_RATE,
-    THM_3_3, CLAIM_MOMENTUM_TRADEOFF,
-    THM_3_4, THM_3_4_CORRECTED, CLAIM_IMPROVES, CLAIM_IMPROVES_CORRECTED,
 )
