@@ -124,18 +124,18 @@ sigma_lists = st.lists(st.floats(0.3, 50.0), min_size=1, max_size=25)
 @given(sigmas=sigma_lists)
 def test_dp_accounting_rdp_equals_rho_alpha(sigmas):
     rho = P.compose_zcdp(P.gaussian_zcdp_multiplier(s) for s in sigmas)
-    got = P.dp_accounting_rdp(sigmas, ORDERS)
+    got = P.event_rdp(P.noisy_gd_event(sigmas, adjacency="remove"), ORDERS)
     want = P.rdp_of_zcdp(rho, ORDERS)
     np.testing.assert_allclose(got, want, rtol=1e-9, atol=0)
     # replace adjacency: sensitivity doubles, zCDP quadruples
-    got_rep = P.dp_accounting_rdp(sigmas, ORDERS, adjacency="replace")
+    got_rep = P.event_rdp(P.noisy_gd_event(sigmas, adjacency="replace"), ORDERS)
     np.testing.assert_allclose(got_rep, 4 * want, rtol=1e-9, atol=0)
 
 
 def test_dp_accounting_rdp_default_orders():
     orders = dp_accounting.rdp.rdp_privacy_accountant.DEFAULT_RDP_ORDERS
     sigmas = [1.0, 2.0, 3.0, 2.0]
-    got = P.dp_accounting_rdp(sigmas, orders)
+    got = P.event_rdp(P.noisy_gd_event(sigmas, adjacency="remove"), orders)
     want = P.rdp_of_zcdp(sum(0.5 / s**2 for s in sigmas), orders)
     np.testing.assert_allclose(got, want, rtol=1e-9, atol=0)
 
@@ -148,12 +148,12 @@ def test_dp_accounting_neighbouring_relation_quirk():
     rel = dp_accounting.NeighboringRelation
     pld = dp_accounting.pld.PLDAccountant(rel.REPLACE_ONE)
     pld.compose(dp_accounting.GaussianDpEvent(z))
-    ours_pld = P.dp_accounting_epsilon([z], delta, adjacency="replace", accountant="pld")
+    ours_pld = P.event_epsilon(P.noisy_gd_event([z], adjacency="replace"), delta, accountant="pld")
     assert abs(pld.get_epsilon(delta) - ours_pld) < 1e-9
     rdp = dp_accounting.rdp.RdpAccountant(neighboring_relation=rel.REPLACE_ONE)
     rdp.compose(dp_accounting.GaussianDpEvent(z))
-    assert abs(rdp.get_epsilon(delta) - P.dp_accounting_epsilon([z], delta)) < 1e-12
-    assert P.dp_accounting_epsilon([z], delta, adjacency="replace") > rdp.get_epsilon(delta) + 1
+    assert abs(rdp.get_epsilon(delta) - P.event_epsilon(P.noisy_gd_event([z], adjacency="remove"), delta)) < 1e-12
+    assert P.event_epsilon(P.noisy_gd_event([z], adjacency="replace"), delta) > rdp.get_epsilon(delta) + 1
 
 
 @settings(derandomize=True, deadline=None, database=None, max_examples=20)
@@ -173,8 +173,9 @@ def test_ordering_of_conversions(rho_target, T, extra, delta, adjacency):
     rho = c * P.compose_zcdp(P.gaussian_zcdp_multiplier(s) for s in sigmas)
     eps_z = P.zcdp_to_dp(rho, delta)
     eps_opt = P.zcdp_to_dp_optimal(rho, delta)
-    eps_rdp = P.dp_accounting_epsilon(sigmas, delta, adjacency=adjacency)
-    eps_pld = P.dp_accounting_epsilon(sigmas, delta, adjacency=adjacency, accountant="pld")
+    event = P.noisy_gd_event(sigmas, adjacency=adjacency)
+    eps_rdp = P.event_epsilon(event, delta)
+    eps_pld = P.event_epsilon(event, delta, accountant="pld")
     eps_exact = P.gaussian_eps_exact(delta, math.sqrt(2 * rho))  # Gaussians compose to a Gaussian
     assert eps_z >= eps_rdp - 1e-12
     assert eps_rdp >= eps_pld - 1e-3
@@ -258,8 +259,8 @@ def test_appendix_D_figure():
     eps_exact = P.gaussian_eps_exact(1e-8, math.sqrt(2 * rho))
     assert abs(eps_exact - 3.4565134) < 1e-6
     z = 1 / math.sqrt(2 * rho)  # a single Gaussian step with this zCDP
-    eps_rdp = P.dp_accounting_epsilon([z], 1e-8)
-    eps_pld = P.dp_accounting_epsilon([z], 1e-8, accountant="pld")
+    eps_rdp = P.event_epsilon(P.noisy_gd_event([z], adjacency="remove"), 1e-8)
+    eps_pld = P.event_epsilon(P.noisy_gd_event([z], adjacency="remove"), 1e-8, accountant="pld")
     assert 4.0 > eps_rdp > P.zcdp_to_dp_optimal(rho, 1e-8) > eps_pld > eps_exact
     assert abs(eps_pld - eps_exact) < 1e-4
 
@@ -325,7 +326,7 @@ def test_budget_filter_invariants(sigmas, R, G, N, adjacency):
     long_way = math.fsum(P.gaussian_zcdp(res.sensitivity, G * s / N) for s in sigmas[:T])
     assert rel_close(res.rho, long_way, 1e-12) or res.rho == long_way == 0.0
     if T:
-        rdp = P.dp_accounting_rdp(sigmas[:T], ORDERS, adjacency=adjacency)
+        rdp = P.event_rdp(P.noisy_gd_event(sigmas[:T], adjacency=adjacency), ORDERS)
         np.testing.assert_allclose(rdp, P.rdp_of_zcdp(res.rho, ORDERS), rtol=1e-9)
 
 
@@ -397,10 +398,9 @@ BAD = [
     (P.budget_filter_privacy, ([2.0, -1.0], 10.0), r"sigmas\[1\]"),
     (P.budget_filter_privacy, ([0.0], 10.0), r"sigmas\[0\]"),
     (P.budget_filter_privacy, (5.0, 10.0), "sigmas"),
-    (P.dp_accounting_epsilon, ([1.0, 0.0], 1e-5), r"noise_multipliers\[1\]"),
-    (P.dp_accounting_epsilon, ([1.0], 0.0), "delta"),
-    (P.dp_accounting_rdp, ([1.0], [0.9]), r"orders\[0\]"),
-    (P.dp_accounting_rdp, ([-1.0], [2.0]), r"noise_multipliers\[0\]"),
+    (P.event_epsilon, (dp_accounting.GaussianDpEvent(1.0), 0.0), "delta"),
+    (P.event_rdp, (dp_accounting.GaussianDpEvent(1.0), [0.9]), r"orders\[0\]"),
+    (P.event_rdp, ("gaussian", [2.0]), "event"),
 ]
 
 
@@ -417,15 +417,20 @@ def test_bad_inputs_raise_value_error_naming_parameter(fn, args, name):
         (P.budget_filter_privacy, dict(sigmas=[1.0], R=1.0, clip_or_G=0.0), "clip_or_G"),
         (P.budget_filter_privacy, dict(sigmas=[1.0], R=1.0, N=0), "N"),
         (P.budget_filter_privacy, dict(sigmas=[1.0], R=1.0, N=2.5), "N"),
-        (P.dp_accounting_epsilon, dict(noise_multipliers=[1.0], delta=1e-5, adjacency="x"), "adjacency"),
-        (P.dp_accounting_epsilon, dict(noise_multipliers=[1.0], delta=1e-5, accountant="moments"), "accountant"),
-        (P.dp_accounting_epsilon, dict(noise_multipliers=[1.0], delta=1e-5, orders=[1.0]), r"orders\[0\]"),
+        (P.noisy_gd_event, dict(noise_multipliers=[1.0, 0.0], adjacency="remove"), r"noise_multipliers\[1\]"),
+        (P.noisy_gd_event, dict(noise_multipliers=[-1.0], adjacency="replace"), r"noise_multipliers\[0\]"),
+        (P.noisy_gd_event, dict(noise_multipliers=[1.0], adjacency="x"), "adjacency"),
+        (P.event_epsilon, dict(event=dp_accounting.GaussianDpEvent(1.0), delta=1e-5, accountant="moments"), "accountant"),
+        (P.event_epsilon, dict(event=dp_accounting.GaussianDpEvent(1.0), delta=1e-5, orders=[1.0]), r"orders\[0\]"),
         (
-            P.dp_accounting_epsilon,
-            dict(noise_multipliers=[1.0], delta=1e-5, accountant="pld", value_discretization_interval=0.0),
+            P.event_epsilon,
+            dict(event=dp_accounting.GaussianDpEvent(1.0), delta=1e-5, accountant="pld",
+                 value_discretization_interval=0.0),
             "value_discretization_interval",
         ),
-        (P.dp_accounting_rdp, dict(noise_multipliers=[1.0], orders=[2.0], adjacency="swap"), "adjacency"),
+        (P.mean_gradient_sensitivity, dict(bound=1.0, n_samples=10, adjacency="swap"), "adjacency"),
+        (P.mean_gradient_sensitivity, dict(bound=0.0, n_samples=10, adjacency="remove"), "bound"),
+        (P.mean_gradient_sensitivity, dict(bound=1.0, n_samples=2.5, adjacency="remove"), "n_samples"),
     ],
 )
 def test_bad_keyword_inputs(fn, kwargs, name):

@@ -20,7 +20,7 @@ from dpverify import privacy
 from dpverify.checks import Config
 from dpverify.checks import sampled as sampled_check
 from dpverify.numeric import evaluate
-from dpverify.privacy.schedules import exact_delta, schedule_zcdp, steps_within_budget
+from dpverify.privacy.schedules import exact_delta, schedule_zcdp
 from dpverify.scenarios import bind
 from dpverify.scenarios.schedule_privacy import GaussianRenyi, measured_sensitivity
 from dpverify.sim import Quadratic, gd
@@ -155,7 +155,8 @@ def test_sensitivity_and_zcdp_of_a_schedule_on_the_known_case():
     sig = [0.5, 1.0, 2.0]
     rho = schedule_zcdp(sig, 0.06)[-1]
     assert rho == pytest.approx(2 * 3.0**2 / 100**2 * sum(s**-2 for s in sig), rel=1e-14)     # (21)
-    eps_acc = privacy.dp_accounting_epsilon([s / 0.03 for s in sig], 1e-5, adjacency="replace", accountant="pld")
+    event = privacy.noisy_gd_event([s / 0.03 for s in sig], adjacency="replace")
+    eps_acc = privacy.event_epsilon(event, 1e-5, accountant="pld")
     assert eps_acc <= privacy.zcdp_to_dp(rho, 1e-5)
     assert exact_delta(sig, 0.06, privacy.zcdp_to_dp(rho, 1e-5)) <= 1e-5
 
@@ -204,7 +205,7 @@ def test_audit_search_is_steered_to_refutable_points_of_4c():
     assert C.PROP_4C.domain.contains(moved) and aud.refutability(moved) >= aud.refutability(pt)
 
 
-def test_steps_a_budget_allows_closed_forms_equal_the_engine_count():
+def test_steps_a_budget_allows_closed_forms_equal_the_step_by_step_count():
     rng = np.random.default_rng(5)
     for _ in range(40):
         p = {"rho": 10 ** rng.uniform(-1, 2), "L": 10 ** rng.uniform(-1, 1), "N": int(rng.integers(1, 50)),

@@ -12,8 +12,11 @@ Def. 1.1], Renyi DP and (eps, delta)-DP:
   form) and the exact privacy profile of the Gaussian mechanism [Balle & Wang 2018, Thm. 8];
 * :mod:`~dpverify.privacy.budget`: noisy gradient descent stopped by a zCDP *budget filter*
   (step ``t`` requests ``1/sigma_t^2`` against the residual budget and runs only if the request
-  is strictly below it);
-* :mod:`~dpverify.privacy.accountants`: cross-checks with Google's ``dp_accounting``;
+  is strictly below it); :mod:`~dpverify.privacy.steps` counts the steps a budget lets run;
+* :mod:`~dpverify.privacy.mechanisms`: the sensitivity of a mean gradient and the mechanisms as
+  ``dp_accounting`` events (``DpEvent``);
+* :mod:`~dpverify.privacy.accountants`: Google's ``dp_accounting`` RDP and PLD accountants
+  applied to an event (cross-checks);
 * :mod:`~dpverify.privacy.audit`: an empirical audit (Clopper-Pearson lower bound on delta at a
   claimed eps from runs on neighbouring data sets) that can refute an (eps, delta)-DP claim.
 
@@ -21,7 +24,7 @@ Numeric conventions
 -------------------
 Closed forms compute with ``mpmath`` at the caller's precision when any argument is an
 ``mpmath.mpf`` (and return an ``mpf``), else in double precision. Optimisation and root finding
-(``zcdp_to_dp_optimal``, ``gaussian_eps_exact``) and the ``dp_accounting`` wrappers work in
+(``zcdp_to_dp_optimal``, ``gaussian_eps_exact``) and the ``dp_accounting`` accountants work in
 double precision. ``renyi_divergence_gaussians`` always integrates in ``mpmath``.
 
 Every invalid argument raises ``ValueError`` naming the parameter and the value, in
@@ -37,18 +40,23 @@ every zCDP value is 4x the "remove" value.
 Notes on ``dp_accounting`` 0.6.0 (verified from its source): for an unsampled
 ``GaussianDpEvent(z)`` the ``RdpAccountant`` ignores the neighbouring relation (it always uses
 ``alpha / (2 z^2)``), whereas the ``PLDAccountant`` with ``REPLACE_ONE`` doubles the
-sensitivity internally. The wrappers therefore always use ``ADD_OR_REMOVE_ONE`` and encode
-replace-adjacency as the halved noise multiplier ``z/2``.
+sensitivity internally. :func:`noisy_gd_event` therefore describes the steps for
+``ADD_OR_REMOVE_ONE`` and encodes replace-adjacency as the halved noise multiplier ``z/2``.
 """
 from __future__ import annotations
 
-from ._checks import ADJACENCIES
-from .accountants import dp_accounting_epsilon, dp_accounting_rdp
+from . import composition, mechanisms, steps, validation  # noqa: F401
+from .accountants import event_epsilon, event_rdp
 from .audit import AuditResult, audit, clopper_pearson, gaussian_noise_for
-from .sampled_gaussian import mixture_delta_lower, wor_gaussian_epsilon  # noqa: F401
-from .budget import BudgetFilterPrivacy, budget_filter_privacy, sensitivity_of_mean_gradient
+from .budget import BudgetFilterPrivacy, budget_filter_privacy
 from .gaussian import (gaussian_delta_exact, gaussian_eps_exact, renyi_divergence_gaussians,
                        renyi_divergence_gaussians_closed)
+from .mechanisms import (mean_gradient_sensitivity, noisy_gd_event, poisson_sampled_gaussian_event,
+                         sampled_without_replacement_gaussian_event)
+from .sampled_gaussian import mixture_delta_lower, wor_gaussian_epsilon
+from .schedules import exact_delta, schedule_epsilon, schedule_zcdp
+from .steps import steps_within_budget
+from .validation import ADJACENCIES
 from .zcdp import (compose_zcdp, dp_to_zcdp, gaussian_zcdp,
                    gaussian_zcdp_multiplier, rdp_of_zcdp, zcdp_to_dp, zcdp_to_dp_optimal)
 
@@ -61,19 +69,26 @@ __all__ = [
     "BudgetFilterPrivacy",
     "budget_filter_privacy",
     "compose_zcdp",
-    "dp_accounting_epsilon",
-    "dp_accounting_rdp",
     "dp_to_zcdp",
+    "event_epsilon",
+    "event_rdp",
+    "exact_delta",
     "gaussian_delta_exact",
     "gaussian_eps_exact",
     "gaussian_zcdp",
     "gaussian_zcdp_multiplier",
+    "mean_gradient_sensitivity",
+    "mixture_delta_lower",
+    "noisy_gd_event",
+    "poisson_sampled_gaussian_event",
     "rdp_of_zcdp",
     "renyi_divergence_gaussians",
     "renyi_divergence_gaussians_closed",
-    "sensitivity_of_mean_gradient",
+    "sampled_without_replacement_gaussian_event",
+    "schedule_epsilon",
+    "schedule_zcdp",
+    "steps_within_budget",
+    "wor_gaussian_epsilon",
     "zcdp_to_dp",
     "zcdp_to_dp_optimal",
 ]
-from . import composition, mechanisms  # noqa: E402,F401
-from .schedules import exact_delta, mean_gradient_sensitivity, schedule_epsilon, schedule_zcdp, steps_within_budget  # noqa: E402,F401

@@ -1,127 +1,124 @@
-"""Cross-checks with Google's ``dp_accounting`` (RDP and PLD accountants)."""
+"""Accountants: Google's ``dp_accounting`` RDP and PLD accountants applied to a ``DpEvent``.
+
+The events come from :mod:`.mechanisms` (e.g. :func:`~.mechanisms.noisy_gd_event`) or from
+``dp_accounting.dp_event`` directly; an accountant composes the event and reports the eps at a
+delta (:func:`event_epsilon`) or the RDP curve (:func:`event_rdp`). The neighbouring relation is
+dp-accounting's ``NeighboringRelation`` (``None``: ``ADD_OR_REMOVE_ONE``).
+"""
 from __future__ import annotations
 
-import collections
-from typing import Sequence
+import contextlib
+import logging
+import math
 
 import numpy as np
 
-from ._checks import _as_sequence, _check_adjacency, _check_delta, _check_orders, _check_positive
+from .validation import check_delta, check_orders, check_positive
+
+__all__ = ["event_epsilon", "event_rdp"]
+
+ACCOUNTANTS = ("rdp", "pld", "best")
 
 
-
-def _effective_multipliers(noise_multipliers, adjacency: str) -> list:
-    _check_adjacency(adjacency)
-    zs = _as_sequence("noise_multipliers", noise_multipliers)
-    for i, z in enumerate(zs):
-        _check_positive(f"noise_multipliers[{i}]", z)
-    scale = 1.0 if adjacency == "remove" else 0.5
-    return [scale * float(z) for z in zs]
-
-
-def _gaussian_composition_event(zs: Sequence[float]):
+def _relation(neighboring_relation):
     import dp_accounting
 
-    counts = collections.Counter(zs)
-    return dp_accounting.ComposedDpEvent(
-        [
-            dp_accounting.SelfComposedDpEvent(dp_accounting.GaussianDpEvent(z), n)
-            for z, n in sorted(counts.items())
-        ]
-    )
+    if neighboring_relation is None:
+        return dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE
+    if not isinstance(neighboring_relation, dp_accounting.NeighboringRelation):
+        raise ValueError("neighboring_relation must be a dp_accounting.NeighboringRelation or None. "
+                         f"Found {neighboring_relation!r}.")
+    return neighboring_relation
 
 
-def dp_accounting_epsilon(
-    noise_multipliers,
-    delta,
-    adjacency: str = "remove",
-    accountant: str = "rdp",
-    orders=None,
-    value_discretization_interval: float = 1e-4,
-) -> float:
-    """Epsilon of a composition of Gaussian mechanisms via ``dp_accounting``.
+def _check_event(event):
+    from dp_accounting import dp_event
 
-    Composes ``GaussianDpEvent(z_t)`` for each step (identical multipliers are
-    grouped into ``SelfComposedDpEvent``) with the neighbouring relation
-    ``ADD_OR_REMOVE_ONE``; for ``adjacency="replace"`` the multiplier relative
-    to the doubled sensitivity, ``z_t / 2``, is used (see module docstring for
-    why ``REPLACE_ONE`` is not used).  For a budget filter, ``z_t = sigma_t``.
+    if not isinstance(event, dp_event.DpEvent):
+        raise ValueError(f"event must be a dp_accounting DpEvent. Found {event!r}.")
+    return event
+
+
+@contextlib.contextmanager
+def _quiet_absl():
+    """Silence absl's warnings while the RDP accountant runs (it warns, harmlessly, about the
+    orders it excludes)."""
+    absl = logging.getLogger("absl")
+    level = absl.level
+    absl.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        absl.setLevel(level)
+
+
+def event_epsilon(event, delta, *, accountant: str = "rdp", orders=None,
+                  value_discretization_interval: float = 1e-4, neighboring_relation=None) -> float:
+    """Epsilon at ``delta`` of a ``DpEvent`` from ``dp_accounting`` (an upper bound).
 
     Parameters
     ----------
-    noise_multipliers : iterable of real > 0
-        Noise std divided by the per-sample bound ``G/N``.
+    event : dp_accounting.DpEvent
+        A ``NoOpDpEvent`` (nothing released) has eps 0 exactly.
     delta : real in (0, 1)
-    adjacency : {"remove", "replace"}
-    accountant : {"rdp", "pld"}
-        ``"rdp"``: ``RdpAccountant`` (conversion of
-        [Canonne, Kamath & Steinke 2020, Prop. 12] at a finite set of orders);
-        ``"pld"``: ``PLDAccountant`` (pessimistic discretisation, near-exact).
+    accountant : {"rdp", "pld", "best"}
+        ``"rdp"``: ``RdpAccountant`` (the conversion of [Canonne, Kamath & Steinke 2020, Prop. 12]
+        at a finite set of orders); ``"pld"``: ``PLDAccountant`` (pessimistic discretisation,
+        near-exact); ``"best"``: the smaller of the two (both are upper bounds).
     orders : sequence of real > 1, optional
-        RDP orders (``RdpAccountant`` default if ``None``); ``"rdp"`` only.
+        RDP orders (``RdpAccountant``'s default if ``None``).
     value_discretization_interval : real > 0
-        PLD discretisation; ``"pld"`` only.
-
-    Returns
-    -------
-    float
+        PLD discretisation.
+    neighboring_relation : dp_accounting.NeighboringRelation, optional
+        ``None``: ``ADD_OR_REMOVE_ONE``.
 
     Raises
     ------
     ValueError
-        On a bad multiplier, ``delta``, ``adjacency``, ``accountant``, ``orders``
-        or ``value_discretization_interval``.
+        On a bad ``event``, ``delta``, ``accountant``, ``orders``, ``value_discretization_interval``
+        or ``neighboring_relation``.
     """
     import dp_accounting
 
-    zs = _effective_multipliers(noise_multipliers, adjacency)
-    _check_delta(delta)
-    if accountant not in ("rdp", "pld"):
-        raise ValueError(f"accountant must be 'rdp' or 'pld'. Found {accountant!r}.")
-    relation = dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE
-    if accountant == "rdp":
-        kwargs = {} if orders is None else {"orders": [float(a) for a in _check_orders(orders)]}
-        acc = dp_accounting.rdp.RdpAccountant(neighboring_relation=relation, **kwargs)
-    else:
-        _check_positive("value_discretization_interval", value_discretization_interval)
-        acc = dp_accounting.pld.PLDAccountant(
-            neighboring_relation=relation,
-            value_discretization_interval=float(value_discretization_interval),
-        )
-    if not zs:
+    _check_event(event)
+    check_delta(delta)
+    if accountant not in ACCOUNTANTS:
+        raise ValueError(f"accountant must be one of {ACCOUNTANTS}. Found {accountant!r}.")
+    relation = _relation(neighboring_relation)
+    kwargs = {} if orders is None else {"orders": [float(a) for a in check_orders(orders)]}
+    check_positive("value_discretization_interval", value_discretization_interval)
+    if isinstance(event, dp_accounting.NoOpDpEvent):
         return 0.0
-    acc.compose(_gaussian_composition_event(zs))
-    return float(acc.get_epsilon(float(delta)))
+    out = math.inf
+    with _quiet_absl():
+        if accountant in ("rdp", "best"):
+            acc = dp_accounting.rdp.RdpAccountant(neighboring_relation=relation, **kwargs)
+            acc.compose(event)
+            out = min(out, float(acc.get_epsilon(float(delta))))
+        if accountant in ("pld", "best"):
+            acc = dp_accounting.pld.PLDAccountant(
+                neighboring_relation=relation, value_discretization_interval=float(value_discretization_interval))
+            acc.compose(event)
+            out = min(out, float(acc.get_epsilon(float(delta))))
+    return out
 
 
-def dp_accounting_rdp(noise_multipliers, orders, adjacency: str = "remove") -> np.ndarray:
-    """RDP curve of a composition of Gaussian mechanisms from ``dp_accounting``.
+def event_rdp(event, orders, *, neighboring_relation=None) -> np.ndarray:
+    """The RDP curve of a ``DpEvent`` at ``orders`` from dp-accounting's ``RdpAccountant``.
 
-    Parameters
-    ----------
-    noise_multipliers : iterable of real > 0
-    orders : sequence of real > 1
-    adjacency : {"remove", "replace"}
-        ``"replace"`` halves each multiplier (see :func:`dp_accounting_epsilon`).
-
-    Returns
-    -------
-    numpy.ndarray
-        ``RdpAccountant(orders).rdp`` after composing; should equal
-        ``rdp_of_zcdp(sum_t 1/(2 z_t^2), orders)`` (Gaussian zCDP composed).
+    For :func:`~.mechanisms.noisy_gd_event` this equals ``rdp_of_zcdp(sum_t 1/(2 z_t^2), orders)``
+    (Gaussian zCDP composed); a ``NoOpDpEvent`` gives zeros.
 
     Raises
     ------
     ValueError
-        On a bad multiplier, order or ``adjacency``.
+        On a bad ``event``, order or ``neighboring_relation``.
     """
     import dp_accounting
 
-    zs = _effective_multipliers(noise_multipliers, adjacency)
-    seq = [float(a) for a in _check_orders(orders)]
-    acc = dp_accounting.rdp.RdpAccountant(
-        orders=seq, neighboring_relation=dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE
-    )
-    if zs:
-        acc.compose(_gaussian_composition_event(zs))
+    _check_event(event)
+    seq = check_orders(orders)
+    acc = dp_accounting.rdp.RdpAccountant(orders=seq, neighboring_relation=_relation(neighboring_relation))
+    with _quiet_absl():
+        acc.compose(event)
     return np.asarray(acc.rdp, dtype=float)

@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
-import numbers
 from typing import Iterable
 
-import numpy as np
+from .mechanisms import mean_gradient_sensitivity
+from .steps import steps_within_budget
+from .validation import check_positive, check_positive_int
 
-from ._checks import _check_adjacency, _check_positive
-
+_BLOCK = 256  # sigmas taken from the iterable at a time
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,37 +41,20 @@ class BudgetFilterPrivacy:
     per_step_rho: tuple
 
 
-def sensitivity_of_mean_gradient(clip_or_G=1.0, N=1, adjacency: str = "remove") -> float:
-    """L2 sensitivity of ``(1/N) sum_i g_i`` with ``||g_i|| <= G`` and fixed ``N``.
-
-    ``G/N`` for removal of one sample (normaliser kept at ``N``) and ``2G/N`` for
-    replacement of one sample (same-size neighbours).
-
-    Raises
-    ------
-    ValueError
-        On non-positive ``clip_or_G``, non-integer / non-positive ``N`` or an
-        unknown ``adjacency``.
-    """
-    _check_positive("clip_or_G", clip_or_G)
-    if isinstance(N, (bool, np.bool_)) or not isinstance(N, numbers.Integral) or N < 1:
-        raise ValueError(f"N must be a positive integer. Found {N!r}.")
-    _check_adjacency(adjacency)
-    factor = 1.0 if adjacency == "remove" else 2.0
-    return factor * float(clip_or_G) / int(N)
-
-
 def budget_filter_privacy(sigmas, R, adjacency: str = "remove", clip_or_G=1.0, N=1) -> BudgetFilterPrivacy:
     """Run the bookkeeping of a zCDP budget filter and account its privacy.
 
     At step ``t`` the algorithm requests ``rho_t = 1/sigma_t^2``; if
     ``rho_t < R_t`` (strict) it sets ``R_{t+1} = R_t - rho_t`` and releases the
     mean gradient plus ``N(0, (G sigma_t / N)^2 I)``; otherwise it terminates.
-    ``R_1 = R``.  The ``sigmas`` iterable is consumed lazily, so an infinite
-    generator is fine as long as the budget eventually runs out.
+    ``R_1 = R``; the steps that run are counted by
+    :func:`~.steps.steps_within_budget` with costs ``1/sigma_t^2``.  The ``sigmas``
+    iterable is consumed in blocks of 256, so an infinite generator is fine as
+    long as the budget eventually runs out; a bad ``sigma_t`` raises only if the
+    filter reaches step ``t``.
 
     Each executed step is a Gaussian mechanism with sensitivity ``Delta``
-    (:func:`sensitivity_of_mean_gradient`) and noise std ``G sigma_t / N``,
+    (:func:`~.mechanisms.mean_gradient_sensitivity`) and noise std ``G sigma_t / N``,
     hence ``Delta^2 / (2 (G sigma_t/N)^2) = c / (2 sigma_t^2)`` zCDP with
     ``c = 1`` (remove) or ``c = 4`` (replace) (Gaussian mechanism); the total is
     the sum (composition).  ``G`` and ``N`` cancel; the per-step values are
@@ -112,21 +96,38 @@ def budget_filter_privacy(sigmas, R, adjacency: str = "remove", clip_or_G=1.0, N
         If ``R`` is not positive and finite, a consumed ``sigmas[t]`` is not
         positive and finite, or on bad ``adjacency`` / ``clip_or_G`` / ``N``.
     """
-    _check_positive("R", R)
-    sensitivity = sensitivity_of_mean_gradient(clip_or_G, N, adjacency)
+    check_positive("R", R)
+    check_positive("clip_or_G", clip_or_G)
+    N = check_positive_int("N", N)
+    sensitivity = mean_gradient_sensitivity(clip_or_G, N, adjacency=adjacency)
     if isinstance(sigmas, (str, bytes)) or not isinstance(sigmas, Iterable):
         raise ValueError(f"sigmas must be an iterable of real numbers. Found {sigmas!r}.")
-    c = 1.0 if adjacency == "remove" else 4.0
     residual = float(R)
-    per_step = []
-    for t, sigma in enumerate(sigmas):
-        _check_positive(f"sigmas[{t}]", sigma)
-        s = float(sigma)
-        request = 1.0 / (s * s)
-        if not request < residual:
+    run: list = []
+    blocks = iter(sigmas)
+    while True:  # blocks of the (possibly infinite) iterable, each counted by steps_within_budget
+        block = list(itertools.islice(blocks, _BLOCK))
+        valid, error = [], None
+        for s in block:  # a bad sigma is an error only if the filter reaches it
+            try:
+                check_positive(f"sigmas[{len(run) + len(valid)}]", s)
+            except ValueError as exc:
+                error = exc
+                break
+            valid.append(float(s))
+        requests = [1.0 / (s * s) for s in valid]
+        k = steps_within_budget(requests, residual)
+        for request in requests[:k]:
+            residual = residual - request
+        run += valid[:k]
+        if k < len(valid):
             break
-        residual = residual - request
-        per_step.append(c / (2.0 * s * s))
+        if error is not None:
+            raise error
+        if len(block) < _BLOCK:
+            break
+    c = 1.0 if adjacency == "remove" else 4.0
+    per_step = [c / (2.0 * s * s) for s in run]
     return BudgetFilterPrivacy(
         steps=len(per_step),
         rho=math.fsum(per_step),
@@ -134,5 +135,3 @@ def budget_filter_privacy(sigmas, R, adjacency: str = "remove", clip_or_G=1.0, N
         sensitivity=sensitivity,
         per_step_rho=tuple(per_step),
     )
-
-

@@ -27,17 +27,18 @@ raise ``ValueError`` naming the parameter and the value.
 """
 from __future__ import annotations
 
-import logging
 import math
 
 import numpy as np
 from scipy.special import gammaln, logsumexp
 
-from ._checks import _check_delta, _check_nonnegative, _check_positive
+from .accountants import event_epsilon
+from .mechanisms import poisson_sampled_gaussian_event
+from .validation import check_delta, check_nonnegative, check_positive
 
 
 def _check_prob(name: str, x, *, allow_zero: bool = True, allow_one: bool = False) -> float:
-    _check_nonnegative(name, x)
+    check_nonnegative(name, x)
     x = float(x)
     lo_ok = x >= 0 if allow_zero else x > 0
     hi_ok = x <= 1 if allow_one else x < 1
@@ -103,7 +104,7 @@ def pair_epsilon(p, q, delta: float) -> float:
     """The smallest ``eps >= 0`` with ``pair_delta(p, q, eps) <= delta`` (``inf`` when none), exactly
     (piecewise in e^eps between consecutive likelihood ratios), both directions."""
     p, q = _check_pmf("p", p), _check_pmf("q", q)
-    _check_nonnegative("delta", delta)
+    check_nonnegative("delta", delta)
     return max(_direction_epsilon(p, q, float(delta)), _direction_epsilon(q, p, float(delta)))
 
 
@@ -111,7 +112,7 @@ def canonical_pair(eps: float, delta: float) -> tuple[np.ndarray, np.ndarray]:
     """The (eps, delta)-DP pair every (eps, delta)-DP algorithm is a post-processing of
     [Kairouz, Oh & Viswanath 2015, Thm. 2.1]: four atoms, a delta leak on each side and randomised
     response in between. ``pair_delta(P, Q, eps) == delta``."""
-    _check_nonnegative("eps", eps)
+    check_nonnegative("eps", eps)
     delta = _check_prob("delta", delta)
     e = math.exp(-eps)  # (1 - delta) e^eps/(1 + e^eps) = (1 - delta)/(1 + e^-eps)
     hi, lo = (1 - delta) / (1 + e), (1 - delta) * e / (1 + e)
@@ -130,7 +131,7 @@ def subsampled_pair(p, q, alpha: float) -> tuple[np.ndarray, np.ndarray]:
 def amplified_eps(eps: float, alpha: float) -> float:
     """``ln(1 + alpha (e^eps - 1))``: the tight eps of an eps-DP algorithm on a uniformly random
     alpha fraction of the data (replace-one) [Balle, Barthe & Gaboardi 2018, Thm. 9]."""
-    _check_nonnegative("eps", eps)
+    check_nonnegative("eps", eps)
     alpha = _check_prob("alpha", alpha, allow_zero=False, allow_one=True)
     return float(math.log1p(alpha * math.expm1(eps)))
 
@@ -143,7 +144,7 @@ def optimal_composition_delta(eps: float, delta: float, k: int, eps_total: float
     ``1 - (1 - delta)^k + (1 - delta)^k sum_l C(k, l) [e^((k-l) eps) - e^eps_total e^(l eps)]_+ / (1 + e^eps)^k``,
 
     evaluated in log space (exact up to rounding for every k)."""
-    _check_nonnegative("eps", eps)
+    check_nonnegative("eps", eps)
     delta = _check_prob("delta", delta)
     k = _check_int("k", k)
     if not math.isfinite(float(eps_total)):
@@ -169,7 +170,7 @@ def optimal_composition_delta(eps: float, delta: float, k: int, eps_total: float
 def optimal_composition_eps(eps: float, delta: float, k: int, delta_total: float) -> float:
     """The smallest eps_total with ``optimal_composition_delta(eps, delta, k, eps_total) <= delta_total``
     (bisection to 1e-12 relative); ``inf`` when no eps_total reaches ``delta_total``."""
-    _check_delta(delta_total, "delta_total")
+    check_delta(delta_total, "delta_total")
     hi = k * float(eps)
     if optimal_composition_delta(eps, delta, k, hi) > delta_total:
         return math.inf
@@ -190,9 +191,9 @@ def optimal_composition_eps(eps: float, delta: float, k: int, delta_total: float
 def advanced_composition_eps(eps: float, k: int, delta_prime: float) -> float:
     """``sqrt(2 k ln(1/delta')) eps + k eps (e^eps - 1)`` [Dwork, Rothblum & Vadhan 2010, Thm. III.3]:
     k-fold composition of (eps, delta)-DP algorithms is (this, k delta + delta')-DP."""
-    _check_nonnegative("eps", eps)
+    check_nonnegative("eps", eps)
     k = _check_int("k", k)
-    _check_delta(delta_prime, "delta_prime")
+    check_delta(delta_prime, "delta_prime")
     return float(math.sqrt(2 * k * math.log(1 / delta_prime)) * eps + k * eps * math.expm1(eps))
 
 
@@ -222,35 +223,13 @@ def subsampled_gaussian_epsilon(noise_multiplier: float, sampling_probability: f
     docstring). ``accountant``: ``"rdp"`` (fast), ``"pld"`` (near-exact, pessimistic) or ``"best"``
     (the smaller of the two, both upper bounds).
     """
-    import dp_accounting
-    from dp_accounting import dp_event
-
-    _check_positive("noise_multiplier", noise_multiplier)
+    check_positive("noise_multiplier", noise_multiplier)
     q = _check_prob("sampling_probability", sampling_probability, allow_zero=False, allow_one=True)
     steps = _check_int("steps", steps)
-    _check_delta(delta)
-    if accountant not in ("rdp", "pld", "best"):
-        raise ValueError(f"accountant must be 'rdp', 'pld' or 'best'. Found {accountant!r}.")
-    event = dp_event.SelfComposedDpEvent(
-        dp_event.PoissonSampledDpEvent(q, dp_event.GaussianDpEvent(float(noise_multiplier))), steps)
-    rel = dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE
-    out = math.inf
-    absl = logging.getLogger("absl")
-    level = absl.level
-    absl.setLevel(logging.ERROR)  # the RDP accountant warns about orders it excludes, harmlessly
-    try:
-        if accountant in ("rdp", "best"):
-            acc = dp_accounting.rdp.RdpAccountant(neighboring_relation=rel)
-            acc.compose(event)
-            out = min(out, float(acc.get_epsilon(float(delta))))
-        if accountant in ("pld", "best"):
-            acc = dp_accounting.pld.PLDAccountant(neighboring_relation=rel,
-                                                  value_discretization_interval=value_discretization_interval)
-            acc.compose(event)
-            out = min(out, float(acc.get_epsilon(float(delta))))
-    finally:
-        absl.setLevel(level)
-    return out
+    check_delta(delta)
+    event = poisson_sampled_gaussian_event(noise_multiplier, q, steps)
+    return event_epsilon(event, delta, accountant=accountant,
+                         value_discretization_interval=value_discretization_interval)
 
 
 __all__ = [

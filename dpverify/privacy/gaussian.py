@@ -9,7 +9,7 @@ import mpmath
 import numpy as np
 from scipy import optimize, special
 
-from ._checks import _check_delta, _check_finite, _check_orders, _check_positive, _use_mp
+from .validation import check_delta, check_finite, check_orders, check_positive, uses_mpmath
 from .zcdp import zcdp_to_dp
 
 def renyi_divergence_gaussians(mu0, mu1, s, alpha, dps: int = 50):
@@ -44,10 +44,10 @@ def renyi_divergence_gaussians(mu0, mu1, s, alpha, dps: int = 50):
     ValueError
         On non-finite means, non-positive ``s``, ``alpha < 1`` or bad ``dps``.
     """
-    _check_finite("mu0", mu0)
-    _check_finite("mu1", mu1)
-    _check_positive("s", s)
-    _check_orders(alpha, allow_one=True)
+    check_finite("mu0", mu0)
+    check_finite("mu1", mu1)
+    check_positive("s", s)
+    check_orders(alpha, allow_one=True)
     if isinstance(dps, (bool, np.bool_)) or not isinstance(dps, numbers.Integral) or dps < 15:
         raise ValueError(f"dps must be an integer >= 15. Found {dps!r}.")
     with mpmath.workdps(int(dps) + 10):
@@ -102,11 +102,11 @@ def renyi_divergence_gaussians_closed(mu0, mu1, s, alpha):
     ValueError
         On non-finite means, non-positive ``s`` or ``alpha``.
     """
-    _check_finite("mu0", mu0)
-    _check_finite("mu1", mu1)
-    _check_positive("s", s)
-    _check_positive("alpha", alpha)
-    if _use_mp(mu0, mu1, s, alpha):
+    check_finite("mu0", mu0)
+    check_finite("mu1", mu1)
+    check_positive("s", s)
+    check_positive("alpha", alpha)
+    if uses_mpmath(mu0, mu1, s, alpha):
         m0, m1, sd, a = (mpmath.mpf(v) for v in (mu0, mu1, s, alpha))
         return a * (m0 - m1) ** 2 / (2 * sd * sd)
     return float(alpha) * (float(mu0) - float(mu1)) ** 2 / (2.0 * float(s) ** 2)
@@ -154,9 +154,9 @@ def gaussian_delta_exact(eps, mu):
     ValueError
         If ``eps`` is not finite or ``mu`` is not positive and finite.
     """
-    _check_finite("eps", eps)
-    _check_positive("mu", mu)
-    if _use_mp(eps, mu):
+    check_finite("eps", eps)
+    check_positive("mu", mu)
+    if uses_mpmath(eps, mu):
         e, m = mpmath.mpf(eps), mpmath.mpf(mu)
         d = mpmath.ncdf(-e / m + m / 2) - mpmath.exp(e) * mpmath.ncdf(-e / m - m / 2)
         return max(d, mpmath.mpf(0))
@@ -186,8 +186,8 @@ def gaussian_eps_exact(delta, mu) -> float:
     ValueError
         If ``delta`` is not in (0, 1) or ``mu`` is not positive and finite.
     """
-    _check_delta(delta)
-    _check_positive("mu", mu)
+    check_delta(delta)
+    check_positive("mu", mu)
     d, m = float(delta), float(mu)
     log_d = math.log(d)
 

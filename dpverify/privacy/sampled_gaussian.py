@@ -17,7 +17,9 @@ from functools import lru_cache
 import numpy as np
 from scipy import optimize, special
 
-from ._checks import _check_delta, _check_nonnegative, _check_positive
+from .accountants import event_rdp
+from .mechanisms import sampled_without_replacement_gaussian_event
+from .validation import check_delta, check_nonnegative, check_positive
 
 
 # A short list of integer orders keeps dp_accounting's O(alpha^2) WOR bound fast.
@@ -31,7 +33,6 @@ def _wor_rdp_step(k_q: int, k_z: int, orders: tuple) -> np.ndarray:
     without replacement of ratio ``10^(k_q/_GRID)`` (replace-one), from dp_accounting; the elementwise minimum
     with the unsampled Gaussian's ``alpha/(2 z^2)`` (both are upper bounds)."""
     import dp_accounting
-    from dp_accounting import rdp
 
     q = min(1.0, 10.0 ** (k_q / _GRID))
     z = 10.0 ** (k_z / _GRID)
@@ -39,10 +40,9 @@ def _wor_rdp_step(k_q: int, k_z: int, orders: tuple) -> np.ndarray:
     if q >= 1.0:
         return gauss
     size = 10**9
-    acc = rdp.RdpAccountant(orders=list(orders), neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
-    acc.compose(dp_accounting.SampledWithoutReplacementDpEvent(size, int(math.ceil(q * size)),
-                                                               dp_accounting.GaussianDpEvent(z)))
-    return np.minimum(np.asarray(acc.rdp, float), gauss)
+    event = sampled_without_replacement_gaussian_event(size, int(math.ceil(q * size)), z)
+    rdp = event_rdp(event, list(orders), neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+    return np.minimum(rdp, gauss)
 
 
 def wor_gaussian_epsilon(n: int, batch: int, noise_multiplier: float, steps: int, delta: float,
@@ -65,8 +65,8 @@ def wor_gaussian_epsilon(n: int, batch: int, noise_multiplier: float, steps: int
         raise ValueError(f"batch must be in [1, n]. Found batch={batch!r}, n={n!r}.")
     if steps < 1:
         raise ValueError(f"steps must be a positive integer. Found {steps!r}.")
-    _check_positive("noise_multiplier", noise_multiplier)
-    _check_delta(delta)
+    check_positive("noise_multiplier", noise_multiplier)
+    check_delta(delta)
     k_q = int(math.ceil(_GRID * math.log10(batch / n) - 1e-9))
     k_z = int(math.floor(_GRID * math.log10(float(noise_multiplier)) + 1e-9))
     curve = _wor_rdp_step(min(k_q, 0), k_z, tuple(orders))
@@ -87,7 +87,7 @@ def mixture_delta_lower(p_means, q_means, stds, eps: float, weights=None, q_stds
     neighbouring data sets on which a mechanism's output (or a function of it) has these laws.
     Computed in log space on a grid of 401 thresholds spanning every component, refined around the
     best by a bounded scalar search."""
-    _check_nonnegative("eps", eps)
+    check_nonnegative("eps", eps)
     pm, qm = np.asarray(p_means, float).ravel(), np.asarray(q_means, float).ravel()
     ps = np.broadcast_to(np.asarray(stds, float), pm.shape).astype(float)
     qs = ps if q_stds is None else np.broadcast_to(np.asarray(q_stds, float), qm.shape).astype(float)

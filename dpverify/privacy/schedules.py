@@ -1,9 +1,10 @@
 """Privacy of noisy gradient descent under a noise schedule: per-step zCDP, composition, the
-(eps, delta) it implies, the exact privacy profile, and the number of steps a budget allows.
+(eps, delta) it implies and the exact privacy profile.
 
 Step ``t`` releases ``grad F(theta_t) + N(0, s_t^2 I)``; with ``Delta`` the L2 sensitivity of the
 released gradient (``2L/N`` for the mean of per-sample gradients of norm at most ``L`` under
-replace-one neighbours, ``L/N`` under remove-one with a fixed normaliser: :data:`ADJACENCIES`) it is
+replace-one neighbours, ``L/N`` under remove-one with a fixed normaliser:
+:func:`~.mechanisms.mean_gradient_sensitivity`) it is
 a Gaussian mechanism with ``rho_t = Delta^2 / (2 s_t^2)`` [Bun & Steinke 2016, Prop. 1.6]; the
 steps compose adaptively to ``rho = sum_t rho_t`` [ibid., Lemma 2.3], which implies
 ``(rho + 2 sqrt(rho ln(1/delta)), delta)``-DP [ibid., Prop. 1.3]. The composition of Gaussian
@@ -15,29 +16,16 @@ Every function works in double precision, or in mpmath when an argument is an ``
 from __future__ import annotations
 
 import math
-from typing import Callable, Sequence
+from typing import Sequence
 
 import mpmath
 import numpy as np
 
-from ._checks import _check_delta, _check_positive, _use_mp
+from .validation import check_delta, check_positive, uses_mpmath
 from .gaussian import gaussian_delta_exact
 from .zcdp import zcdp_to_dp
 
-__all__ = ["mean_gradient_sensitivity", "schedule_zcdp", "schedule_epsilon", "exact_delta", "steps_within_budget"]
-
-
-def mean_gradient_sensitivity(lipschitz, n_samples, adjacency: str = "replace"):
-    """L2 sensitivity of ``(1/N) sum_n grad f(theta; x_n)`` when every ``||grad f(theta; x)|| <= L``:
-    ``2L/N`` (replace-one) or ``L/N`` (remove-one, normaliser N kept)."""
-    _check_positive("lipschitz", lipschitz)
-    _check_positive("n_samples", n_samples)
-    if adjacency not in ("replace", "remove"):
-        raise ValueError(f"adjacency must be 'replace' or 'remove'. Found {adjacency!r}.")
-    k = 2 if adjacency == "replace" else 1
-    if _use_mp(lipschitz, n_samples):
-        return k * mpmath.mpf(lipschitz) / mpmath.mpf(n_samples)
-    return k * float(lipschitz) / float(n_samples)
+__all__ = ["schedule_zcdp", "schedule_epsilon", "exact_delta"]
 
 
 def schedule_zcdp(noise_stds: Sequence, sensitivity) -> list:
@@ -45,12 +33,12 @@ def schedule_zcdp(noise_stds: Sequence, sensitivity) -> list:
 
     In double precision the running sums are NumPy's and the total is ``math.fsum``'s (correctly rounded);
     with an ``mpf`` argument everything is accumulated in mpmath (20 guard digits)."""
-    _check_positive("sensitivity", sensitivity)
+    check_positive("sensitivity", sensitivity)
     for i, s in enumerate(noise_stds):
-        _check_positive(f"noise_stds[{i}]", s)
+        check_positive(f"noise_stds[{i}]", s)
     if not len(noise_stds):
         return []
-    if _use_mp(sensitivity, *noise_stds):
+    if uses_mpmath(sensitivity, *noise_stds):
         out = []
         with mpmath.workdps(mpmath.mp.dps + 20):
             acc, d = mpmath.mpf(0), mpmath.mpf(sensitivity)
@@ -66,7 +54,7 @@ def schedule_zcdp(noise_stds: Sequence, sensitivity) -> list:
 
 def schedule_epsilon(noise_stds: Sequence, sensitivity, delta) -> list:
     """``eps`` after each step from the composed zCDP: ``rho + 2 sqrt(rho ln(1/delta))``."""
-    _check_delta(delta)
+    check_delta(delta)
     return [zcdp_to_dp(r, delta) for r in schedule_zcdp(noise_stds, sensitivity)]
 
 
@@ -77,23 +65,3 @@ def exact_delta(noise_stds: Sequence, sensitivity, eps) -> float:
     if not rho:
         return 0.0
     return float(gaussian_delta_exact(float(eps), math.sqrt(2 * float(rho))))
-
-
-def steps_within_budget(rho_step: Callable[[int], float], budget, max_steps: int = 10**7) -> int:
-    """The largest ``T`` with ``sum_{t=1}^{T} rho_step(t) <= budget`` (the steps a zCDP budget allows).
-
-    ``rho_step(t) >= 0`` is the zCDP of step ``t`` (a float or an ``mpf``); the running sum is kept in
-    mpmath with 20 guard digits, so the comparison with the budget is exact for float inputs. Raises ``ValueError`` when more than ``max_steps`` steps fit
-    (the budget is not exhausted within the cap).
-    """
-    _check_positive("budget", budget)
-    with mpmath.workdps(mpmath.mp.dps + 20):
-        total, cap = mpmath.mpf(0), mpmath.mpf(budget)
-        for t in range(1, max_steps + 2):
-            r = rho_step(t)
-            if r < 0:
-                raise ValueError(f"rho_step({t}) must be >= 0. Found {r!r}.")
-            total += mpmath.mpf(r)
-            if total > cap:
-                return t - 1
-    raise ValueError(f"the budget {budget!r} is not exhausted within max_steps = {max_steps} steps")

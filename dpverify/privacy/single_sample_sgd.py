@@ -38,7 +38,7 @@ from functools import lru_cache
 import numpy as np
 from scipy.special import gammaln, log_ndtr
 
-from ._checks import _check_delta, _check_positive
+from .validation import check_delta, check_positive
 
 __all__ = ["ORDERS", "sgm_rdp", "rdp_to_delta", "rdp_to_epsilon", "single_sample_sgd_delta",
            "single_sample_sgd_epsilon", "single_sample_sgd_delta_lower", "single_sample_sgd_noise",
@@ -70,7 +70,7 @@ def sgm_rdp(q: float, z: float, orders=ORDERS) -> np.ndarray:
     noise multiplier ``z``: ``log(sum_k C(a,k) (1-q)^(a-k) q^k exp((k^2 - k)/(2 z^2))) / (a - 1)``."""
     if not (0 < q <= 1):
         raise ValueError(f"q must be in (0, 1]. Found {q!r}.")
-    _check_positive("z", z)
+    check_positive("z", z)
     orders = tuple(int(o) for o in np.asarray(orders))
     if any(o < 2 for o in orders):
         raise ValueError(f"orders must be integers >= 2. Found {orders!r}.")
@@ -95,15 +95,15 @@ def rdp_to_delta(rdp, eps: float, orders=ORDERS) -> float:
 
 def rdp_to_epsilon(rdp, delta: float, orders=ORDERS) -> float:
     """Smallest eps over the orders with (eps, delta)-DP from the RDP curve (CKS 2020, Prop. 12)."""
-    _check_delta(delta)
+    check_delta(delta)
     a = np.asarray(orders, float)
     e = np.asarray(rdp, float) + np.log1p(-1 / a) - (math.log(delta) + np.log(a)) / (a - 1)
     return max(0.0, float(np.min(e)))
 
 
 def _args(noise_std, lipschitz, n, steps):
-    _check_positive("noise_std", noise_std)
-    _check_positive("lipschitz", lipschitz)
+    check_positive("noise_std", noise_std)
+    check_positive("lipschitz", lipschitz)
     n = _check_int("n", n, 1)
     steps = _check_int("steps", steps, 0)
     return float(noise_std), float(lipschitz), n, steps
@@ -213,13 +213,13 @@ def _bisect_noise(f, target, lipschitz):
 
 def single_sample_sgd_noise(eps: float, delta: float, lipschitz: float, n: int, steps: int) -> float:
     """The smallest noise std whose upper-bound delta at ``eps`` is at most ``delta`` (to 1e-10 relative)."""
-    _check_delta(delta)
-    _check_positive("eps", eps)
+    check_delta(delta)
+    check_positive("eps", eps)
     return _bisect_noise(lambda s: single_sample_sgd_delta(eps, s, lipschitz, n, steps), delta, lipschitz)
 
 
 def single_sample_sgd_noise_lower(eps: float, delta: float, lipschitz: float, n: int, steps: int) -> float:
     """A noise std below which (eps, delta)-DP is impossible (the lower-bound delta exceeds delta)."""
-    _check_delta(delta)
-    _check_positive("eps", eps)
+    check_delta(delta)
+    check_positive("eps", eps)
     return _bisect_noise(lambda s: single_sample_sgd_delta_lower(eps, s, lipschitz, n, steps), delta, lipschitz)

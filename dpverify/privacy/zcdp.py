@@ -11,8 +11,8 @@ import mpmath
 import numpy as np
 from scipy import optimize
 
-from ._checks import (_as_sequence, _is_real, _check_delta, _check_nonnegative, _check_orders,
-                      _check_positive, _use_mp)
+from .validation import (as_sequence, check_delta, check_nonnegative, check_orders, check_positive, is_real,
+                         uses_mpmath)
 
 # ---------------------------------------------------------------------------
 # zCDP of the Gaussian mechanism and composition
@@ -42,9 +42,9 @@ def gaussian_zcdp(sensitivity, noise_std):
         If ``sensitivity`` is negative / non-finite or ``noise_std`` is not
         positive and finite.
     """
-    _check_nonnegative("sensitivity", sensitivity)
-    _check_positive("noise_std", noise_std)
-    if _use_mp(sensitivity, noise_std):
+    check_nonnegative("sensitivity", sensitivity)
+    check_positive("noise_std", noise_std)
+    if uses_mpmath(sensitivity, noise_std):
         d, s = mpmath.mpf(sensitivity), mpmath.mpf(noise_std)
         return d * d / (2 * s * s)
     d, s = float(sensitivity), float(noise_std)
@@ -69,8 +69,8 @@ def gaussian_zcdp_multiplier(sigma):
     ValueError
         If ``sigma`` is not positive and finite.
     """
-    _check_positive("sigma", sigma)
-    if _use_mp(sigma):
+    check_positive("sigma", sigma)
+    if uses_mpmath(sigma):
         s = mpmath.mpf(sigma)
         return 1 / (2 * s * s)
     return 0.5 / float(sigma) ** 2
@@ -97,10 +97,10 @@ def compose_zcdp(rhos):
         If ``rhos`` is not iterable or an element is negative / non-finite
         (the message names ``rhos[i]``).
     """
-    values = _as_sequence("rhos", rhos)
+    values = as_sequence("rhos", rhos)
     for i, r in enumerate(values):
-        _check_nonnegative(f"rhos[{i}]", r)
-    if _use_mp(*values):
+        check_nonnegative(f"rhos[{i}]", r)
+    if uses_mpmath(*values):
         return mpmath.fsum(mpmath.mpf(r) for r in values)
     return math.fsum(float(r) for r in values)
 
@@ -132,9 +132,9 @@ def zcdp_to_dp(rho, delta):
     ValueError
         If ``rho`` is negative / non-finite or ``delta`` is not in (0, 1).
     """
-    _check_nonnegative("rho", rho)
-    _check_delta(delta)
-    if _use_mp(rho, delta):
+    check_nonnegative("rho", rho)
+    check_delta(delta)
+    if uses_mpmath(rho, delta):
         r, d = mpmath.mpf(rho), mpmath.mpf(delta)
         return r + 2 * mpmath.sqrt(r * -mpmath.log(d))
     r, L = float(rho), -math.log(float(delta))
@@ -185,8 +185,8 @@ def zcdp_to_dp_optimal(rho, delta) -> float:
     ValueError
         If ``rho`` is negative / non-finite or ``delta`` is not in (0, 1).
     """
-    _check_nonnegative("rho", rho)
-    _check_delta(delta)
+    check_nonnegative("rho", rho)
+    check_delta(delta)
     r, L = float(rho), -math.log(float(delta))
     if r == 0.0:
         return 0.0
@@ -230,9 +230,9 @@ def dp_to_zcdp(eps, delta):
     ValueError
         If ``eps`` is negative / non-finite or ``delta`` is not in (0, 1).
     """
-    _check_nonnegative("eps", eps)
-    _check_delta(delta)
-    if _use_mp(eps, delta):
+    check_nonnegative("eps", eps)
+    check_delta(delta)
+    if uses_mpmath(eps, delta):
         e, L = mpmath.mpf(eps), -mpmath.log(mpmath.mpf(delta))
         return e * e / (mpmath.sqrt(L + e) + mpmath.sqrt(L)) ** 2
     e, L = float(eps), -math.log(float(delta))
@@ -261,10 +261,10 @@ def rdp_of_zcdp(rho, orders):
     ValueError
         If ``rho`` is negative / non-finite, or an order is not in ``(1, inf)``.
     """
-    _check_nonnegative("rho", rho)
-    seq = _check_orders(orders)
-    scalar = _is_real(orders)
-    if _use_mp(rho, *seq):
+    check_nonnegative("rho", rho)
+    seq = check_orders(orders)
+    scalar = is_real(orders)
+    if uses_mpmath(rho, *seq):
         out = [mpmath.mpf(rho) * mpmath.mpf(a) for a in seq]
         return out[0] if scalar else out
     arr = float(rho) * np.asarray([float(a) for a in seq], dtype=float)

@@ -98,8 +98,8 @@ class ScheduleGDPrivacy(MappedScenario):
         if self.measure_kind == "delta_at_eps":
             return exact_delta(stds, delta_meas, float(m.scalar("eps", inst))), 0.0
         unit = L / N   # dp_accounting's multipliers are relative to the per-sample bound; "replace" doubles it
-        return float(privacy.dp_accounting_epsilon([s / unit for s in stds], float(m.scalar("delta", inst)),
-                                                   adjacency=self.adjacency, accountant="rdp")), 0.0
+        event = privacy.noisy_gd_event([s / unit for s in stds], adjacency=self.adjacency)
+        return float(privacy.event_epsilon(event, float(m.scalar("delta", inst)), accountant="rdp")), 0.0
 
     def describe(self, inst):
         T = int(round(float(self.map.scalar("horizon", inst))))

@@ -15,7 +15,7 @@ import mpmath
 import numpy as np
 from hypothesis import strategies as st
 
-from dpverify.privacy._checks import _check_delta, _check_nonnegative, _use_mp
+from dpverify.privacy.validation import check_delta, check_nonnegative, uses_mpmath
 from dpverify.scenarios import PointScenario, Scenario
 
 
@@ -197,9 +197,9 @@ def dp_to_zcdp_spurious_root(eps, delta):
     ValueError
         If ``eps`` is negative / non-finite or ``delta`` is not in (0, 1).
     """
-    _check_nonnegative("eps", eps)
-    _check_delta(delta)
-    if _use_mp(eps, delta):
+    check_nonnegative("eps", eps)
+    check_delta(delta)
+    if uses_mpmath(eps, delta):
         e, L = mpmath.mpf(eps), -mpmath.log(mpmath.mpf(delta))
         return e + 2 * L + 2 * mpmath.sqrt(L * (e + L))
     e, L = float(eps), -math.log(float(delta))

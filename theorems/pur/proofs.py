@@ -20,7 +20,6 @@ import mpmath
 import numpy as np
 
 from dpverify.privacy import audit
-from dpverify.privacy.schedules import steps_within_budget
 from dpverify.scenarios import PointScenario
 from dpverify.sim.adaptive import adaptive_gd
 from dpverify.sim.losses import Logistic
@@ -92,9 +91,20 @@ def _rho_step(schedule: str, p: dict):
 
 
 def steps_allowed(schedule: str, p: dict, max_steps: int = 10**6) -> int:
-    """The largest T with sum_{t<=T} rho_t <= rho (exact, mpmath): the steps the budget allows."""
+    """The largest T with sum_{t<=T} rho_t <= rho: the steps the budget allows, the rho_t (40 digits) summed
+    one by one in mpmath with 20 guard digits, so the comparison with the budget is exact. Raises
+    ``ValueError`` when more than ``max_steps`` steps fit."""
     with mpmath.workdps(40):
-        return steps_within_budget(_rho_step(schedule, p), mpmath.mpf(p["rho"]), max_steps=max_steps)
+        rho_step, budget = _rho_step(schedule, p), mpmath.mpf(p["rho"])
+    if not budget > 0:
+        raise ValueError(f"rho must be positive. Found {p['rho']!r}.")
+    with mpmath.workdps(60):
+        total = mpmath.mpf(0)
+        for t in range(1, max_steps + 2):
+            total += rho_step(t)
+            if total > budget:
+                return t - 1
+    raise ValueError(f"the budget rho = {p['rho']!r} is not exhausted within max_steps = {max_steps} steps")
 
 
 def steps_allowed_closed(schedule: str, p: dict) -> int:
