@@ -314,11 +314,11 @@ class ParamMap:
         return key in self.exprs
 
     def validate_for(self, claim) -> str | None:
-        from ..spec import _symbol_names
+        from ..spec import symbol_names
 
         allowed = set(claim.domain.params) | {str(k) for k in claim.definitions}
         for k, e in self.exprs.items():
-            names = _symbol_names(claim.expand(e))
+            names = symbol_names(claim.expand(e))
             if k in self.stepwise:
                 names.discard(str(self.index))
             elif str(self.index) in names and str(self.index) not in allowed:
