@@ -62,7 +62,7 @@ from ..sim.adaptive import adaptive_gd as _simulate
 from ..sim.adaptive import adaptive_moments, quadratic_path_moments
 from ..sim.losses import CosineSum
 from .base import T_INDEX, MappedScenario, ParamMap
-from .gd import LogisticData, MCPoint
+from .gd import LogisticData
 
 GRAD = sp.Symbol("g")
 PROBLEMS = ("smooth", "convex", "strongly_convex")

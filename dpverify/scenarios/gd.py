@@ -33,9 +33,9 @@ usable in a bound as ``v2[t]``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 import mpmath
 import numpy as np

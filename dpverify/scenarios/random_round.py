@@ -38,7 +38,6 @@ from .. import sim
 from ..numeric import Compiled
 from ..privacy.composition import subsampled_gaussian_epsilon
 from .base import MappedScenario
-from .gd import MCPoint
 from .output_perturbation import ERMData, fit_dimension
 
 STATISTICS = ("grad_norm_sq", "excess")
