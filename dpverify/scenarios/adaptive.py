@@ -62,7 +62,7 @@ from ..sim.adaptive import adaptive_gd as _simulate
 from ..sim.adaptive import adaptive_moments, quadratic_path_moments
 from ..sim.losses import CosineSum
 from .base import T_INDEX, MappedScenario, ParamMap
-from .gd import LogisticData, MCPoint
+from .gd import LogisticData
 
 GRAD = sp.Symbol("g")
 PROBLEMS = ("smooth", "convex", "strongly_convex")
@@ -177,11 +177,11 @@ class AdaptiveGD(MappedScenario):
 
     # ------------------------------------------------------------------ binding
     def validate_for(self, claim):
-        from ..spec import _symbol_names
+        from ..spec import symbol_names
 
         allowed = set(claim.domain.params) | {str(k) for k in claim.definitions}
         for k, e in self.params.exprs.items():
-            names = _symbol_names(claim.expand(e))
+            names = symbol_names(claim.expand(e))
             if k in self.STEPWISE:
                 names -= {str(self.index), str(self.grad)}
             unknown = sorted(names - allowed)
@@ -189,7 +189,7 @@ class AdaptiveGD(MappedScenario):
                 return (f"adaptive_gd: {k} = {e} uses {', '.join(unknown)}, which are not parameters of the "
                         f"claim's domain ({', '.join(claim.domain.params)}) nor definitions")
         if self.exceeds is not None:
-            unknown = sorted(_symbol_names(claim.expand(sp.sympify(self.exceeds))) - allowed)
+            unknown = sorted(symbol_names(claim.expand(sp.sympify(self.exceeds))) - allowed)
             if unknown:
                 return f"adaptive_gd: exceeds uses {', '.join(unknown)}, which are not parameters of the claim"
         return None

@@ -33,9 +33,9 @@ usable in a bound as ``v2[t]``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 import mpmath
 import numpy as np
@@ -147,9 +147,9 @@ class NoisyGD(MappedScenario):
         if msg:
             return msg
         if self.exceeds is not None:
-            from ..spec import _symbol_names
+            from ..spec import symbol_names
 
-            unknown = sorted(_symbol_names(claim.expand(sp.sympify(self.exceeds))) - set(claim.domain.params)
+            unknown = sorted(symbol_names(claim.expand(sp.sympify(self.exceeds))) - set(claim.domain.params)
                              - {str(k) for k in claim.definitions})
             if unknown:
                 return f"noisy_gd: exceeds uses {', '.join(unknown)}, which are not parameters of the claim"

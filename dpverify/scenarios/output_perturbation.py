@@ -40,7 +40,7 @@ from hypothesis import strategies as st
 from .. import sim
 from ..privacy.mechanisms import gaussian_pair_delta, norm_laplace_max_privacy_loss
 from .base import MappedScenario, SyntheticData, spectrum_and_direction
-from .gd import MCPoint, classification_data
+from .gd import classification_data
 from .gd_sensitivity import FAMILIES, GDSensitivity
 
 _SMOOTH_FACTOR = {"least_squares": 1.0, "logistic": 0.25, "huber": 1.0}

@@ -38,7 +38,6 @@ from .. import sim
 from ..numeric import Compiled
 from ..privacy.composition import subsampled_gaussian_epsilon
 from .base import MappedScenario
-from .gd import MCPoint
 from .output_perturbation import ERMData, fit_dimension
 
 STATISTICS = ("grad_norm_sq", "excess")
@@ -80,9 +79,9 @@ class RandomRoundSGD(MappedScenario):
         msg = super().validate_for(claim)
         if msg or self.exceeds is None:
             return msg
-        from ..spec import _symbol_names
+        from ..spec import symbol_names
 
-        unknown = sorted(_symbol_names(claim.expand(self.exceeds)) - set(claim.domain.params)
+        unknown = sorted(symbol_names(claim.expand(self.exceeds)) - set(claim.domain.params)
                          - {str(k) for k in claim.definitions})
         return f"random_round_sgd: exceeds uses {', '.join(unknown)}" if unknown else None
 

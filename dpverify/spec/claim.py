@@ -1,0 +1,221 @@
+"""A claim: where it was printed (Source), its hypotheses (Domain) and its statements."""
+from __future__ import annotations
+
+import re
+from dataclasses import KW_ONLY, dataclass, field, fields, replace
+from typing import Any, Callable, Mapping
+
+import sympy as sp
+from .domain import ClaimError, Domain, DomainError
+from .statements import Constant, Inequality, Minimiser, Statement, _set, expand_definitions, symbol_names
+
+
+VERDICTS = ("verified", "holds", "violated", "inconclusive")
+ID_RE = re.compile(r"^[a-z0-9_]+/[a-z0-9][a-z0-9.\-_]*$")
+
+
+# --------------------------------------------------------------------------- source
+@dataclass(frozen=True)
+class Source:
+    """Where a claim is printed: any document (a seed file, a paper, a book), the label as printed,
+    the equation number and the text it was read from.
+
+    >>> Source("Boyd & Vandenberghe, Convex Optimization (2004)", "Section 9.3", eq="(9.18)").cite()
+    '[Boyd & Vandenberghe, Convex Optimization (2004), Section 9.3, eq. (9.18)]'
+    """
+
+    document: str
+    label: str
+    eq: str | None = None
+    text: str = ""
+    url: str | None = None
+
+    def __post_init__(self):
+        if not isinstance(self.document, str) or not self.document.strip():
+            raise ClaimError(f"Source.document must name the document the claim is printed in, got {self.document!r}")
+        if not isinstance(self.label, str) or not self.label.strip():
+            raise ClaimError(f"Source.label must be the label as printed (e.g. 'Theorem 4.1'), got {self.label!r}")
+
+    @classmethod
+    def for_document(cls, document: str) -> Callable[..., "Source"]:
+        """A function building the Sources of one document, so a paper names its file once.
+
+        The function takes the other fields as :class:`Source` does (``label``, then ``eq`` and
+        ``text`` positionally or by keyword, ``url`` by keyword):
+
+        >>> src = Source.for_document("Boyd & Vandenberghe, Convex Optimization (2004)")
+        >>> src("Section 9.3", "(9.18)").cite()
+        '[Boyd & Vandenberghe, Convex Optimization (2004), Section 9.3, eq. (9.18)]'
+        """
+        cls(document, "any label")          # a bad document is refused here, where it is named
+
+        def source(label: str, eq: str | None = None, text: str = "", *, url: str | None = None) -> "Source":
+            return cls(document, label, eq, text, url)
+
+        source.__doc__ = f"A Source printed in {document!r}: (label, eq=None, text='', *, url=None)."
+        return source
+
+    def cite(self) -> str:
+        eq = f", eq. {self.eq}" if self.eq else ""
+        return f"[{self.document}, {self.label}{eq}]"
+
+    def to_json(self) -> dict:
+        return {"document": self.document, "label": self.label, "eq": self.eq, "text": self.text,
+                "url": self.url}
+
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One checkable claim, encoded as printed (every field keyword-only).
+
+    ``witness``: for a claim expected ``violated``, a point of the domain where it fails; it is
+    the replay command of the errata (``dpverify check ID --at witness``) and the contract tests
+    replay it.
+    """
+
+    _: KW_ONLY
+    id: str
+    source: Source
+    domain: Domain
+    statements: tuple[Statement, ...]
+    kind: str = "inequality"
+    definitions: Mapping = field(default_factory=dict)
+    expected: str = "holds"
+    reason: str = ""
+    constants: tuple[Constant, ...] = ()
+    summary: str = ""
+    witness: Mapping[str, Any] | None = None
+
+    def _fail(self, fieldname: str, problem: str) -> None:
+        raise ClaimError(f"claim {self.id!r}: {fieldname}: {problem}")
+
+    def __post_init__(self):
+        if not isinstance(self.id, str) or not ID_RE.match(self.id):
+            raise ClaimError(f"claim id must look like 'paper/thm-4.1' (lower case, one '/'), got {self.id!r}")
+        if not isinstance(self.source, Source):
+            self._fail("source", f"must be a Source(document, label, ...), got {self.source!r}")
+        if not isinstance(self.domain, Domain):
+            self._fail("domain", f"must be a Domain(...), got {self.domain!r}")
+        if isinstance(self.statements, Statement):
+            _set(self, "statements", (self.statements,))
+        if isinstance(self.statements, list):
+            _set(self, "statements", tuple(self.statements))
+        if not isinstance(self.statements, tuple) or not self.statements:
+            self._fail("statements", f"must be a non-empty tuple of statements, got {self.statements!r}")
+        names = set()
+        for s in self.statements:
+            if not isinstance(s, Statement):
+                self._fail("statements", f"{s!r} is not a statement (Identity, Inequality, Rate, ...)")
+            if s.name in names:
+                self._fail("statements", f"two statements are named {s.name!r}")
+            names.add(s.name)
+        if self.expected not in VERDICTS:
+            self._fail("expected", f"must be one of {VERDICTS}, got {self.expected!r}")
+        if self.expected == "violated":
+            if not self.reason:
+                self._fail("reason", "a claim expected 'violated' gives no reason (say in one line what is wrong)")
+        if not isinstance(self.definitions, Mapping):
+            self._fail("definitions", f"must be a mapping symbol -> expression, got {self.definitions!r}")
+        for k, v in self.definitions.items():
+            if not isinstance(k, sp.Symbol):
+                self._fail("definitions", f"key {k!r} is not a SymPy Symbol")
+            if str(k) in self.domain.params:
+                self._fail("definitions", f"{k} is both a domain parameter and a definition")
+        if self.witness is not None:
+            try:
+                self.domain.validate(self.witness)
+            except DomainError as exc:
+                self._fail("witness", f"{exc} (the witness must be a point of the domain)")
+        if not isinstance(self.constants, tuple) or not all(isinstance(c, Constant) for c in self.constants):
+            self._fail("constants", f"must be a tuple of Constant, got {self.constants!r}")
+        self._validate_symbols()
+
+    def _validate_symbols(self) -> None:
+        allowed = set(self.domain.params) | {str(k) for k in self.definitions}
+        def_syms = set()
+        for v in self.definitions.values():
+            def_syms |= symbol_names(sp.sympify(v))
+        for s in self.statements:
+            extra = set()
+            for sc in (getattr(s, "scenario", None), getattr(s, "audit", None)):
+                if sc is None:
+                    continue
+                extra |= set(getattr(sc, "observables", lambda: ())())
+                validate = getattr(sc, "validate_for", None)
+                if validate is not None:
+                    msg = validate(self)
+                    if msg:
+                        self._fail(f"statement {s.name!r}: scenario", msg)
+            if isinstance(s, Minimiser):
+                extra |= {s.var, str(s.index)}
+            if isinstance(s, Inequality):
+                for q in s.exists:
+                    if q not in self.domain.params:
+                        self._fail(f"statement {s.name!r}: exists", f"{q!r} is not a parameter of the domain")
+            for fname, expr in s.expressions().items():
+                used = symbol_names(self.expand(expr))
+                unknown = sorted(used - allowed - extra)
+                if unknown:
+                    self._fail(f"statement {s.name!r}: {fname}",
+                               f"symbol(s) {', '.join(unknown)} are neither domain parameters "
+                               f"({', '.join(self.domain.params)}) nor definitions"
+                               + (f" nor scenario observables ({', '.join(sorted(extra))})" if extra else ""))
+        del def_syms
+
+    def corrected(self, **changes: Any) -> "Claim":
+        """The ``-corrected`` claim of this (printed) claim: the same claim with ``changes`` applied.
+
+        The new claim has id ``<this id>-corrected`` and this claim's source; every other field
+        (domain, statements, kind, definitions, constants, summary) is kept unless given in
+        ``changes``. ``expected`` is reset to ``"holds"``, and ``reason`` and ``witness`` (which
+        say why and where the printed claim fails) are cleared, unless given. The result is
+        validated as any claim is; a name that is not a field of :class:`Claim`, or ``id`` /
+        ``source``, raises :class:`ClaimError` naming it.
+
+        Example (the printed bound is wrong; the corrected one differs in its statement)::
+
+            BOUND = Claim(id="mine/thm-1", source=Source("my notes", "Theorem 1"),
+                          domain=Domain(x=Real(gt=0)),
+                          statements=(Inequality("x <= x^2", lhs=x, rhs=x**2),),
+                          expected="violated", reason="fails for x < 1", witness={"x": 0.5})
+            BOUND_CORRECTED = BOUND.corrected(
+                summary="x <= x^2 + 1/4 for every x > 0.",
+                statements=(Inequality("x <= x^2 + 1/4", lhs=x, rhs=x**2 + sp.Rational(1, 4)),))
+        """
+        names = {f.name for f in fields(self)}
+        for name in changes:
+            if name in ("id", "source"):
+                self._fail(f"corrected({name}=...)", f"a corrected claim keeps the printed claim's {name} "
+                           f"(its id is {self.id + '-corrected'!r}); build a Claim(...) to change it")
+            if name not in names:
+                self._fail(f"corrected({name}=...)", f"{name!r} is not a field of Claim "
+                           f"(fields: {', '.join(sorted(names - {'id', 'source'}))})")
+        reset = {"expected": "holds", "reason": "", "witness": None}
+        return replace(self, id=self.id + "-corrected", **{**reset, **changes})
+
+    @property
+    def label(self) -> str:
+        return self.source.label
+
+    @property
+    def paper(self) -> str:
+        return self.id.split("/")[0]
+
+    def expand(self, expr: sp.Basic) -> sp.Basic:
+        """Substitute the claim's definitions (e.g. gamma = 1 - 1/kappa) until none is left."""
+        return expand_definitions(expr, self.definitions)
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "label": self.label,
+            "source": self.source.to_json(),
+            "kind": self.kind,
+            "statements": [f"{type(s).__name__}: {s.name}" for s in self.statements],
+            "hypotheses": self.domain.hypotheses(),
+            "expected": self.expected,
+            "reason": self.reason,
+            "summary": self.summary,
+            "witness": None if self.witness is None else dict(self.witness),
+        }

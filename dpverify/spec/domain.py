@@ -1,0 +1,399 @@
+"""Hypotheses as data: parameters (Real, Int, Seq, Choice), relations between them, and the Domain
+that validates a point and draws points satisfying every hypothesis."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import mpmath
+import sympy as sp
+from hypothesis import strategies as st
+
+
+class DomainError(ValueError):
+    """A point lies outside a claim's hypotheses (message: ``kappa = 0.5 violates kappa >= 1``)."""
+
+
+class ClaimError(ValueError):
+    """A claim (or one of its statements) is malformed; the message names claim, field and value."""
+
+
+
+# --------------------------------------------------------------------------- parameters
+def _fmt(v: float) -> str:
+    return f"{v:g}"
+
+
+@dataclass(frozen=True)
+class Real:
+    """A real parameter with hypotheses (``gt``, ``ge``, ``lt``, ``le``) and a search range.
+
+    ``search`` is the finite box that sampled checks explore (defaults derived from the bounds);
+    ``log`` samples it log-uniformly. ``units`` = (a, b): the parameter scales as c**a * s**b when
+    the loss is multiplied by c and the parameter vector by s (used by the scaling check).
+    """
+
+    gt: float | None = None
+    ge: float | None = None
+    lt: float | None = None
+    le: float | None = None
+    search: tuple[float, float] | None = None
+    log: bool = False
+    units: tuple[int, int] | None = (0, 0)
+
+    def __post_init__(self):
+        for name in ("gt", "ge", "lt", "le"):
+            v = getattr(self, name)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v)):
+                raise ClaimError(f"Real({name}=...) must be a number, got {v!r}")
+        if self.search is not None:
+            if len(self.search) != 2 or not self.search[0] < self.search[1]:
+                raise ClaimError(f"Real(search=...) must be (low, high) with low < high, got {self.search!r}")
+        if self.log:
+            lo, _ = self.box()
+            if lo <= 0:
+                raise ClaimError(f"Real(log=True) needs a positive search range, got {self.box()!r}")
+
+    def hypotheses(self, name: str) -> list[str]:
+        out = []
+        for bound, op in ((self.gt, ">"), (self.ge, ">="), (self.lt, "<"), (self.le, "<=")):
+            if bound is not None:
+                out.append(f"{name} {op} {_fmt(bound)}")
+        return out
+
+    def violation(self, name: str, value: Any) -> str | None:
+        try:
+            v = float(value)
+        except (TypeError, ValueError):
+            return f"{name} = {value!r} is not a real number"
+        if isinstance(value, (list, tuple, str)):
+            return f"{name} = {value!r} is not a real number"
+        if not math.isfinite(v):
+            return f"{name} = {value!r} is not finite"
+        for bound, ok, op in ((self.gt, v > (self.gt or 0), ">"), (self.ge, v >= (self.ge or 0), ">="),
+                              (self.lt, v < (self.lt or 0), "<"), (self.le, v <= (self.le or 0), "<=")):
+            if bound is not None and not ok:
+                return f"{name} = {v:g} violates {name} {op} {_fmt(bound)}"
+        return None
+
+    def box(self) -> tuple[float, float]:
+        if self.search is not None:
+            return self.search
+        lo = self.gt if self.gt is not None else self.ge
+        hi = self.lt if self.lt is not None else self.le
+        lo = -10.0 if lo is None else lo
+        hi = (lo + 100.0 if lo > 0 else 100.0) if hi is None else hi
+        return (lo, hi)
+
+    def in_box(self, value: float) -> bool:
+        lo, hi = self.box()
+        return lo <= value <= hi
+
+    def strategy(self) -> st.SearchStrategy:
+        lo, hi = self.box()
+        if self.log:
+            base = st.floats(math.log(lo), math.log(hi), allow_nan=False)
+            return base.map(lambda u: min(max(math.exp(u), lo), hi)).filter(
+                lambda v: self.violation("x", v) is None)
+        base = st.floats(lo, hi, allow_nan=False, allow_infinity=False,
+                         exclude_min=self.gt is not None and lo == self.gt,
+                         exclude_max=self.lt is not None and hi == self.lt)
+        return base.filter(lambda v: self.violation("x", v) is None)
+
+
+@dataclass(frozen=True)
+class Int:
+    """An integer parameter ``ge <= n <= le``; ``search`` bounds the sampled range."""
+
+    ge: int | None = None
+    le: int | None = None
+    search: tuple[int, int] | None = None
+    units: tuple[int, int] | None = (0, 0)
+
+    def hypotheses(self, name: str) -> list[str]:
+        out = [f"{name} is an integer"]
+        if self.ge is not None:
+            out.append(f"{name} >= {self.ge}")
+        if self.le is not None:
+            out.append(f"{name} <= {self.le}")
+        return out
+
+    def violation(self, name: str, value: Any) -> str | None:
+        if isinstance(value, (list, tuple, str, bool)):
+            return f"{name} = {value!r} is not an integer"
+        try:
+            f = float(value)
+        except (TypeError, ValueError):
+            return f"{name} = {value!r} is not an integer"
+        if not math.isfinite(f) or f != int(f):
+            return f"{name} = {value!r} violates {name} is an integer"
+        v = int(f)
+        if self.ge is not None and v < self.ge:
+            return f"{name} = {v} violates {name} >= {self.ge}"
+        if self.le is not None and v > self.le:
+            return f"{name} = {v} violates {name} <= {self.le}"
+        return None
+
+    def box(self) -> tuple[int, int]:
+        if self.search is not None:
+            return self.search
+        lo = self.ge if self.ge is not None else 0
+        hi = self.le if self.le is not None else lo + 30
+        return (lo, hi)
+
+    def in_box(self, value) -> bool:
+        lo, hi = self.box()
+        return lo <= value <= hi
+
+    def strategy(self) -> st.SearchStrategy:
+        lo, hi = self.box()
+        return st.integers(lo, hi)
+
+
+@dataclass(frozen=True)
+class Seq:
+    """A sequence parameter x_1..x_n whose length is the integer parameter ``length``.
+
+    In SymPy the sequence is an ``IndexedBase`` of the same name, indexed from 1.
+    """
+
+    length: str
+    elem: Real = field(default_factory=lambda: Real(gt=0, search=(1e-3, 10.0), log=True))
+    units: tuple[int, int] | None = (0, 0)
+
+    def hypotheses(self, name: str) -> list[str]:
+        return [f"{name}_t: " + ", ".join(self.elem.hypotheses(f"{name}_t")) + f" for t = 1..{self.length}"]
+
+    def violation(self, name: str, value: Any, n: int | None = None) -> str | None:
+        if not isinstance(value, (list, tuple)):
+            return f"{name} = {value!r} is not a sequence"
+        if n is not None and len(value) != n:
+            return f"{name} has length {len(value)} but {self.length} = {n}"
+        for i, v in enumerate(value, start=1):
+            msg = self.elem.violation(f"{name}_{i}", v)
+            if msg:
+                return msg
+        return None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A parameter taking one of a few values (e.g. an adjacency relation)."""
+
+    values: tuple
+    units: tuple[int, int] | None = None
+
+    def hypotheses(self, name: str) -> list[str]:
+        return [f"{name} in {list(self.values)}"]
+
+    def violation(self, name: str, value: Any) -> str | None:
+        if value not in self.values:
+            return f"{name} = {value!r} violates {name} in {list(self.values)}"
+        return None
+
+    def in_box(self, value) -> bool:
+        return value in self.values
+
+    def strategy(self) -> st.SearchStrategy:
+        return st.sampled_from(self.values)
+
+
+Param = Real | Int | Seq | Choice
+_OPS = {"<": "__lt__", "<=": "__le__", ">": "__gt__", ">=": "__ge__", "==": "__eq__", "!=": "__ne__"}
+
+
+class Relation:
+    """A hypothesis relating several parameters, e.g. ``beta < gamma``, as a SymPy relational.
+
+    Compiled once: points are decided in double precision, and those within 1e-9 (relative) of
+    the boundary are decided again in mpmath at 40 digits, so rounding never moves a point across
+    a hypothesis.
+    """
+
+    __slots__ = ("rel", "text", "_f", "_names")
+
+    def __init__(self, rel: sp.Basic, text: str = ""):
+        if not isinstance(rel, sp.core.relational.Relational) or rel.rel_op not in _OPS:
+            raise ClaimError(f"Relation needs a SymPy relation such as sp.Lt(beta, gamma), got {rel!r}")
+        self.rel, self.text = rel, text
+        syms = sorted(rel.free_symbols, key=str)
+        self._names = [str(s) for s in syms]
+        diff = rel.lhs - rel.rhs
+        self._f = (sp.lambdify(syms, [rel.lhs, rel.rhs], modules="math"),
+                   sp.lambdify(syms, [rel.lhs, rel.rhs], modules="mpmath"))
+        del diff
+
+    def __repr__(self) -> str:
+        return f"Relation({self.describe()!r})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Relation) and self.rel == other.rel
+
+    def __hash__(self) -> int:
+        return hash(self.rel)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._names)
+
+    def describe(self) -> str:
+        return self.text or sp.sstr(self.rel)
+
+    def holds(self, point: Mapping[str, Any]) -> bool:
+        missing = [n for n in self._names if n not in point]
+        if missing:
+            raise ClaimError(f"relation {self.describe()!r} uses {', '.join(missing)}, which is not a parameter "
+                             "of the domain (write relations in the domain's own parameters)")
+        op = _OPS[self.rel.rel_op]
+        args = [point[n] for n in self._names]
+        try:
+            a, b = self._f[0](*(float(v) for v in args))
+            a, b = float(a), float(b)
+            close = not (math.isfinite(a) and math.isfinite(b)) or abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1e-300)
+        except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+            close = True
+        if not close:
+            return bool(getattr(a, op)(b))
+        with mpmath.workdps(40):
+            try:
+                a, b = self._f[1](*(mpmath.mpf(v) for v in args))
+            except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+                return False
+            if isinstance(a, mpmath.mpc) or isinstance(b, mpmath.mpc):
+                return False
+            return bool(getattr(a, op)(b))
+
+
+class Domain:
+    """The hypotheses of a claim: typed parameters plus relations between them.
+
+    Validates points (raising :class:`DomainError` naming the hypothesis and the value) and yields
+    Hypothesis strategies over the points that satisfy every hypothesis (see
+    :mod:`dpverify.strategies`).
+    """
+
+    def __init__(self, *relations: Relation, **params: Param):
+        for name, p in params.items():
+            if not isinstance(p, (Real, Int, Seq, Choice)):
+                raise ClaimError(f"Domain parameter {name!r} must be Real, Int, Seq or Choice, got {p!r}")
+        for r in relations:
+            if not isinstance(r, Relation):
+                raise ClaimError(f"Domain relations must be Relation(...) values, got {r!r}")
+        self.params: dict[str, Param] = dict(params)
+        self.relations: tuple[Relation, ...] = tuple(relations)
+        for name, p in self.params.items():
+            if isinstance(p, Seq) and not isinstance(self.params.get(p.length), Int):
+                raise ClaimError(f"sequence {name} needs an Int parameter {p.length!r} for its length")
+        for r in self.relations:
+            unknown = [n for n in r.names if n not in self.params]
+            if unknown:
+                raise ClaimError(f"relation {r.describe()!r} uses {', '.join(unknown)}, which is not a parameter "
+                                 f"of the domain ({', '.join(self.params)})")
+
+    def __repr__(self) -> str:
+        return f"Domain({', '.join(self.hypotheses())})"
+
+    def names(self) -> list[str]:
+        return list(self.params)
+
+    def hypotheses(self) -> list[str]:
+        out: list[str] = []
+        for name, p in self.params.items():
+            out.extend(p.hypotheses(name))
+        out.extend(r.describe() for r in self.relations)
+        return out
+
+    def validate(self, point: Mapping[str, Any]) -> None:
+        unknown = sorted(set(point) - set(self.params))
+        if unknown:
+            raise DomainError(f"unknown parameter {unknown[0]!r}; this claim's parameters are "
+                              f"{', '.join(self.params)}")
+        missing = [n for n in self.params if n not in point]
+        if missing:
+            raise DomainError(f"missing parameter {missing[0]!r}")
+        self.validate_partial(point)
+
+    def validate_partial(self, point: Mapping[str, Any]) -> None:
+        """Check the hypotheses that involve only parameters present in ``point``."""
+        for name, p in self.params.items():
+            if name not in point:
+                continue
+            if isinstance(p, Seq):
+                n = point.get(p.length)
+                msg = p.violation(name, point[name], None if n is None else int(n))
+            else:
+                msg = p.violation(name, point[name])
+            if msg:
+                raise DomainError(msg)
+        for r in self.relations:
+            if all(n in point for n in r.names) and not r.holds(point):
+                vals = ", ".join(f"{n} = {_show(point[n])}" for n in r.names)
+                raise DomainError(f"{vals} violates {r.describe()}")
+
+    def contains(self, point: Mapping[str, Any]) -> bool:
+        try:
+            self.validate(point)
+            return True
+        except DomainError:
+            return False
+
+    def in_box(self, point: Mapping[str, Any]) -> bool:
+        """Whether every scalar parameter of ``point`` lies in its search box (sequences: entries)."""
+        for name, p in self.params.items():
+            v = point.get(name)
+            if v is None:
+                continue
+            if isinstance(p, Seq):
+                if not all(p.elem.in_box(x) for x in v):
+                    return False
+            elif not p.in_box(v):
+                return False
+        return True
+
+    def strategy(self, fixed: Mapping[str, Any] | None = None, tries: int = 8) -> st.SearchStrategy:
+        """Points satisfying every hypothesis; parameters in ``fixed`` are pinned.
+
+        The scalar parameters are drawn first and the relations that involve only scalars are
+        decided at once (up to ``tries`` fresh draws within one example), so sequences are drawn
+        only for scalars that satisfy them; the remaining relations filter the whole point.
+        """
+        fixed = dict(fixed or {})
+        scalars = {n: p for n, p in self.params.items() if not isinstance(p, Seq)}
+        seqs = {n: p for n, p in self.params.items() if isinstance(p, Seq)}
+        early = [r for r in self.relations if all(n in scalars for n in r.names)]
+        late = [r for r in self.relations if r not in early]
+        strategies = {n: p.strategy() for n, p in scalars.items() if n not in fixed}  # built once, not per draw
+
+        strategies = {n: p.strategy() for n, p in scalars.items() if n not in fixed}  # built once, drawn often
+
+        @st.composite
+        def points(draw):
+            pt: dict[str, Any] = {}
+            for _ in range(max(1, tries)):
+                pt = {n: (fixed[n] if n in fixed else draw(strategies[n])) for n in scalars}
+                if all(r.holds(pt) for r in early):
+                    break
+            else:
+                from hypothesis import reject
+
+                reject()
+            for n, p in seqs.items():
+                if n in fixed:
+                    pt[n] = list(fixed[n])
+                else:
+                    k = int(pt[p.length])
+                    pt[n] = draw(st.lists(p.elem.strategy(), min_size=k, max_size=k))
+            return pt
+
+        strategy = points()
+        return strategy.filter(lambda pt: all(r.holds(pt) for r in late)) if late else strategy
+
+
+def _show(v: Any) -> str:
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def relation_holds(r: Relation, point: Mapping[str, Any]) -> bool:
+    """Whether ``point`` satisfies the relation ``r`` (compiled; see :class:`Relation`)."""
+    return r.holds(point)

@@ -1,0 +1,301 @@
+"""What a claim states: identities, inequalities, minimisers, rates, limits, bounds on expectations
+and suprema, printed constants; and the expression helpers they share."""
+from __future__ import annotations
+
+from dataclasses import KW_ONLY, dataclass, field
+from typing import Any, Callable, Mapping
+
+import sympy as sp
+from .domain import ClaimError
+
+
+# --------------------------------------------------------------------------- expressions
+def expand_definitions(expr, definitions: Mapping) -> sp.Basic:
+    """Substitute ``definitions`` (symbol -> expression) into ``expr`` until none is left."""
+    expr = sp.sympify(expr)
+    for _ in range(10):
+        new = expr.subs(definitions) if definitions else expr
+        if new == expr:
+            return new
+        expr = new
+    return expr
+
+
+def symbol_names(expr: sp.Basic) -> set[str]:
+    """Free symbol names of ``expr``, with an IndexedBase counted by its base name."""
+    out = set()
+    for s in expr.free_symbols:
+        if isinstance(s, sp.Indexed):
+            out.add(str(s.base))
+        elif isinstance(s, sp.IndexedBase):
+            out.add(str(s))
+        else:
+            out.add(str(s))
+    return out
+
+
+
+# --------------------------------------------------------------------------- statements
+def _is_expr(x) -> bool:
+    return isinstance(x, sp.Expr) and not isinstance(x, sp.core.relational.Relational)
+
+
+def _expr_field(owner: str, fieldname: str, value):
+    """Sympify ``value`` and require an expression (not a relation, not a boolean)."""
+    if value is None:
+        raise ClaimError(f"{owner}: {fieldname} is missing (give {fieldname}=<SymPy expression>)")
+    if isinstance(value, sp.core.relational.Relational) or (
+            isinstance(value, sp.logic.boolalg.Boolean) and not isinstance(value, sp.Expr)):
+        raise ClaimError(f"{owner}: {fieldname} is a relation ({value}); give the two sides as lhs= and rhs= "
+                         "expressions")
+    if isinstance(value, bool):
+        raise ClaimError(f"{owner}: {fieldname} must be a SymPy expression, got {value!r}")
+    try:
+        expr = sp.sympify(value)
+    except (sp.SympifyError, TypeError) as exc:
+        raise ClaimError(f"{owner}: {fieldname} = {value!r} is not a SymPy expression ({exc})") from None
+    if not _is_expr(expr):
+        raise ClaimError(f"{owner}: {fieldname} must be a SymPy expression, got {value!r}")
+    return expr
+
+
+@dataclass(frozen=True)
+class Statement:
+    """Base class: every statement has a short name shown in evidence (the only positional field).
+
+    ``skip`` names checks not to run on it (e.g. ``("symbolic",)`` for nested sums SymPy cannot
+    simplify within its time limit); at least one check must remain.
+    """
+
+    name: str
+    _: KW_ONLY
+    skip: tuple = ()
+
+    def _owner(self) -> str:
+        return f"{type(self).__name__} {self.name!r}"
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ClaimError(f"{type(self).__name__}: the first argument is the statement's name (a string), "
+                             f"got {self.name!r}")
+        if isinstance(self.skip, str) or not isinstance(self.skip, tuple):
+            raise ClaimError(f"{self._owner()}: skip must be a tuple of check names, got {self.skip!r}")
+
+    def expressions(self) -> dict[str, sp.Basic]:
+        """The statement's SymPy expressions by field name (for validation and scaling)."""
+        return {}
+
+
+def _set(obj, name, value):
+    object.__setattr__(obj, name, value)
+
+
+@dataclass(frozen=True)
+class Identity(Statement):
+    """``lhs == rhs`` on the whole domain.
+
+    ``reparam`` maps symbols to expressions in fresh positive symbols that encode the hypotheses
+    (e.g. ``kappa -> 1 + k``) so that SymPy can simplify.
+    """
+
+    lhs: sp.Basic = None
+    rhs: sp.Basic = None
+    reparam: Mapping = field(default_factory=dict)
+
+    def __post_init__(self):
+        super().__post_init__()
+        _set(self, "lhs", _expr_field(self._owner(), "lhs", self.lhs))
+        _set(self, "rhs", _expr_field(self._owner(), "rhs", self.rhs))
+
+    def expressions(self):
+        return {"lhs": self.lhs, "rhs": self.rhs}
+
+
+@dataclass(frozen=True)
+class Inequality(Statement):
+    """``lhs <= rhs`` (``lhs < rhs`` when strict) on the whole domain.
+
+    ``reparam`` maps symbols to expressions in fresh positive symbols that encode the hypotheses
+    (e.g. ``kappa -> 1 + k``) so that SymPy's sign reasoning can attempt a proof.
+
+    ``exists`` names domain parameters that are quantified existentially: the statement is "for
+    every value of the other parameters there EXISTS a value of these (in their domain and search
+    box) with lhs <= rhs" -- e.g. the Renyi order of an RDP-to-DP conversion, or the step size
+    of a tuned rate. The check optimises the margin over them before the outer search.
+    """
+
+    lhs: sp.Basic = None
+    rhs: sp.Basic = None
+    strict: bool = False
+    reparam: Mapping = field(default_factory=dict)
+    exists: tuple = ()
+
+    def __post_init__(self):
+        super().__post_init__()
+        _set(self, "lhs", _expr_field(self._owner(), "lhs", self.lhs))
+        _set(self, "rhs", _expr_field(self._owner(), "rhs", self.rhs))
+        if isinstance(self.exists, str):
+            _set(self, "exists", (self.exists,))
+        if not isinstance(self.strict, bool):
+            raise ClaimError(f"{self._owner()}: strict must be True or False, got {self.strict!r}")
+
+    def expressions(self):
+        return {"lhs": self.lhs, "rhs": self.rhs}
+
+
+@dataclass(frozen=True)
+class Minimiser(Statement):
+    """``min objective(x) s.t. constraint(x) == 0`` equals ``value``, attained at ``argmin``.
+
+    ``var`` names the sequence optimised over (an ``IndexedBase`` of that name, length of the
+    domain's sequence length parameter); ``argmin`` gives its claimed value as an expression in
+    the index symbol ``index``.
+    """
+
+    objective: sp.Basic = None
+    constraint: sp.Basic = None
+    value: sp.Basic = None
+    var: str = ""
+    index: sp.Symbol = None
+    argmin: sp.Basic = None
+
+    def __post_init__(self):
+        super().__post_init__()
+        for f in ("objective", "constraint", "value", "argmin"):
+            _set(self, f, _expr_field(self._owner(), f, getattr(self, f)))
+        if not isinstance(self.index, sp.Symbol):
+            raise ClaimError(f"{self._owner()}: index must be a SymPy Symbol, got {self.index!r}")
+        if not isinstance(self.var, str) or not self.var:
+            raise ClaimError(f"{self._owner()}: var must name the sequence optimised over, got {self.var!r}")
+
+    def expressions(self):
+        return {"objective": self.objective, "constraint": self.constraint, "value": self.value,
+                "argmin": self.argmin}
+
+
+@dataclass(frozen=True)
+class LimitPath:
+    """A sweep towards a limit: ``param`` goes to ``to`` ("0+" or "inf"); ``tied`` expresses other
+    parameters along the path as functions of it (e.g. keep kappa*alpha fixed)."""
+
+    param: str
+    to: str
+    tied: Mapping[str, Callable[[float, Mapping[str, Any]], float]] = field(default_factory=dict)
+    label: str = ""
+
+    def __post_init__(self):
+        if self.to not in ("0+", "inf"):
+            raise ClaimError(f"LimitPath({self.param!r}): to must be '0+' or 'inf', got {self.to!r}")
+
+
+@dataclass(frozen=True)
+class Rate(Statement):
+    """``expr = Theta(rate)`` (or ``O(rate)``) along every declared path to its limit."""
+
+    expr: sp.Basic = None
+    rate: sp.Basic = None
+    kind: str = "Theta"
+    paths: tuple[LimitPath, ...] = ()
+
+    def __post_init__(self):
+        super().__post_init__()
+        _set(self, "expr", _expr_field(self._owner(), "expr", self.expr))
+        _set(self, "rate", _expr_field(self._owner(), "rate", self.rate))
+        if self.kind not in ("Theta", "O"):
+            raise ClaimError(f"{self._owner()}: kind must be 'Theta' or 'O', got {self.kind!r}")
+        if not self.paths or not all(isinstance(p, LimitPath) for p in self.paths):
+            raise ClaimError(f"{self._owner()}: paths must be a non-empty tuple of LimitPath, got {self.paths!r}")
+
+    def expressions(self):
+        return {"expr": self.expr, "rate": self.rate}
+
+
+@dataclass(frozen=True)
+class Limit(Statement):
+    """``expr -> value`` as ``path.param`` goes to its limit ("0+" or "inf"), the other parameters
+    fixed at points of the domain or tied along the path (e.g. "T converges to 0 as kappa -> inf")."""
+
+    expr: sp.Basic = None
+    value: sp.Basic = None
+    path: LimitPath = None
+
+    def __post_init__(self):
+        super().__post_init__()
+        _set(self, "expr", _expr_field(self._owner(), "expr", self.expr))
+        _set(self, "value", _expr_field(self._owner(), "value", self.value))
+        if not isinstance(self.path, LimitPath):
+            raise ClaimError(f"{self._owner()}: path must be a LimitPath, got {self.path!r}")
+
+    def expressions(self):
+        return {"expr": self.expr, "value": self.value}
+
+
+@dataclass(frozen=True)
+class ExpectationBound(Statement):
+    """``E[statistic] <= bound`` over runs of an algorithm on problems of ``scenario``.
+
+    ``scenario`` (see :mod:`dpverify.scenarios`) maps the claim's parameters onto an algorithm and
+    a problem class, draws problems from that class, and computes the statistic exactly
+    (quadratics) or by Monte Carlo. The bound may use the scenario's observables (quantities
+    measured along the run, e.g. ``E||v_{t+1}||^2``).
+    """
+
+    bound: sp.Basic = None
+    scenario: Any = None
+
+    def __post_init__(self):
+        super().__post_init__()
+        _set(self, "bound", _expr_field(self._owner(), "bound", self.bound))
+        if self.scenario is None:
+            raise ClaimError(f"{self._owner()}: scenario is missing (e.g. dpverify.scenarios.noisy_gd(...))")
+
+    def expressions(self):
+        return {"bound": self.bound}
+
+
+@dataclass(frozen=True)
+class SupBound(Statement):
+    """``sup_instance measured(instance) <= bound``: sensitivity, stability, privacy loss, or any
+    quantity a scenario measures (``kind`` names it in the evidence).
+
+    ``audit``: for a privacy statement, an empirical audit of the algorithm
+    (:func:`dpverify.scenarios.dp_audit`) run beside the accounting; it can refute the statement
+    (a lower confidence bound on delta above the claimed delta) but never supports it alone.
+    """
+
+    bound: sp.Basic = None
+    scenario: Any = None
+    kind: str = "sensitivity"
+    audit: Any = None
+
+    def __post_init__(self):
+        super().__post_init__()
+        _set(self, "bound", _expr_field(self._owner(), "bound", self.bound))
+        if self.scenario is None:
+            raise ClaimError(f"{self._owner()}: scenario is missing")
+        if not isinstance(self.kind, str) or not self.kind:
+            raise ClaimError(f"{self._owner()}: kind must be a short name such as 'privacy', got {self.kind!r}")
+
+    def expressions(self):
+        return {"bound": self.bound}
+
+
+@dataclass(frozen=True)
+class Constant:
+    """A constant printed inside a claim, recomputed from its derivation.
+
+    ``derive`` is a SymPy expression (evaluated at high precision) or a zero-argument callable.
+    ``match``: "round" (printed equals derived rounded to the printed digits), "truncate", or
+    "bound-le" / "bound-ge" (printed is a valid lower/upper constant, derived is the tight one).
+    """
+
+    name: str
+    printed: str
+    derive: Any
+    match: str = "round"
+    note: str = ""
+
+    def __post_init__(self):
+        if self.match not in ("round", "truncate", "bound-le", "bound-ge"):
+            raise ClaimError(f"Constant {self.name!r}: match must be round, truncate, bound-le or bound-ge, "
+                             f"got {self.match!r}")
