@@ -45,7 +45,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ._validate import check_int, check_real, check_seed
+from ._validate import check_int, check_real
 from . import kernels as _kernels
 from .algorithms import (
     MCResult,

@@ -13,7 +13,7 @@ from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality
 from .. import proofs
 from .common import (COSINE, Delta0, EPS_OF, G1, L, LN, M, N, PI2, PROVED, P_D, P_DELTA, P_DELTA0, P_GRAD, P_L,
                      P_L_WIDE, P_M, P_MU, P_N, P_R, P_RHO, P_T, R, R_C, SIGMA_3A, SIGMA_3B, SIGMA_3C, T, _kappa_rel,
-                     _small_logistic, _src, d, delta, eps, kappa, mu, order, q, r0, rho, t)
+                     _small_logistic, _src, d, delta, eps, kappa, mu, order, r0, rho, t)
 from .section3_2_3 import (P_RP, P_U0, R0, _CONVEX_PARAMS, _ITERATE_NOTE, _LOG_CONVEX, _MC_STRONG, _RP_REL,
                            _STRONG_PARAMS, _convex_statements, _pilot, _rule_3b, _then_r0)
 

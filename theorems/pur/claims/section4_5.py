@@ -8,7 +8,7 @@ from dpverify.scenarios import MCPoint, adaptive_gd
 from dpverify.spec import Choice, Claim, Domain, ExpectationBound, Int, Real, SupBound
 
 from .. import proofs
-from .common import M, PUR_RULE, P_D, P_GRAD, P_M, P_R, R, T, _src, d, k
+from .common import M, PUR_RULE, P_D, P_GRAD, P_M, P_R, R, T, _src, d
 from .section3_2_3 import P_U0, R0, _CONVEX_PARAMS, _LOG_CONVEX
 from .section3_4 import BOUND_3B, _SCHEDULE_3B
 
