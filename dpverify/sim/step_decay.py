@@ -49,8 +49,8 @@ from dataclasses import dataclass, field
 import mpmath
 import numpy as np
 
-from .algorithms import MCResult
-from .rng import block_rng, block_slices, combine_blocks, iter_chunks
+from .results import MCResult, block_moments
+from .rng import block_rng, block_slices, iter_chunks
 from .sgd import index_rng, minibatch_grad
 
 __all__ = [
@@ -502,18 +502,8 @@ def step_decay_sgd(problem, theta0, etas, lengths, momentum_steps, momentum: flo
         if keep is not None:
             keep[start:stop] = th
         for sl in block_slices(start, stop):
-            x = np.asarray(stat(th[sl]), dtype=float)
-            rows = sl.stop - sl.start
-            if x.shape != (rows,):
-                raise ValueError(f"statistic must map shape ({rows}, D) to ({rows},), got {x.shape}")
-            tot = float(x.sum())
-            c = x - tot / rows
-            moments.append((rows, tot, float((x * x).sum()), float((c * c).sum())))
-    total = combine_blocks(m[1] for m in moments)
-    mean = total / runs
-    m2 = combine_blocks(m[3] + m[0] * (m[1] / m[0] - mean) ** 2 for m in moments)
-    mc = MCResult(runs=runs, mean=mean, var=m2 / (runs - 1) if runs > 1 else math.nan, sum=total,
-                  sumsq=combine_blocks(m[2] for m in moments), seed=seed, steps=sum(lengths))
+            moments.append(block_moments(stat(th[sl]), sl.stop - sl.start))
+    mc = MCResult.from_block_moments(moments, seed=seed, steps=sum(lengths))
     return StepDecayResult(mc, dist if track is not None else float("nan"), keep)
 
 
