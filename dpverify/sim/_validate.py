@@ -199,3 +199,17 @@ def check_runs(runs: object, seed: object, chunk_runs: object,
     if workers is not None:
         check_int("workers", workers)
     return runs, seed
+
+
+def check_noisy_gd(problem: object, theta1: object, etas: object, noise_stds: object, clip: object,
+                   runs: object, seed: object, chunk_runs: object, workers: object) -> tuple:
+    """Validate the arguments of noisy gradient descent on one problem.
+
+    Returns ``(problem, theta1, etas, noise_stds, clip, runs, seed)``.
+    """
+    problem = check_problem("problem", problem)
+    theta1 = check_theta1(theta1, problem.dim)
+    etas, noise_stds = check_steps(etas, noise_stds)
+    clip = check_clip(clip, problem)
+    runs, seed = check_runs(runs, seed, chunk_runs, workers)
+    return problem, theta1, etas, noise_stds, clip, runs, seed

@@ -58,8 +58,8 @@ from ._driver import Statistic, _run_mc, _task_plan
 from ._fused import (_block_states, _f64, _fused, _linear_cost, _linear_fusable, _linear_gd_task,
                      _quadratic_theta_task)
 from . import kernels as _kernels
-from ._validate import (check_clip, check_etas, check_int, check_problem, check_runs, check_statistic,
-                        check_steps, check_theta1)
+from ._validate import (check_clip, check_etas, check_int, check_noisy_gd, check_problem, check_runs,
+                        check_statistic, check_steps, check_theta1)
 from .parallel import ordered_map
 from .problems import Problem, Quadratic
 from .results import MCResult
@@ -88,12 +88,27 @@ FUSED_PATHS = {
 # --------------------------------------------------------------------------- #
 
 
+def _momentum_update(v: np.ndarray, g: np.ndarray, beta: float, correction: float) -> None:
+    """In place: ``v <- beta v + (1 - beta) g`` and ``g <- v / correction``.
+
+    On return *g* holds ``m_{t+1} = v_{t+1} / (1 - beta^t)`` with
+    ``correction = 1 - beta^t``.  For ``beta = 0`` (``correction = 1``) every
+    operation is exact and *g* is returned unchanged (up to the sign of zero).
+    """
+    v *= beta
+    g *= 1.0 - beta
+    v += g
+    np.divide(v, correction, out=g)
+
+
 def _generic_chunk(problems: list[Problem], thetas: list[np.ndarray], etas: np.ndarray,
                    scales: np.ndarray, clip: float | None, seed: int, start: int,
-                   blocks: list[int]) -> None:
+                   blocks: list[int], beta: float | None = None) -> None:
     """Evolve ``thetas[i]`` (task arrays, modified in place) under ``problems[i]``.
 
-    All problems see the same noise; gradients are evaluated per block.
+    All problems see the same noise; gradients are evaluated per block.  With
+    *beta* the noisy gradient goes through bias-corrected momentum
+    (:mod:`dpverify.sim.momentum`) before the step.
     """
     n, dim = thetas[0].shape
     slices = block_slices(start, start + n)
@@ -101,15 +116,18 @@ def _generic_chunk(problems: list[Problem], thetas: list[np.ndarray], etas: np.n
     noise = np.empty((n, dim))
     step = np.empty((n, dim))
     grad = np.empty((n, dim))
-    for eta, scale in zip(etas.tolist(), scales.tolist()):
+    vs = [np.zeros((n, dim)) if beta is not None else None for _ in problems]
+    for t, (eta, scale) in enumerate(zip(etas.tolist(), scales.tolist()), start=1):
         for rng, sl in zip(rngs, slices):
             rng.standard_normal(out=noise[sl])
-        for problem, theta in zip(problems, thetas):
+        for problem, theta, v in zip(problems, thetas, vs):
             for sl in slices:
                 grad[sl] = problem.grad(theta[sl], clip)
-            # step = eta * (grad + scale * noise); theta -= step
+            # step = eta * (grad + scale * noise), or eta * m_{t+1} with momentum; theta -= step
             np.multiply(noise, scale, out=step)
             step += grad
+            if v is not None:
+                _momentum_update(v, step, beta, 1.0 - beta ** t)   # step <- m_{t+1}
             step *= eta
             theta -= step
 
@@ -205,11 +223,8 @@ def pgd(problem: Problem, theta1: object, etas: object, noise_stds: object, runs
     -------
     MCResult
     """
-    problem = check_problem("problem", problem)
-    theta1 = check_theta1(theta1, problem.dim)
-    etas, scales = check_steps(etas, noise_stds)
-    clip = check_clip(clip, problem)
-    runs, seed = check_runs(runs, seed, chunk_runs, workers)
+    problem, theta1, etas, scales, clip, runs, seed = check_noisy_gd(
+        problem, theta1, etas, noise_stds, clip, runs, seed, chunk_runs, workers)
     default_stat = statistic is None
     statistic = check_statistic(statistic, problem)
     T = len(scales)

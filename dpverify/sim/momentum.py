@@ -71,13 +71,13 @@ from __future__ import annotations
 import numpy as np
 
 from ._driver import Statistic, _run_mc
+from .algorithms import _generic_chunk
 from ._fused import _fused, _linear_cost, _linear_fusable, _linear_gd_task, _quadratic_theta_task
-from ._validate import (check_array, check_clip, check_problem, check_real, check_runs, check_statistic,
-                        check_steps, check_theta1)
+from ._validate import check_array, check_noisy_gd, check_real, check_statistic
 from .moments import _prepare
 from .results import MCResult
 from .problems import Problem, Quadratic
-from .rng import BLOCK, block_rng, block_slices
+from .rng import BLOCK
 
 __all__ = ["momentum_pgd", "momentum_quadratic_moments", "momentum_quadratic_mean_var"]
 
@@ -95,52 +95,9 @@ def _check_beta(beta: object) -> float:
     return beta
 
 
-def _momentum_update(v: np.ndarray, g: np.ndarray, beta: float, correction: float) -> None:
-    """In place: ``v <- beta v + (1 - beta) g`` and ``g <- v / correction``.
-
-    On return *g* holds ``m_{t+1} = v_{t+1} / (1 - beta^t)`` with
-    ``correction = 1 - beta^t``.  For ``beta = 0`` (``correction = 1``) every
-    operation is exact and *g* is returned unchanged (up to the sign of zero).
-    """
-    v *= beta
-    g *= 1.0 - beta
-    v += g
-    np.divide(v, correction, out=g)
-
-
 # --------------------------------------------------------------------------- #
 # Monte Carlo
 # --------------------------------------------------------------------------- #
-
-
-def _momentum_chunk(problems: list[Problem], thetas: list[np.ndarray], etas: np.ndarray,
-                    scales: np.ndarray, beta: float, clip: float | None, seed: int,
-                    start: int, blocks: list[int]) -> None:
-    """Evolve ``thetas[i]`` (chunk arrays, modified in place) by momentum PGD.
-
-    Same noise, block order and gradient evaluation (one block at a time) as
-    the generic PGD kernel; all problems see the same noise.
-    """
-    n, dim = thetas[0].shape
-    slices = block_slices(start, start + n)
-    rngs = [block_rng(seed, b) for b in blocks]
-    noise = np.empty((n, dim))
-    step = np.empty((n, dim))
-    grad = np.empty((n, dim))
-    vs = [np.zeros((n, dim)) for _ in problems]
-    for t, (eta, scale) in enumerate(zip(etas.tolist(), scales.tolist()), start=1):
-        correction = 1.0 - beta ** t
-        for rng, sl in zip(rngs, slices):
-            rng.standard_normal(out=noise[sl])
-        for problem, theta, v in zip(problems, thetas, vs):
-            for sl in slices:
-                grad[sl] = problem.grad(theta[sl], clip)
-            # g_t = grad + scale * noise (into step), exactly as in pgd
-            np.multiply(noise, scale, out=step)
-            step += grad
-            _momentum_update(v, step, beta, correction)   # step <- m_{t+1}
-            step *= eta
-            theta -= step
 
 
 def momentum_pgd(problem: Problem, theta1: object, etas: object, noise_stds: object, beta: float,
@@ -179,12 +136,9 @@ return_thetas, workers
     -------
     MCResult
     """
-    problem = check_problem("problem", problem)
-    theta1 = check_theta1(theta1, problem.dim)
-    etas, scales = check_steps(etas, noise_stds)
+    problem, theta1, etas, scales, clip, runs, seed = check_noisy_gd(
+        problem, theta1, etas, noise_stds, clip, runs, seed, chunk_runs, workers)
     beta = _check_beta(beta)
-    clip = check_clip(clip, problem)
-    runs, seed = check_runs(runs, seed, chunk_runs, workers)
     default_stat = statistic is None
     statistic = check_statistic(statistic, problem)
     T = len(scales)
@@ -202,8 +156,8 @@ return_thetas, workers
         if inner is not None:
             return inner(b0, b1, start, stop, theta[None])
         theta[...] = theta1
-        _momentum_chunk([problem], [theta], etas, scales, beta, clip, seed, start,
-                        list(range(b0, b1)))
+        _generic_chunk([problem], [theta], etas, scales, clip, seed, start, list(range(b0, b1)),
+                       beta=beta)
         return None
 
     return _run_mc(kernel, problem.dim, runs, chunk_runs, workers, seed, T, statistic,

@@ -49,7 +49,8 @@ from . import kernels as _kernels
 from ._driver import Statistic, _run_mc
 from ._fused import _block_states, _clip_arg, _f64, _fused, _linear_fusable, _linear_pack, _momentum_args
 from .results import MCResult
-from .momentum import _check_beta, _momentum_update
+from .algorithms import _momentum_update
+from .momentum import _check_beta
 from .problems import _check_data_problem, _LinearModel
 from .rng import BLOCK, block_rng, block_slices
 
