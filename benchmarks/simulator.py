@@ -62,7 +62,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dpverify import sim  # noqa: E402
 from dpverify.sim import BLOCK, Quadratic, block_rng, pgd, pgd_quadratic_moments, uniform  # noqa: E402
 from dpverify.sim import kernels, parallel  # noqa: E402
-from dpverify.sim.algorithms import _block_states  # noqa: E402
+from dpverify.sim._fused import _block_states  # noqa: E402
 
 CHUNK_RUNS = 65536
 ETA, G, N, SEED = 0.5, 1.0, 1000, 7
@@ -134,9 +134,10 @@ def fill_fused_job(runs: int, dim: int, T: int, workers: int):
 def dpverify_job(runs: int, dim: int, T: int):
     problem, _, sigmas, _, _ = _setup(dim, T)
     theta1 = np.ones(dim)
+    noise_stds = sigmas * (G / N)
 
     def run():
-        pgd(problem, theta1, ETA, sigmas, G, N, runs, SEED, chunk_runs=CHUNK_RUNS)
+        pgd(problem, theta1, ETA, noise_stds, runs, SEED, chunk_runs=CHUNK_RUNS)
 
     return run
 
@@ -282,8 +283,8 @@ def bench_moments(P: int, dim: int, T: int, repeats: int) -> float:
     eigs = rng.uniform(0.01, 1.0, size=(P, dim))
     theta1 = rng.normal(size=(P, dim))
     etas = np.full((P, T), 0.5)
-    sigmas = np.broadcast_to(uniform(T, 1.0), (P, T))
-    best = min(_timed(lambda: pgd_quadratic_moments(eigs, theta1, etas, sigmas, 1.0, 1000))
+    noise_stds = np.broadcast_to(uniform(T, 1.0) * (1.0 / 1000), (P, T))   # sigma_t G / N, G = 1, N = 1000
+    best = min(_timed(lambda: pgd_quadratic_moments(eigs, theta1, etas, noise_stds))
                for _ in range(repeats))
     return P / best
 
@@ -293,7 +294,7 @@ def bench_memory(runs: int, dim: int = 10, T: int = 10) -> tuple[float, float]:
     problem = Quadratic(np.linspace(0.01, 1.0, dim))
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     tracemalloc.start()
-    pgd(problem, np.ones(dim), 0.5, uniform(T, 1.0), 1.0, 1000, runs, 11, chunk_runs=CHUNK_RUNS)
+    pgd(problem, np.ones(dim), 0.5, uniform(T, 1.0) * (1.0 / 1000), runs, 11, chunk_runs=CHUNK_RUNS)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     rss1 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -39,8 +39,8 @@ def main() -> None:
     cfg = Config()
     problem = sim.Quadratic(EIGS)
     sig = np.full(T, 1.0)
-    exact = float(sim.pgd_quadratic_moments(EIGS, THETA1, ETA, sig, 1.0, 1.0)[0])
-    res = [sim.pgd(problem, THETA1, ETA, sig, 1.0, 1.0, cfg.runs, seed=10_000 + r) for r in range(ns.reps)]
+    exact = float(sim.pgd_quadratic_moments(EIGS, THETA1, ETA, sig)[0])
+    res = [sim.pgd(problem, THETA1, ETA, sig, cfg.runs, seed=10_000 + r) for r in range(ns.reps)]
     print(f"{ns.reps} Monte Carlo decisions, {cfg.runs} runs each, confidence {cfg.confidence}")
     rows = [("true, tight bound E <= exact: verdict violated (false violation)", 1.0, "violated"),
             ("bound 5% too small: violated (detected)", 0.95, "violated"),

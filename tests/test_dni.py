@@ -12,6 +12,8 @@ import math
 import sympy as sp
 
 import mpmath
+import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +24,7 @@ from dpverify.scenarios import bind, noisy_gd
 from dpverify.spec import Claim, Rate
 from theorems.dni import claims as dni
 from theorems.dni import proofs
+from theorems.dni.schedules import dynamic_pgd_closed_form
 
 PT = {"kappa": 3.0, "M": 2.0, "G": 0.7, "N": 50.0, "D": 3, "Delta1": 0.8, "R": 0.5, "T": 9,
       "beta": 0.3, "eta0": 0.3}
@@ -188,3 +191,19 @@ def test_paper_plus_root_is_spurious(eps, delta):
 
 def test_paper_plus_root_at_appendix_D():
     assert abs(proofs.dp_to_zcdp_spurious_root(4.0, 1e-8) - 81.48637112236918) < 1e-9
+
+
+def test_dynamic_pgd_matches_closed_form_eq7():
+    from dpverify.sim import dynamic_pgd
+
+    for kappa, R, T in [(1.5, 0.4, 10), (10.0, 1.0, 50), (200.0, 3.0, 300)]:
+        sig = dynamic_pgd(kappa, 0.37, R, T)
+        np.testing.assert_allclose(sig, dynamic_pgd_closed_form(kappa, R, T), rtol=1e-12)
+        assert np.sum(sig**-2.0) == pytest.approx(R, rel=1e-12)
+        assert np.all(np.diff(sig) < 0)  # influence grows with t, noise shrinks
+
+
+@pytest.mark.parametrize("args, name", [((1.0, 1.0, 3), "kappa"), ((2.0, 0.0, 3), "R"), ((2.0, 1.0, 0), "T")])
+def test_dynamic_pgd_closed_form_rejects_bad_input(args, name):
+    with pytest.raises(ValueError, match=rf"^{name} "):
+        dynamic_pgd_closed_form(*args)

@@ -27,7 +27,7 @@ from dpverify.scenarios.single_sample_sgd import linear_pair_sampler
 from dpverify.sim import LeastSquares, LinearLoss, LogisticRegression, psgd, remove_sample
 from dpverify.sim import influence as inf
 from dpverify.sim.gated_sgd import gated_sgd
-from dpverify.sim.mlp import Logistic, OneHiddenLayer
+from theorems.hdp.mlp import Logistic, OneHiddenLayer
 from dpverify.sim.rng import block_rng
 from dpverify.sim.sgd_moments import (gradient_variance, loss_expectation, loss_expectation_mp, sgd_moments,
                                       sgd_moments_mp)
@@ -50,7 +50,7 @@ def test_sgd_moments_agree_with_psgd_monte_carlo():
     th1, T, s, eta = np.array([0.5, -0.3]), 8, 0.4, 0.7
     mom = sgd_moments(X, y, th1, eta, [s] * T, lam=0.1)
     exact = loss_expectation(X, y, mom.mean, mom.second, lam=0.1) - p.f_star
-    r = psgd(p, th1, eta, np.full(T, s), 1, 1.0, None, 100_000, 3)
+    r = psgd(p, th1, eta, np.full(T, s), 1, 100_000, 3)
     assert abs(r.mean - exact) <= 5 * r.stderr
 
 
@@ -100,7 +100,7 @@ def test_gated_sgd_without_a_passing_test_is_psgd():
     p = LeastSquares(X, y, 0.05)
     th1 = np.array([0.4, -0.1])
     g = gated_sgd(p, th1, 0.5, 0.3, rounds=2, local_steps=5, runs=3000, seed=11)
-    ps = psgd(p, th1, 0.5, np.full(10, 0.3), 1, 1.0, None, 3000, 11, return_thetas=True)
+    ps = psgd(p, th1, 0.5, np.full(10, 0.3), 1, 3000, 11, return_thetas=True)
     assert np.allclose(g.thetas, ps.thetas, rtol=1e-10, atol=1e-12)
     assert g.escapes.sum() == 0
 
@@ -245,7 +245,7 @@ def test_linear_pair_sampler_is_psgd_on_the_linear_loss():
                               replacement=Float(1.0), others=Float(0.5))
     a = smp({}, "D", 20000, np.random.default_rng(0))
     X = np.array([[-1.0], [0.5], [0.5], [0.5]])
-    r = psgd(LinearLoss(X), np.zeros(1), 1.0, np.full(6, 0.3), 1, 1.0, None, 20000, 5, return_thetas=True,
+    r = psgd(LinearLoss(X), np.zeros(1), 1.0, np.full(6, 0.3), 1, 20000, 5, return_thetas=True,
              statistic=lambda th: th[:, 0])
     assert stats.ks_2samp(a, -r.thetas[:, 0]).pvalue > 1e-3
 

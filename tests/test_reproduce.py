@@ -135,7 +135,7 @@ def test_hessian_influence_increasing_and_matches_monte_carlo():
     for t in (1, 6, 12):
         sig = np.zeros(T)
         sig[t - 1] = 30.0
-        res = pgd(prob, prob.theta_star, eta, sig, C, 50, 40000, 5)  # statistic: excess risk
+        res = pgd(prob, prob.theta_star, eta, sig * (C / 50), 40000, 5)  # statistic: excess risk
         assert res.mean == pytest.approx(q[t - 1] * 900.0, rel=0.05)
 
 

@@ -7,7 +7,6 @@ run counts and stated next to each assertion.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -20,18 +19,15 @@ from dpverify.sim import (
     MCResult,
     Quadratic,
     block_rng,
-    budget_steps,
     coupled_pgd,
     dynamic,
     dynamic_pgd,
-    dynamic_pgd_closed_form,
     exponential,
     exponential_for_budget,
     gd,
     iter_chunks,
     make_neighbour,
     pgd,
-    pgd_budgeted,
     pgd_influence,
     pgd_quadratic_mean_var,
     pgd_quadratic_moments,
@@ -85,7 +81,7 @@ def test_sigma_zero_reproduces_gd_exactly(problems, name):
     theta1 = np.array([0.3, -0.7, 1.1])
     etas = np.linspace(0.5, 0.1, 12)
     expected = gd(problem, theta1, etas, 12)
-    res = pgd(problem, theta1, etas, np.zeros(12), 1.0, 40, 1, 0, return_thetas=True,
+    res = pgd(problem, theta1, etas, np.zeros(12) * (1.0 / 40), 1, 0, return_thetas=True,
               statistic=lambda th: th[:, 0], fast_path=False)
     # Same float operations on a (1, D) block: bit-identical.
     np.testing.assert_array_equal(res.thetas[0], expected)
@@ -96,14 +92,14 @@ def test_sigma_zero_many_runs_quadratic(problems):
     problem = problems["quadratic"]
     theta1 = np.array([0.3, -0.7, 1.1])
     expected = gd(problem, theta1, 0.4, 15)
-    res = pgd(problem, theta1, 0.4, np.zeros(15), 1.0, 40, 2500, 0, return_thetas=True,
+    res = pgd(problem, theta1, 0.4, np.zeros(15) * (1.0 / 40), 2500, 0, return_thetas=True,
               fast_path=False)
     # Element-wise arithmetic only: every run is bit-identical to gd.
     np.testing.assert_array_equal(res.thetas, np.broadcast_to(expected, (2500, 3)))
     # Identical runs: the variance is zero up to the rounding of the per-block
     # means (pairwise sums), i.e. relative to mean^2 below (1e-15)^2.
     assert 0.0 <= res.var <= (1e-15 * res.mean) ** 2
-    fast = pgd(problem, theta1, 0.4, np.zeros(15), 1.0, 40, 2500, 0, return_thetas=True)
+    fast = pgd(problem, theta1, 0.4, np.zeros(15) * (1.0 / 40), 2500, 0, return_thetas=True)
     # The fast path computes a*delta instead of theta - eta*lam*(theta - theta*):
     # equal up to a few ulps.
     np.testing.assert_allclose(fast.thetas, res.thetas, rtol=1e-13, atol=1e-14)
@@ -114,8 +110,8 @@ def test_fast_path_matches_generic_path(problems):
     theta1 = np.array([3.0, 1.0, -1.0])
     sig = dynamic_pgd(5.0, 1.0, 2.0, 25)
     kw = dict(runs=3000, seed=9, return_thetas=True)
-    fast = pgd(problem, theta1, 0.3, sig, 2.0, 50, **kw)
-    slow = pgd(problem, theta1, 0.3, sig, 2.0, 50, fast_path=False, **kw)
+    fast = pgd(problem, theta1, 0.3, sig * (2.0 / 50), **kw)
+    slow = pgd(problem, theta1, 0.3, sig * (2.0 / 50), fast_path=False, **kw)
     # Same noise, different association of the arithmetic: agree to rounding.
     np.testing.assert_allclose(fast.thetas, slow.thetas, rtol=1e-12, atol=1e-12)
     assert fast.mean == pytest.approx(slow.mean, rel=1e-12)
@@ -139,8 +135,8 @@ def test_monte_carlo_mean_matches_exact_moments(point):
     eigs, theta_star, theta1, eta, sigmas, G, N = point
     runs = 20_000
     problem = Quadratic(eigs, theta_star=theta_star)
-    res = pgd(problem, theta1, eta, sigmas, G, N, runs, seed=2024)
-    mean, var = pgd_quadratic_mean_var(eigs, theta1, eta, sigmas, G, N, theta_star=theta_star)
+    res = pgd(problem, theta1, eta, sigmas * (G / N), runs, seed=2024)
+    mean, var = pgd_quadratic_mean_var(eigs, theta1, eta, sigmas * (G / N), theta_star=theta_star)
     # Standard error from the EXACT variance and the run count:
     # se = sqrt(Var[f(theta_{T+1})] / runs); a correct simulator fails
     # |mean_MC - E| < 4 se with probability ~6e-5.
@@ -158,7 +154,7 @@ def test_variance_formula_one_coordinate():
     # One coordinate, one step: delta_2 = a*m1 - c*nu, f = lam/2 delta^2.
     lam, m1, eta, sigma, G, N = 0.8, 1.5, 0.5, 2.0, 3.0, 6.0
     a, c = 1 - eta * lam, eta * G * sigma / N
-    mean, var = pgd_quadratic_mean_var([lam], [m1], [eta], [sigma], G, N)
+    mean, var = pgd_quadratic_mean_var([lam], [m1], [eta], np.array([sigma]) * (G / N))
     m, s2 = a * m1, c * c
     assert mean[0] == pytest.approx(0.5 * lam * (m * m + s2), rel=1e-14)
     # Var(delta^2) = 2 s^4 + 4 s^2 m^2 for delta ~ N(m, s^2).
@@ -173,16 +169,16 @@ def test_moments_vectorised_over_points():
     etas = rng.uniform(0.1, 0.9, size=(P, T))
     sigmas = rng.uniform(0.5, 2.0, size=(P, T))
     G = rng.uniform(0.5, 2.0, size=P)
-    batch = pgd_quadratic_moments(eigs, theta1, etas, sigmas, G, 10)
-    batch_var = pgd_quadratic_variance(eigs, theta1, etas, sigmas, G, 10)
+    batch = pgd_quadratic_moments(eigs, theta1, etas, sigmas * (G / 10)[:, None])
+    batch_var = pgd_quadratic_variance(eigs, theta1, etas, sigmas * (G / 10)[:, None])
     assert batch.shape == (P,) and batch_var.shape == (P,)
     for p in range(P):
-        one, one_var = pgd_quadratic_mean_var(eigs[p], theta1[p], etas[p], sigmas[p], G[p], 10)
+        one, one_var = pgd_quadratic_mean_var(eigs[p], theta1[p], etas[p], sigmas[p] * (G[p] / 10))
         assert batch[p] == pytest.approx(one[0], rel=1e-13)
         assert batch_var[p] == pytest.approx(one_var[0], rel=1e-13)
     # sigma = 0: deterministic GD, variance 0, mean = excess of gd.
     q = Quadratic(eigs[0])
-    det = pgd_quadratic_mean_var(eigs[0], theta1[0], etas[0], np.zeros(T), 1.0, 10)
+    det = pgd_quadratic_mean_var(eigs[0], theta1[0], etas[0], np.zeros(T) * (1.0 / 10))
     assert det[1][0] == 0.0
     assert det[0][0] == pytest.approx(q.excess(gd(q, theta1[0], etas[0], T)), rel=1e-12)
 
@@ -198,7 +194,7 @@ def _summary(res: MCResult):
 
 def test_chunk_invariance_quadratic_fast_path():
     kw = dict(problem=Quadratic(np.linspace(0.1, 1, 6)), theta1=np.ones(6), etas=0.5,
-              sigmas=uniform(8, 1.0), G=1.0, N=10, runs=10_000, seed=77)
+              noise_stds=uniform(8, 1.0) * (1.0 / 10), runs=10_000, seed=77)
     # 10000 runs = 9 full blocks + a partial block of 784 runs.
     results = [_summary(pgd(chunk_runs=c, **kw)) for c in (1024, 8192, 65536)]
     assert results[0] == results[1] == results[2]  # bit-identical
@@ -206,66 +202,9 @@ def test_chunk_invariance_quadratic_fast_path():
 
 def test_chunk_invariance_generic_path(problems):
     kw = dict(problem=problems["logistic"], theta1=np.zeros(3), etas=0.5,
-              sigmas=uniform(5, 1.0), G=None, N=40, runs=5000, seed=78, clip=1.0)
+              noise_stds=uniform(5, 1.0) * (1.0 / 40), runs=5000, seed=78, clip=1.0)
     results = [_summary(pgd(chunk_runs=c, **kw)) for c in (1024, 8192, 65536)]
     assert results[0] == results[1] == results[2]  # bit-identical
-
-
-# --------------------------------------------------------------------------- #
-# budget accounting (Algorithm 1)
-# --------------------------------------------------------------------------- #
-
-
-def _budget_steps_exact(rhos, R):
-    """Algorithm 1 in exact rational arithmetic."""
-    remaining = Fraction(R)
-    for t, rho in enumerate(rhos):
-        if rho < remaining:
-            remaining -= rho
-        else:
-            return t
-    return len(rhos)
-
-
-def test_budget_steps_hand_cases():
-    assert budget_steps([1.0, 1.0, 1.0], 3.5) == 3   # residuals 2.5, 1.5, 0.5
-    assert budget_steps([1.0, 1.0, 1.0], 3.0) == 2   # rho_3 = 1 = R_3: strict < fails
-    assert budget_steps([1.0, 1.0, 1.0], 0.5) == 0   # first request already too large
-    assert budget_steps([2.0, 1.0, 0.5], 2.0) == 2   # 0.25, then 1 < 1.75, then 4 > 0.75
-    assert budget_steps([], 1.0) == 0
-    assert budget_steps([np.inf, 1.0], 0.5) == 1     # sigma = inf costs nothing
-
-
-def test_budget_steps_uniform_boundary_is_rounding_dependent():
-    """uniform(T, R) spends exactly R, so the last request meets the residual.
-
-    With exact rationals (rho_t = R/T) Algorithm 1's strict test rho_T < R_T
-    fails and only T - 1 steps run.  In double precision R_T carries rounding
-    error and the outcome depends on its sign: we document the observed
-    outcomes rather than adding a tolerance.
-    """
-    for T in (3, 10, 7, 100):
-        assert _budget_steps_exact([Fraction(1, T)] * T, 1) == T - 1
-    assert budget_steps(uniform(10, 1.0), 1.0) == 10   # rounding left R_10 > rho_10
-    assert budget_steps(uniform(3, 1.0), 1.0) == 2     # rounding left R_3 <= rho_3
-    outcomes = {T: budget_steps(uniform(T, 2.0), 2.0) for T in range(1, 200)}
-    assert all(v in (T - 1, T) for T, v in outcomes.items())
-    # T = 1: exactly, rho_1 = R and no step runs; but sqrt(1/2)**2 rounds to
-    # 0.5000000000000001, so rho_1 = 1.9999999999999996 < 2 and the step runs.
-    assert outcomes[1] == 1
-    assert outcomes[3] == 2 and outcomes[4] == 4
-    assert any(v == T for T, v in outcomes.items()) and any(v == T - 1 for T, v in outcomes.items())
-
-
-def test_pgd_budgeted_runs_budget_steps(problems):
-    problem = problems["quadratic"]
-    schedule = uniform(10, 1.0) * np.linspace(0.8, 1.1, 10)  # spends more than R
-    T = budget_steps(schedule, 1.0)
-    assert 0 < T < 10
-    res = pgd_budgeted(problem, np.zeros(3), 0.3, schedule, 1.0, 1.0, 20, runs=2048, seed=4)
-    ref = pgd(problem, np.zeros(3), 0.3, schedule[:T], 1.0, 20, runs=2048, seed=4)
-    assert res.steps == T
-    assert _summary(res) == _summary(ref)
 
 
 # --------------------------------------------------------------------------- #
@@ -283,14 +222,6 @@ def test_uniform_and_dynamic_spend_budget():
     assert 3.0 * np.sum(q * sig**2) == pytest.approx(np.sum(np.sqrt(q)) ** 2, rel=1e-13)
     # ...and it beats the uniform schedule with the same budget.
     assert np.sum(q * sig**2) <= np.sum(q * uniform(40, 3.0) ** 2)
-
-
-def test_dynamic_pgd_matches_closed_form_eq7():
-    for kappa, R, T in [(1.5, 0.4, 10), (10.0, 1.0, 50), (200.0, 3.0, 300)]:
-        sig = dynamic_pgd(kappa, 0.37, R, T)
-        np.testing.assert_allclose(sig, dynamic_pgd_closed_form(kappa, R, T), rtol=1e-12)
-        assert np.sum(sig**-2.0) == pytest.approx(R, rel=1e-12)
-        assert np.all(np.diff(sig) < 0)  # influence grows with t, noise shrinks
 
 
 def test_pgd_influence_and_exponential():
@@ -376,14 +307,14 @@ def test_clipping_bounds_per_sample_gradients(problems, name):
     assert np.all(np.linalg.norm(problem.grad(theta, clip=clip), axis=-1) <= clip * (1 + 1e-12))
 
 
-def test_clip_replaces_sensitivity(problems):
-    # With clip = C the noise is sigma * C / N whatever G is.
+def test_clip_that_clips_nothing_changes_nothing(problems):
+    # The noise is noise_stds whether or not gradients are clipped.
     problem = problems["linear"]  # gradient is constant, so theta_T is pure noise + drift
-    kw = dict(theta1=np.zeros(3), etas=1.0, sigmas=[1.0], N=10, runs=1024, seed=1,
+    kw = dict(theta1=np.zeros(3), etas=1.0, noise_stds=[0.1], runs=1024, seed=1,
               return_thetas=True, statistic=lambda th: th[:, 0])
     big = np.max(problem.per_sample_grad_norms(np.zeros((1, 3)))) * 2  # no sample clipped
-    a = pgd(problem, G=123.0, clip=big, **kw).thetas
-    b = pgd(problem, G=big, **kw).thetas
+    a = pgd(problem, clip=big, **kw).thetas
+    b = pgd(problem, **kw).thetas
     np.testing.assert_array_equal(a, b)
 
 
@@ -412,7 +343,7 @@ def test_coupled_pgd_shares_noise(problems):
     problem = problems["linear"]
     nb = make_neighbour(problem, 0, [5.0, -5.0, 5.0])
     etas = np.full(6, 0.2)
-    kw = dict(theta1=np.zeros(3), etas=etas, sigmas=np.full(6, 3.0), G=problem.G, N=40,
+    kw = dict(theta1=np.zeros(3), etas=etas, noise_stds=np.full(6, 3.0) * (problem.G / 40),
               runs=1500, seed=12)
     ta, tb = coupled_pgd(problem, nb, **kw)
     # Linear loss: the noise cancels, theta_a - theta_b = -sum_t eta_t (x_0 - x_0') / N.
@@ -475,42 +406,38 @@ _X = np.eye(3)
         (lambda: pgd_influence(0.5, 1.0, 3), "kappa"),
         (lambda: pgd_influence(2.0, 0.0, 3), "alpha"),
         (lambda: dynamic_pgd(1.0, 1.0, 1.0, 3), "kappa"),
-        (lambda: dynamic_pgd_closed_form(1.0, 1.0, 3), "kappa"),
         (lambda: exponential(0.0, 1.0, 3), "sigma0"),
         (lambda: exponential(1.0, np.inf, 3), "k"),
         (lambda: exponential_for_budget(0.1, 3, 0.0), "R"),
-        (lambda: budget_steps([1.0, -1.0], 1.0), "sigmas"),
-        (lambda: budget_steps([1.0], np.inf), "R"),
-        (lambda: pgd("q", [0, 0], 0.1, [1.0], 1.0, 10, 10, 0), "problem"),
-        (lambda: pgd(_Q, [0, 0, 0], 0.1, [1.0], 1.0, 10, 10, 0), "theta1"),
-        (lambda: pgd(_Q, [0, 0], [0.1, 0.1], [1.0], 1.0, 10, 10, 0), "etas"),
-        (lambda: pgd(_Q, [0, 0], -0.1, [1.0], 1.0, 10, 10, 0), "etas"),
-        (lambda: pgd(_Q, [0, 0], 0.1, [-1.0], 1.0, 10, 10, 0), "sigmas"),
-        (lambda: pgd(_Q, [0, 0], 0.1, [1.0], 0.0, 10, 10, 0), "G"),
-        (lambda: pgd(_Q, [0, 0], 0.1, [1.0], None, 10, 10, 0), "G"),
-        (lambda: pgd(_Q, [0, 0], 0.1, [1.0], 1.0, 0, 10, 0), "N"),
-        (lambda: pgd(_Q, [0, 0], 0.1, [1.0], 1.0, 10, 0, 0), "runs"),
-        (lambda: pgd(_Q, [0, 0], 0.1, [1.0], 1.0, 10, 1e5, 0), "runs"),
-        (lambda: pgd(_Q, [0, 0], 0.1, [1.0], 1.0, 10, 10, -3), "seed"),
-        (lambda: pgd(_Q, [0, 0], 0.1, [1.0], 1.0, 10, 10, 0, chunk_runs=0), "chunk_runs"),
-        (lambda: pgd(_Q, [0, 0], 0.1, [1.0], 1.0, 10, 10, 0, clip=0.0), "clip"),
-        (lambda: pgd(_Q, [0, 0], 0.1, [], 1.0, 10, 10, 0, clip=1.0), "clip"),
-        (lambda: coupled_pgd(_Q, _Q, [0, 0], 0.1, [1.0], None, 10, 10, 0, clip=1.0), "clip"),
-        (lambda: pgd(_Q, [0, 0], 0.1, [1.0], 1.0, 10, 10, 0, statistic=3), "statistic"),
-        (lambda: pgd(_Q, [0, 0], 0.1, [1.0], 1.0, 10, 10, 0,
+        (lambda: pgd("q", [0, 0], 0.1, [0.1], 10, 0), "problem"),
+        (lambda: pgd(_Q, [0, 0, 0], 0.1, [0.1], 10, 0), "theta1"),
+        (lambda: pgd(_Q, [0, 0], [0.1, 0.1], [0.1], 10, 0), "etas"),
+        (lambda: pgd(_Q, [0, 0], -0.1, [0.1], 10, 0), "etas"),
+        (lambda: pgd(_Q, [0, 0], 0.1, [-0.1], 10, 0), "noise_stds"),
+        (lambda: pgd(_Q, [0, 0], 0.1, [np.nan], 10, 0), "noise_stds"),
+        (lambda: pgd(_Q, [0, 0], 0.1, [np.inf], 10, 0), "noise_stds"),
+        (lambda: pgd(_Q, [0, 0], 0.1, [[0.1]], 10, 0), "noise_stds"),
+        (lambda: pgd(_Q, [0, 0], 0.1, [0.1], 0, 0), "runs"),
+        (lambda: pgd(_Q, [0, 0], 0.1, [0.1], 1e5, 0), "runs"),
+        (lambda: pgd(_Q, [0, 0], 0.1, [0.1], 10, -3), "seed"),
+        (lambda: pgd(_Q, [0, 0], 0.1, [0.1], 10, 0, chunk_runs=0), "chunk_runs"),
+        (lambda: pgd(_Q, [0, 0], 0.1, [0.1], 10, 0, clip=0.0), "clip"),
+        (lambda: pgd(_Q, [0, 0], 0.1, [], 10, 0, clip=1.0), "clip"),
+        (lambda: coupled_pgd(_Q, _Q, [0, 0], 0.1, [0.1], 10, 0, clip=1.0), "clip"),
+        (lambda: pgd(_Q, [0, 0], 0.1, [0.1], 10, 0, statistic=3), "statistic"),
+        (lambda: pgd(_Q, [0, 0], 0.1, [0.1], 10, 0,
                      statistic=lambda th: th), "statistic"),
-        (lambda: pgd_budgeted(_Q, [0, 0], 0.1, [0.0], 1.0, 1.0, 10, 10, 0), "schedule_sigmas"),
-        (lambda: pgd_budgeted(_Q, [0, 0], 0.1, [1.0], -1.0, 1.0, 10, 10, 0), "R"),
-        (lambda: coupled_pgd(_Q, Quadratic([1.0]), [0, 0], 0.1, [1.0], 1.0, 10, 10, 0),
+        (lambda: coupled_pgd(_Q, Quadratic([1.0]), [0, 0], 0.1, [0.1], 10, 0),
          "problem_b"),
         (lambda: gd(_Q, [0, 0], 0.1, -1), "T"),
-        (lambda: pgd_quadratic_moments([1.0], [0.0, 1.0], 0.1, [1.0], 1.0, 10), "theta1"),
-        (lambda: pgd_quadratic_moments([1.0], [0.0], [0.1, 0.2], [1.0], 1.0, 10), "etas"),
-        (lambda: pgd_quadratic_moments(np.ones((2, 1)), np.ones((3, 1)), 0.1, [1.0], 1.0, 10),
+        (lambda: pgd_quadratic_moments([1.0], [0.0, 1.0], 0.1, [0.1]), "theta1"),
+        (lambda: pgd_quadratic_moments([1.0], [0.0], [0.1, 0.2], [0.1]), "etas"),
+        (lambda: pgd_quadratic_moments(np.ones((2, 1)), np.ones((3, 1)), 0.1, [0.1]),
          "theta1"),
-        (lambda: pgd_quadratic_moments([1.0], [0.0], 0.1, [1.0], 0.0, 10), "G"),
-        (lambda: pgd_quadratic_moments([1.0], [0.0], 0.1, [1.0], 1.0, -10), "N"),
-        (lambda: pgd_quadratic_moments([-1.0], [0.0], 0.1, [1.0], 1.0, 10), "eigs"),
+        (lambda: pgd_quadratic_moments([1.0], [0.0], 0.1, [-0.1]), "noise_stds"),
+        (lambda: pgd_quadratic_moments(np.ones((2, 1)), np.ones((2, 1)), 0.1, np.ones((3, 1))),
+         "noise_stds"),
+        (lambda: pgd_quadratic_moments([-1.0], [0.0], 0.1, [0.1]), "eigs"),
     ],
 )
 def test_bad_input_raises_value_error_naming_parameter(call, name):

@@ -121,7 +121,7 @@ RUNS = 5 * BLOCK + 77   # 6 blocks, the last one partial
 
 def _cases(problems):
     ls, lg, lin, q = (problems[k] for k in ("least_squares", "logistic", "linear", "quadratic"))
-    base = dict(theta1=THETA1, etas=ETAS, sigmas=SIGMAS, G=1.0, N=40, runs=RUNS, seed=21)
+    base = dict(theta1=THETA1, etas=ETAS, noise_stds=SIGMAS * (1.0 / 40), runs=RUNS, seed=21)
     return {
         "pgd_quadratic_default_stat": lambda **kw: pgd(q, **base, **kw),
         "pgd_quadratic_thetas": lambda **kw: pgd(q, **base, statistic=q.value,
@@ -178,16 +178,16 @@ def test_several_threads_really_run(problems, fused, tiny_tasks):
         seen.add(threading.get_ident())
         return q.excess(theta)
 
-    res = pgd(q, THETA1, ETAS, SIGMAS, 1.0, 40, 40 * BLOCK, 3, statistic=statistic, workers=2)
+    res = pgd(q, THETA1, ETAS, SIGMAS * (1.0 / 40), 40 * BLOCK, 3, statistic=statistic, workers=2)
     assert len(seen) == 2 and threading.get_ident() not in seen
-    _same(res, pgd(q, THETA1, ETAS, SIGMAS, 1.0, 40, 40 * BLOCK, 3, statistic=q.excess,
+    _same(res, pgd(q, THETA1, ETAS, SIGMAS * (1.0 / 40), 40 * BLOCK, 3, statistic=q.excess,
                    workers=1))
 
 
 def test_error_in_a_worker_propagates(problems, tiny_tasks):
     q = problems["quadratic"]
     with pytest.raises(ValueError, match="^statistic "):
-        pgd(q, THETA1, ETAS, SIGMAS, 1.0, 40, 8 * BLOCK, 3, statistic=lambda th: th, workers=2)
+        pgd(q, THETA1, ETAS, SIGMAS * (1.0 / 40), 8 * BLOCK, 3, statistic=lambda th: th, workers=2)
 
 
 # --------------------------------------------------------------------------- #
@@ -213,9 +213,9 @@ def _both(run):
 def test_quadratic_fused_iterates_equal_numpy_fast_path(problems):
     q = problems["quadratic"]
     kw = dict(runs=2 * BLOCK + 9, seed=5, return_thetas=True)
-    a, b = _both(lambda: pgd(q, THETA1, ETAS, SIGMAS, 1.0, 40, **kw, statistic=q.excess))
+    a, b = _both(lambda: pgd(q, THETA1, ETAS, SIGMAS * (1.0 / 40), **kw, statistic=q.excess))
     _same(a, b)    # same noise and operations: bit for bit
-    a, b = _both(lambda: pgd(q, THETA1, ETAS, SIGMAS, 1.0, 40, **kw))
+    a, b = _both(lambda: pgd(q, THETA1, ETAS, SIGMAS * (1.0 / 40), **kw))
     np.testing.assert_array_equal(a.thetas, b.thetas)
     # default statistic: the kernel sums 1/2 eigs delta^2 itself
     assert a.mean == pytest.approx(b.mean, rel=1e-13)
@@ -228,10 +228,10 @@ def test_quadratic_fused_iterates_equal_numpy_fast_path(problems):
 def test_linear_fused_agrees_with_numpy(problems, name, clip):
     p = problems[name]
     kw = dict(runs=BLOCK + 9, seed=5, return_thetas=True, statistic=p.value, clip=clip)
-    for run in (lambda: pgd(p, THETA1, ETAS, SIGMAS, 1.0, 40, **kw),
-                lambda: momentum_pgd(p, THETA1, ETAS, SIGMAS, 0.7, 1.0, 40, **kw),
-                lambda: psgd(p, THETA1, ETAS, SIGMAS, 6, 1.0, 40, **kw),
-                lambda: psgd(p, THETA1, ETAS, SIGMAS, 6, 1.0, 40, beta=0.5, **kw)):
+    for run in (lambda: pgd(p, THETA1, ETAS, SIGMAS * (1.0 / 40), **kw),
+                lambda: momentum_pgd(p, THETA1, ETAS, SIGMAS * (1.0 / 40), 0.7, **kw),
+                lambda: psgd(p, THETA1, ETAS, SIGMAS * (1.0 / 6), 6, **kw),
+                lambda: psgd(p, THETA1, ETAS, SIGMAS * (1.0 / 6), 6, beta=0.5, **kw)):
         a, b = _both(run)
         # same noise and mini-batches; gradients by loops vs BLAS: ~T roundings apart
         # (a different noise or index stream would move the iterates by O(0.1))
@@ -245,7 +245,7 @@ def test_coupled_fused_agrees_with_numpy(problems):
     pairs = [(q, Quadratic([1.0, 0.1, 0.4], theta_star=[0.0, 1.0, 0.0])),
              (ls, remove_sample(ls, 7)), (ls, make_neighbour(ls, 2, [1.0, 2.0, 3.0], 0.5))]
     for pa, pb in pairs:
-        (fa, fb), (na, nb) = _both(lambda: coupled_pgd(pa, pb, THETA1, ETAS, SIGMAS, 1.0, 40,
+        (fa, fb), (na, nb) = _both(lambda: coupled_pgd(pa, pb, THETA1, ETAS, SIGMAS * (1.0 / 40),
                                                        BLOCK + 3, 6, clip=None))
         if isinstance(pa, Quadratic):   # theta-form kernel = NumPy generic path's operations
             np.testing.assert_array_equal(fa, na)
@@ -257,7 +257,7 @@ def test_coupled_fused_agrees_with_numpy(problems):
 @needs_numba
 def test_coupled_fused_is_pgd_on_problem_a(problems):
     ls = problems["least_squares"]
-    kw = dict(theta1=THETA1, etas=ETAS, sigmas=SIGMAS, G=1.0, N=40, runs=BLOCK + 3, seed=6)
+    kw = dict(theta1=THETA1, etas=ETAS, noise_stds=SIGMAS * (1.0 / 40), runs=BLOCK + 3, seed=6)
     ta, _ = coupled_pgd(ls, remove_sample(ls, 1), clip=1.5, **kw)
     ref = pgd(ls, clip=1.5, return_thetas=True, statistic=ls.value, **kw)
     np.testing.assert_array_equal(ta, ref.thetas)   # same kernel, same operations
@@ -268,8 +268,8 @@ def test_coupled_fused_is_pgd_on_problem_a(problems):
 def test_fused_momentum_beta0_is_fused_pgd(problems, name, clip):
     p = problems[name]
     kw = dict(runs=BLOCK + 30, seed=2, clip=clip, return_thetas=True, statistic=p.value)
-    _same(momentum_pgd(p, THETA1, ETAS, SIGMAS, 0.0, 1.0, 40, **kw),
-          pgd(p, THETA1, ETAS, SIGMAS, 1.0, 40, **kw))
+    _same(momentum_pgd(p, THETA1, ETAS, SIGMAS * (1.0 / 40), 0.0, **kw),
+          pgd(p, THETA1, ETAS, SIGMAS * (1.0 / 40), **kw))
 
 
 # --------------------------------------------------------------------------- #
@@ -355,7 +355,7 @@ def test_sigma_zero_is_exact_gd_linear_kernels(problems, name, clip, fused):
     p = problems[name]
     zero = np.zeros(T)
     # linear_gd: every run follows the reference GD loop bit for bit, and gd() to rounding
-    res = pgd(p, THETA1, ETAS, zero, 1.0, 40, 3, 0, clip=clip, return_thetas=True,
+    res = pgd(p, THETA1, ETAS, zero * (1.0 / 40), 3, 0, clip=clip, return_thetas=True,
               statistic=p.value)
     th = THETA1.tolist()
     for eta in ETAS.tolist():
@@ -367,7 +367,7 @@ def test_sigma_zero_is_exact_gd_linear_kernels(problems, name, clip, fused):
                                    atol=1e-14)
     # linear_sgd: the same with the mini-batches of the block's index stream
     batch = 4
-    res = psgd(p, THETA1, ETAS, zero, batch, 1.0, None, 3, 9, clip=clip, return_thetas=True,
+    res = psgd(p, THETA1, ETAS, zero * (1.0 / batch), batch, 3, 9, clip=clip, return_thetas=True,
                statistic=p.value)
     irng = index_rng(9, 0)
     ths = [THETA1.tolist() for _ in range(3)]
@@ -385,21 +385,21 @@ def test_sigma_zero_is_exact_gd_quadratic_kernels(problems, fused):
     zero = np.zeros(T)
     runs = BLOCK + 3
     # quadratic_theta (momentum with beta = 0, coupled): theta - eta * grad, as gd
-    res = momentum_pgd(q, THETA1, ETAS, zero, 0.0, 1.0, 40, runs, 1, return_thetas=True)
+    res = momentum_pgd(q, THETA1, ETAS, zero * (1.0 / 40), 0.0, runs, 1, return_thetas=True)
     np.testing.assert_array_equal(res.thetas, np.broadcast_to(gd(q, THETA1, ETAS, T),
                                                               (runs, 3)))
-    ta, tb = coupled_pgd(q, q2, THETA1, ETAS, zero, 1.0, 40, runs, 1)
+    ta, tb = coupled_pgd(q, q2, THETA1, ETAS, zero * (1.0 / 40), runs, 1)
     np.testing.assert_array_equal(ta, np.broadcast_to(gd(q, THETA1, ETAS, T), (runs, 3)))
     np.testing.assert_array_equal(tb, np.broadcast_to(gd(q2, THETA1, ETAS, T), (runs, 3)))
     # quadratic_delta: delta <- (1 - eta eigs) delta exactly, every run; gd to rounding
-    res = pgd(q, THETA1, ETAS, zero, 1.0, 40, runs, 1, return_thetas=True)
+    res = pgd(q, THETA1, ETAS, zero * (1.0 / 40), runs, 1, return_thetas=True)
     delta = THETA1 - q.theta_star
     for eta in ETAS:
         delta = delta * (1.0 - eta * q.eigs) - 0.0
     np.testing.assert_array_equal(res.thetas, np.broadcast_to(delta + q.theta_star, (runs, 3)))
     np.testing.assert_allclose(res.thetas[0], gd(q, THETA1, ETAS, T), rtol=1e-13, atol=1e-15)
     # momentum on a quadratic with beta > 0 and no noise: the hand recursion, bit for bit
-    res = momentum_pgd(q, THETA1, ETAS, zero, 0.9, 1.0, 40, 2, 1, return_thetas=True)
+    res = momentum_pgd(q, THETA1, ETAS, zero * (1.0 / 40), 0.9, 2, 1, return_thetas=True)
     th, v = THETA1.copy(), np.zeros(3)
     for t, eta in enumerate(ETAS.tolist(), start=1):
         g = q.eigs * (th - q.theta_star)
@@ -424,11 +424,11 @@ def test_least_squares_monte_carlo_matches_exact_moments(fused):
     eigs, U = np.linalg.eigh(H)
     theta1 = np.array([2.0, 2.0, -1.0])
     runs, etas, sigmas = 2**15, np.full(30, 0.2), uniform(30, 2.0)
-    res = pgd(p, theta1, etas, sigmas, 1.5, 30, runs, 77)
-    mean, var = pgd_quadratic_mean_var(eigs, U.T @ (theta1 - p.theta_star), etas, sigmas, 1.5, 30)
+    res = pgd(p, theta1, etas, sigmas * (1.5 / 30), runs, 77)
+    mean, var = pgd_quadratic_mean_var(eigs, U.T @ (theta1 - p.theta_star), etas, sigmas * (1.5 / 30))
     # 4 standard errors sqrt(Var / runs) with the exact variance: fails w.p. ~6e-5
     assert abs(res.mean - mean[0]) < 4 * math.sqrt(var[0] / runs)
-    res = momentum_pgd(p, theta1, etas, sigmas, 0.0, 1.5, 30, runs, 78)
+    res = momentum_pgd(p, theta1, etas, sigmas * (1.5 / 30), 0.0, runs, 78)
     assert abs(res.mean - mean[0]) < 4 * math.sqrt(var[0] / runs)
 
 
@@ -436,9 +436,9 @@ def test_least_squares_monte_carlo_matches_exact_moments(fused):
 def test_coupled_quadratics_monte_carlo_matches_exact_moments(fused):
     qa, qb = Quadratic([0.2, 0.9]), Quadratic([1.0, 0.5], theta_star=[1.0, -1.0])
     runs, etas, sigmas = 2**15, np.linspace(0.5, 0.2, 20), uniform(20, 1.0)
-    ta, tb = coupled_pgd(qa, qb, [1.0, 1.0], etas, sigmas, 1.0, 5, runs, 8)
+    ta, tb = coupled_pgd(qa, qb, [1.0, 1.0], etas, sigmas * (1.0 / 5), runs, 8)
     for q, th in ((qa, ta), (qb, tb)):
-        mean, var = pgd_quadratic_mean_var(q.eigs, [1.0, 1.0], etas, sigmas, 1.0, 5,
+        mean, var = pgd_quadratic_mean_var(q.eigs, [1.0, 1.0], etas, sigmas * (1.0 / 5),
                                            theta_star=q.theta_star)
         assert abs(q.excess(th).mean() - mean[0]) < 4 * math.sqrt(var[0] / runs)
 
@@ -468,10 +468,10 @@ def test_workers_setting(monkeypatch, problems):
         with pytest.raises(ValueError, match="^workers "):
             sim.set_workers(bad)
     q = problems["quadratic"]
-    for call in (lambda: pgd(q, THETA1, 0.1, [1.0], 1.0, 10, 10, 0, workers=0),
-                 lambda: momentum_pgd(q, THETA1, 0.1, [1.0], 0.5, 1.0, 10, 10, 0, workers=-2),
-                 lambda: coupled_pgd(q, q, THETA1, 0.1, [1.0], 1.0, 10, 10, 0, workers=2.0),
-                 lambda: psgd(problems["linear"], THETA1, 0.1, [1.0], 2, 1.0, 10, 10, 0,
+    for call in (lambda: pgd(q, THETA1, 0.1, np.array([1.0]) * (1.0 / 10), 10, 0, workers=0),
+                 lambda: momentum_pgd(q, THETA1, 0.1, np.array([1.0]) * (1.0 / 10), 0.5, 10, 0, workers=-2),
+                 lambda: coupled_pgd(q, q, THETA1, 0.1, np.array([1.0]) * (1.0 / 10), 10, 0, workers=2.0),
+                 lambda: psgd(problems["linear"], THETA1, 0.1, np.array([1.0]) * (1.0 / 2), 2, 10, 0,
                               workers="2")):
         with pytest.raises(ValueError, match="^workers "):
             call()
@@ -498,11 +498,11 @@ sys.modules["numba"] = None          # as if numba were not installed
 import numpy as np
 from dpverify import sim
 q = sim.Quadratic([0.2, 0.5, 1.0], theta_star=[1.0, -2.0, 0.5])
-res = sim.pgd(q, [0.5, -0.3, 0.8], 0.3, np.linspace(3.0, 1.0, 12), 1.0, 40, 1100, 5,
+res = sim.pgd(q, [0.5, -0.3, 0.8], 0.3, np.linspace(3.0, 1.0, 12) * (1.0 / 40), 1100, 5,
               return_thetas=True, statistic=q.excess)
 X = np.random.default_rng(0).normal(size=(20, 3))
 ls = sim.LeastSquares(X, X @ [1.0, 2.0, 3.0], lam=0.1)
-sg = sim.psgd(ls, [0.0, 0.0, 0.0], 0.1, np.ones(5), 4, 1.0, None, 2000, 3)
+sg = sim.psgd(ls, [0.0, 0.0, 0.0], 0.1, np.ones(5) * (1.0 / 4), 4, 2000, 3)
 print(json.dumps({"fused": sim.fused_enabled(), "numba": sim.numba_available(),
                   "thetas": res.thetas.tolist(), "mean": res.mean, "psgd": sg.mean}))
 """
@@ -514,7 +514,7 @@ def test_without_numba_the_numpy_path_runs():
     got = json.loads(out.stdout)
     assert got["fused"] is False and got["numba"] is False
     q = Quadratic([0.2, 0.5, 1.0], theta_star=[1.0, -2.0, 0.5])
-    res = pgd(q, [0.5, -0.3, 0.8], 0.3, np.linspace(3.0, 1.0, 12), 1.0, 40, 1100, 5,
+    res = pgd(q, [0.5, -0.3, 0.8], 0.3, np.linspace(3.0, 1.0, 12) * (1.0 / 40), 1100, 5,
               return_thetas=True, statistic=q.excess)
     # the quadratic iterates are bit-identical with and without numba (same noise, same
     # operations); floats survive the JSON round trip exactly (repr is shortest round-trip)
@@ -522,5 +522,5 @@ def test_without_numba_the_numpy_path_runs():
     assert got["mean"] == res.mean
     X = np.random.default_rng(0).normal(size=(20, 3))
     ls = LeastSquares(X, X @ [1.0, 2.0, 3.0], lam=0.1)
-    sg = psgd(ls, [0.0, 0.0, 0.0], 0.1, np.ones(5), 4, 1.0, None, 2000, 3)
+    sg = psgd(ls, [0.0, 0.0, 0.0], 0.1, np.ones(5) * (1.0 / 4), 4, 2000, 3)
     assert sg.mean == pytest.approx(got["psgd"], rel=1e-10)   # same draws, other arithmetic

@@ -23,9 +23,9 @@ REPS = 4000  # binomial standard error of a 1% rate over 4000 repetitions: 0.16%
 @pytest.fixture(scope="module")
 def repetitions():
     problem = sim.Quadratic(EIGS)
-    exact = float(sim.pgd_quadratic_moments(EIGS, THETA1, ETA, SIGMAS, 1.0, 1.0)[0])
+    exact = float(sim.pgd_quadratic_moments(EIGS, THETA1, ETA, SIGMAS)[0])
     runs = Config().runs
-    out = [sim.pgd(problem, THETA1, ETA, SIGMAS, 1.0, 1.0, runs, seed=10_000 + r) for r in range(REPS)]
+    out = [sim.pgd(problem, THETA1, ETA, SIGMAS, runs, seed=10_000 + r) for r in range(REPS)]
     return exact, runs, out
 
 
@@ -53,7 +53,7 @@ def test_planted_bound_20_percent_too_small_is_detected(repetitions):
 def test_monte_carlo_mean_agrees_with_exact_moments(repetitions):
     exact, runs, results = repetitions
     # Tolerance: 4 standard errors from the exact variance and the run count.
-    _, var = sim.pgd_quadratic_mean_var(EIGS, THETA1, ETA, SIGMAS, 1.0, 1.0)
+    _, var = sim.pgd_quadratic_mean_var(EIGS, THETA1, ETA, SIGMAS)
     se = float(np.sqrt(var[0] / runs))
     worst = max(abs(r.mean - exact) for r in results[:50])
     assert worst <= 5 * se  # 50 draws: P(max |z| > 5) < 3e-5

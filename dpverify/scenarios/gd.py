@@ -251,7 +251,7 @@ class NoisyGD(MappedScenario):
 
                 rec = [] if self.observe_map else None
                 lam, m, s2 = _momentum_propagate(np.asarray(eigs), np.asarray(th), etas, s, float(v["momentum"]),
-                                                 1.0, 1.0, None, record=rec)
+                                                 None, record=rec)
                 vel = None if rec is None else [float(x[0]) for x in rec]
                 return np.asarray(lam[0]), np.asarray(m[0]), np.asarray(s2[0]), vel
             lam = np.asarray(eigs, float)
@@ -328,13 +328,13 @@ class NoisyGD(MappedScenario):
             if "problem" not in inst:
                 raise ValueError("mini-batch SGD needs a data problem (MCPoint(problem=LogisticData(...)))")
             b = max(1, int(round(float(v["batch"]))))
-            res = sim.psgd(p, theta1, etas, s, b, float(b), None, runs, seed, chunk_runs=chunk_runs, beta=beta,
+            res = sim.psgd(p, theta1, etas, s, b, runs, seed, chunk_runs=chunk_runs, beta=beta,
                            statistic=stat)
         elif beta is not None:
-            res = sim.momentum_pgd(p, theta1, etas, s, beta, 1.0, 1.0, runs, seed, chunk_runs=chunk_runs,
+            res = sim.momentum_pgd(p, theta1, etas, s, beta, runs, seed, chunk_runs=chunk_runs,
                                    statistic=stat)
         else:
-            res = sim.pgd(p, theta1, etas, s, 1.0, 1.0, runs, seed, chunk_runs=chunk_runs, statistic=stat)
+            res = sim.pgd(p, theta1, etas, s, runs, seed, chunk_runs=chunk_runs, statistic=stat)
         return res.mean, res.var
 
     def _per_run_statistic(self, p, theta1, inst):

@@ -143,7 +143,7 @@ class OneSampleSGD(MappedScenario):
         X, y, th1, etas, sig, lam, gate = self._setup(inst["point"])
         p = sim.LeastSquares(X, y, lam)
         f_star = self._f_star(X, y, lam)
-        res = sim.psgd(p, th1, etas, sig, 1, 1.0, None, runs, seed, chunk_runs=chunk_runs,
+        res = sim.psgd(p, th1, etas, sig, 1, runs, seed, chunk_runs=chunk_runs,
                        statistic=lambda th: p.value(th) - f_star)
         return res.mean, res.var
 

@@ -89,7 +89,8 @@ class CoupledStability(MappedScenario):
         a, b = self._problems(inst)
         d = a.dim
         sig = np.full(v["T"], inst["noise"])
-        th_a, th_b = sim.coupled_pgd(a, b, np.zeros(d), v["eta"], sig, v["G"], v["N"], runs, seed % (2**32))
+        noise_stds = sig * (float(v["G"]) / float(v["N"]))   # sigma_t G / N: the Gaussian mechanism's std
+        th_a, th_b = sim.coupled_pgd(a, b, np.zeros(d), v["eta"], noise_stds, runs, seed % (2**32))
         G = v["G"]
         diff = th_a - th_b
         if inst["family"] == "linear":

@@ -130,3 +130,49 @@ def check_array(
 def check_seed(seed: object) -> int:
     """Return *seed* as a non-negative ``int`` (what ``SeedSequence`` accepts)."""
     return check_int("seed", seed, minimum=0)
+
+
+# --------------------------------------------------------------------------- #
+# Arguments of the noisy gradient simulators
+# --------------------------------------------------------------------------- #
+
+
+def check_theta1(theta1: object, dim: int) -> np.ndarray:
+    """The starting point, shape ``(dim,)``."""
+    return check_array("theta1", theta1, shape=(dim,))
+
+
+def check_etas(etas: object, T: int) -> np.ndarray:
+    """Step sizes ``>= 0``: a scalar (repeated ``T`` times) or an array of length ``T``."""
+    etas = check_array("etas", etas, ndim=(0, 1), nonnegative=True, nonempty=False)
+    if etas.ndim == 0:
+        return np.full(T, float(etas))
+    if etas.shape[0] != T:
+        raise ValueError(f"etas must be a scalar or have length T={T}, got length {etas.shape[0]}")
+    return etas
+
+
+def check_steps(etas: object, noise_stds: object) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``(etas, noise_stds)`` as float arrays of equal length ``T = len(noise_stds) >= 0``."""
+    noise_stds = check_array("noise_stds", noise_stds, ndim=1, nonnegative=True, nonempty=False)
+    return check_etas(etas, len(noise_stds)), noise_stds
+
+
+def check_statistic(statistic: object, problem: object):
+    """The per-run statistic: *statistic* if callable, ``problem.excess`` if ``None``."""
+    if statistic is None:
+        return problem.excess
+    if not callable(statistic):
+        raise ValueError(f"statistic must be callable or None, got {_short(statistic)}")
+    return statistic
+
+
+def check_runs(runs: object, seed: object, chunk_runs: object,
+               workers: object = None) -> tuple[int, int]:
+    """Validate the Monte Carlo arguments every simulator takes; return ``(runs, seed)``."""
+    runs = check_int("runs", runs)
+    seed = check_seed(seed)
+    check_int("chunk_runs", chunk_runs)
+    if workers is not None:
+        check_int("workers", workers)
+    return runs, seed

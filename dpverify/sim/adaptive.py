@@ -40,7 +40,6 @@ exact, in double precision or in mpmath.
 from __future__ import annotations
 
 import contextlib
-import math
 import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -49,7 +48,8 @@ import mpmath
 import numpy as np
 
 from .problems import Problem
-from .rng import block_rng, block_slices, combine_blocks, iter_chunks
+from .results import MCResult, block_moments
+from .rng import block_rng, block_slices, iter_chunks
 
 __all__ = ["AdaptiveResult", "adaptive_gd", "adaptive_moments", "quadratic_path_moments", "ITERATE_TRACKS",
            "STEP_TRACKS"]
@@ -88,28 +88,14 @@ def _per_run(name: str, v, rows: int, t: int) -> np.ndarray:
 
 # --------------------------------------------------------------------------- results
 @dataclass(frozen=True)
-class AdaptiveResult:
-    """Summary of a Monte Carlo run of :func:`adaptive_gd`.
+class AdaptiveResult(MCResult):
+    """An :class:`~dpverify.sim.results.MCResult` of :func:`adaptive_gd` with its recorded tracks.
 
-    ``mean``/``var``: sample mean and unbiased variance of the per-run statistic (variance from
-    per-block centred sums); ``tracks``: the recorded tracks of every run (``record=True``), each of
-    shape ``(runs, T + 1)`` (iterate tracks) or ``(runs, T)`` (step tracks); ``thetas``: the final
-    iterates when ``return_thetas=True``.
+    ``tracks``: the recorded tracks of every run (``record=True``), each of shape ``(runs, T + 1)``
+    (iterate tracks) or ``(runs, T)`` (step tracks).
     """
 
-    runs: int
-    mean: float
-    var: float
-    sum: float
-    sumsq: float
-    seed: int
-    steps: int
     tracks: dict = field(default_factory=dict, repr=False, compare=False)
-    thetas: np.ndarray | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def stderr(self) -> float:
-        return math.sqrt(self.var / self.runs) if self.runs > 1 else math.nan
 
 
 # --------------------------------------------------------------------------- the simulator
@@ -213,12 +199,7 @@ def adaptive_gd(problem: Problem, theta1, rule: Rule, T: int, runs: int, seed: i
     thetas = np.empty((runs, problem.dim)) if return_thetas else None
     with _one_blas_thread():
         moments = _simulate(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept, thetas)
-    total = combine_blocks(m[1] for m in moments)
-    mean = total / runs
-    m2 = combine_blocks(m[3] + m[0] * (m[1] / m[0] - mean) ** 2 for m in moments)
-    return AdaptiveResult(runs=runs, mean=mean, var=m2 / (runs - 1) if runs > 1 else math.nan, sum=total,
-                          sumsq=combine_blocks(m[2] for m in moments), seed=seed, steps=T, tracks=kept,
-                          thetas=thetas)
+    return AdaptiveResult.from_block_moments(moments, seed=seed, steps=T, tracks=kept, thetas=thetas)
 
 
 @contextlib.contextmanager
@@ -243,12 +224,7 @@ def _simulate(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need,
             th = theta[sl]
             tr = _block(problem, th, rule, T, block_rng(seed, b), need)
             rows = sl.stop - sl.start
-            x = np.asarray(statistic(th, tr), dtype=float)
-            if x.shape != (rows,):
-                raise ValueError(f"statistic must return shape ({rows},), got {x.shape}")
-            s = float(np.sum(x))
-            c = x - s / rows
-            moments.append((rows, s, float(np.sum(x * x)), float(np.sum(c * c))))
+            moments.append(block_moments(statistic(th, tr), rows))
             lo, hi = start + sl.start, start + sl.stop
             for k in kept:
                 kept[k][lo:hi] = tr[k]

@@ -1,23 +1,24 @@
-"""Influence-gated noisy SGD: one sample per step, Gaussian noise only on the steps whose sample's
-noisy influence passes a test, vectorised over runs.
+"""Gated noisy SGD: one sample per step, Gaussian noise only on the steps whose sample's
+(noisy) Newton-preconditioned gradient fails a size test, vectorised over runs.
 
 The algorithm, for rounds ``r = 0..R-1``, each of ``T_local`` steps, from ``theta_1``::
 
     at the start of round r:  theta_g = theta (per run), H = hess F(theta_g), the Hessian of the
                               empirical risk (per run);
     each step:  J uniform on the n samples (independently at each step);
-                c = (1/n) H^{-1} grad l(theta_g; z_J) + offset           (the influence of z_J, eq. (11));
+                c = (1/n) H^{-1} grad l(theta_g; z_J) + offset   (z_J's Newton step, i.e. its influence on
+                                                                   the minimiser to first order);
                 c_test = scale * c + test_std * xi,   xi ~ N(0, I);
                 pass = max_i |c_test_i| <= threshold;
                 theta <- theta - eta (grad l(theta; z_J) + (1 - pass) sigma nu),   nu ~ N(0, I).
 
-With ``threshold < 0`` no step passes: this is noisy SGD with one sample per step (DP-SGD of
-[Abadi et al. 2016] with batch size 1), and no Hessian is computed.
+With ``threshold < 0`` no step passes: this is noisy SGD with one sample per step (noisy
+mini-batch SGD with batch size 1, as :func:`dpverify.sim.psgd`), and no Hessian is computed.
 
 Models (a ``model`` is anything with ``dim``, ``n_samples``, ``sample_grad(theta, idx)`` and, unless
 ``threshold < 0``, ``hessian(theta)``): the linear models of :mod:`dpverify.sim.problems`
 (:class:`LeastSquares`, :class:`LogisticRegression`) through :func:`linear_model`, and any
-other model with these methods (e.g. :class:`dpverify.sim.mlp.OneHiddenLayer`).
+other model with these methods (e.g. a neural network).
 
 Randomness: block ``b`` of :data:`~dpverify.sim.rng.BLOCK` runs draws the step noise ``nu`` from
 ``block_rng(seed, b)``, the sample indices from ``block_rng(seed, b, child=0)`` (as
@@ -117,7 +118,7 @@ def _streams(seed, b):
 def gated_sgd(model, theta1, eta: float, sigma: float, *, rounds: int, local_steps: int, runs: int, seed: int,
               test_std: float = 0.0, threshold: float = -1.0, offset: float = 0.0, scale: float = 2.0,
               chunk_runs: int = 65536, watch=None, ridge_hessian: float = 0.0) -> GatedSGDResult:
-    """Simulate influence-gated noisy SGD (module docstring) in ``runs`` runs.
+    """Simulate gated noisy SGD (module docstring) in ``runs`` runs.
 
     Parameters
     ----------

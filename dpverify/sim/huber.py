@@ -21,8 +21,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import minimize
 
-from ._validate import check_real
-from .problems import _LinearModel, _readonly
+from .problems import _LinearModel
 
 __all__ = ["HuberRegression"]
 
@@ -32,12 +31,8 @@ class HuberRegression(_LinearModel):
 
     Parameters
     ----------
-    X : array_like, shape (N, D)
-    y : array_like, shape (N,)
-    lam : float, optional
-        Ridge coefficient ``>= 0``.
-    normaliser : float, optional
-        Divisor of the loss sum (default ``N``).
+    X, y, lam, normaliser
+        As in :class:`~dpverify.sim.problems.LeastSquares`.
 
     Attributes
     ----------
@@ -53,13 +48,7 @@ class HuberRegression(_LinearModel):
         self._init_data(X, y, lam, normaliser)
         self.mu = float(self.ridge)
         self.M = float(self.ridge + max(self._gram_eigs[-1], 0.0) / self.normaliser)
-        self.theta_star = _readonly(self._solve())
-        self.f_star = float(self.value(self.theta_star))
-        self._freeze()
-
-    def __repr__(self) -> str:
-        return (f"HuberRegression(n_samples={self.n_samples}, dim={self.dim}, lam={self.lam:g}, "
-                f"normaliser={self.normaliser:g})")
+        self._set_minimiser(self._solve())
 
     def _loss(self, m: np.ndarray) -> np.ndarray:
         a = np.abs(m - self.y)
@@ -67,9 +56,6 @@ class HuberRegression(_LinearModel):
 
     def _dloss(self, m: np.ndarray) -> np.ndarray:
         return np.clip(m - self.y, -1.0, 1.0)
-
-    def _with_data(self, X, y, normaliser):
-        return HuberRegression(X, y, self.lam, normaliser=normaliser)
 
     def _solve(self) -> np.ndarray:
         X, y = np.asarray(self.X), np.asarray(self.y)
@@ -99,5 +85,4 @@ class HuberRegression(_LinearModel):
 
     def lipschitz_on_ball(self, radius: float) -> float:
         """Per-sample gradient bound ``max_n ||x_n|| + lam * radius`` on ``||theta|| <= radius``."""
-        radius = check_real("radius", radius, nonnegative=True)
-        return float(np.sqrt(self._sq_norms.max()) + self.lam * radius)
+        return self._lipschitz_for_unit_dloss(radius)

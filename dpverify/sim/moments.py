@@ -7,7 +7,9 @@ of ``delta = theta - theta*`` stays Gaussian and coordinates stay
 independent:
 
     delta_{t+1,i} = a_{t,i} delta_{t,i} - c_t nu_{t,i},
-    a_{t,i} = 1 - eta_t lam_i,   c_t = eta_t G sigma_t / N.
+    a_{t,i} = 1 - eta_t lam_i,   c_t = eta_t s_t,
+
+with ``s_t`` the noise standard deviation per coordinate (``noise_stds``).
 
 Hence the mean ``m`` and variance ``s^2`` of each coordinate propagate as
 
@@ -41,19 +43,17 @@ def _points(arr: np.ndarray, batched_ndim: int) -> int | None:
     return arr.shape[0] if arr.ndim == batched_ndim else None
 
 
-def _prepare(eigs, theta1, etas, sigmas, G, N, theta_star):
+def _prepare(eigs, theta1, etas, noise_stds, theta_star):
     """Validate inputs and broadcast them to ``(P, D)`` / ``(P, T)`` / ``(P,)``."""
     eigs = check_array("eigs", eigs, ndim=(1, 2), nonnegative=True)
     theta1 = check_array("theta1", theta1, ndim=(1, 2))
-    sigmas = check_array("sigmas", sigmas, ndim=(1, 2), nonnegative=True, nonempty=False)
+    noise_stds = check_array("noise_stds", noise_stds, ndim=(1, 2), nonnegative=True, nonempty=False)
     etas = check_array("etas", etas, ndim=(0, 1, 2), nonnegative=True, nonempty=False)
-    G = check_array("G", G, ndim=(0, 1), positive=True)
-    N = check_array("N", N, ndim=(0, 1), positive=True)
-    dim, T = eigs.shape[-1], sigmas.shape[-1]
+    dim, T = eigs.shape[-1], noise_stds.shape[-1]
     if theta1.shape[-1] != dim:
         raise ValueError(f"theta1 must have last dimension D={dim} (from eigs), got shape {theta1.shape}")
     if etas.ndim > 0 and etas.shape[-1] != T:
-        raise ValueError(f"etas must be a scalar or have last dimension T={T} (from sigmas), "
+        raise ValueError(f"etas must be a scalar or have last dimension T={T} (from noise_stds), "
                          f"got shape {etas.shape}")
     if theta_star is None:
         theta_star = np.zeros(dim)
@@ -64,8 +64,7 @@ def _prepare(eigs, theta1, etas, sigmas, G, N, theta_star):
     named = {
         "eigs": _points(eigs, 2), "theta1": _points(theta1, 2),
         "theta_star": _points(theta_star, 2),
-        "sigmas": _points(sigmas, 2), "etas": _points(etas, 2),
-        "G": _points(G, 1), "N": _points(N, 1),
+        "noise_stds": _points(noise_stds, 2), "etas": _points(etas, 2),
     }
     sizes = [(k, v) for k, v in named.items() if v is not None]
     ref, P = sizes[0] if sizes else ("eigs", 1)
@@ -77,9 +76,8 @@ def _prepare(eigs, theta1, etas, sigmas, G, N, theta_star):
     eigs = np.broadcast_to(eigs, (P, dim))
     delta1 = np.broadcast_to(theta1 - theta_star, (P, dim))
     etas = np.broadcast_to(etas if etas.ndim > 0 else np.full(T, float(etas)), (P, T))
-    sigmas = np.broadcast_to(sigmas, (P, T))
-    c = etas * sigmas * np.broadcast_to(G / N, (P,))[:, None]
-    return eigs, delta1, etas, c
+    noise_stds = np.broadcast_to(noise_stds, (P, T))
+    return eigs, delta1, etas, etas * noise_stds
 
 
 def _propagate(eigs: np.ndarray, delta1: np.ndarray, etas: np.ndarray,
@@ -100,7 +98,7 @@ def _propagate(eigs: np.ndarray, delta1: np.ndarray, etas: np.ndarray,
     return m, s2
 
 
-def pgd_quadratic_mean_var(eigs, theta1, etas, sigmas, G, N, theta_star=None):
+def pgd_quadratic_mean_var(eigs, theta1, etas, noise_stds, theta_star=None):
     """Exact mean and variance of ``f(theta_{T+1}) - f*`` of noisy gradient descent.
 
     Parameters
@@ -111,10 +109,8 @@ def pgd_quadratic_mean_var(eigs, theta1, etas, sigmas, G, N, theta_star=None):
         Starting point.
     etas : float or array_like, shape (T,) or (P, T)
         Step sizes.
-    sigmas : array_like, shape (T,) or (P, T)
-        Noise scales (``T`` may be 0).
-    G, N : float or array_like, shape (P,)
-        Lipschitz constant and sample count of the noise scale ``G sigma_t / N``.
+    noise_stds : array_like, shape (T,) or (P, T)
+        Noise standard deviation per coordinate at each step (``T`` may be 0).
     theta_star : array_like, shape (D,) or (P, D), optional
         Minimiser (default origin).
 
@@ -123,18 +119,18 @@ def pgd_quadratic_mean_var(eigs, theta1, etas, sigmas, G, N, theta_star=None):
     mean, var : ndarray, shape (P,)
         ``P = 1`` when no input carries a point axis.
     """
-    eigs, delta1, etas, c = _prepare(eigs, theta1, etas, sigmas, G, N, theta_star)
+    eigs, delta1, etas, c = _prepare(eigs, theta1, etas, noise_stds, theta_star)
     m, s2 = _propagate(eigs, delta1, etas, c)
     mean = 0.5 * np.einsum("pd,pd->p", eigs, m * m + s2)
     var = 0.25 * np.einsum("pd,pd->p", eigs * eigs, 2.0 * s2 * s2 + 4.0 * s2 * m * m)
     return mean, var
 
 
-def pgd_quadratic_moments(eigs, theta1, etas, sigmas, G, N, theta_star=None) -> np.ndarray:
+def pgd_quadratic_moments(eigs, theta1, etas, noise_stds, theta_star=None) -> np.ndarray:
     """Exact expected excess risk ``E[f(theta_{T+1})] - f*`` of noisy gradient descent.
 
     Propagates ``v = E[(theta - theta*)^2]`` coordinate-wise,
-    ``v_{t+1} = a_t^2 v_t + (eta_t G sigma_t / N)^2`` with
+    ``v_{t+1} = a_t^2 v_t + (eta_t s_t)^2`` with
     ``a_t = 1 - eta_t lam``, and returns ``1/2 sum_i lam_i v_i``.
     Arguments as in :func:`pgd_quadratic_mean_var`.
 
@@ -142,7 +138,7 @@ def pgd_quadratic_moments(eigs, theta1, etas, sigmas, G, N, theta_star=None) -> 
     -------
     ndarray, shape (P,)
     """
-    eigs, delta1, etas, c = _prepare(eigs, theta1, etas, sigmas, G, N, theta_star)
+    eigs, delta1, etas, c = _prepare(eigs, theta1, etas, noise_stds, theta_star)
     v = np.array(delta1 * delta1, dtype=np.float64)
     a = np.empty_like(v)
     c2 = np.ascontiguousarray((c * c).T)
@@ -156,7 +152,7 @@ def pgd_quadratic_moments(eigs, theta1, etas, sigmas, G, N, theta_star=None) -> 
     return 0.5 * np.einsum("pd,pd->p", eigs, v)
 
 
-def pgd_quadratic_variance(eigs, theta1, etas, sigmas, G, N, theta_star=None) -> np.ndarray:
+def pgd_quadratic_variance(eigs, theta1, etas, noise_stds, theta_star=None) -> np.ndarray:
     """Exact ``Var[f(theta_{T+1})]`` of noisy gradient descent on a diagonal quadratic.
 
     ``sum_i lam_i^2 / 4 (2 s_i^4 + 4 s_i^2 m_i^2)`` where ``m_i`` and
@@ -168,4 +164,4 @@ def pgd_quadratic_variance(eigs, theta1, etas, sigmas, G, N, theta_star=None) ->
     -------
     ndarray, shape (P,)
     """
-    return pgd_quadratic_mean_var(eigs, theta1, etas, sigmas, G, N, theta_star)[1]
+    return pgd_quadratic_mean_var(eigs, theta1, etas, noise_stds, theta_star)[1]

@@ -1,7 +1,7 @@
 """Noisy (private) gradient descent with bias-corrected momentum.
 
 Bias-corrected momentum post-processes the noisy gradient
-``g_t = grad f(theta_t) + sigma_t G nu_t / N`` with
+``g_t = grad f(theta_t) + s_t nu_t`` (``s_t`` the noise standard deviation) with
 
     phi(m_t, g_t) = [beta (1 - beta^(t-1)) m_t + (1 - beta) g_t] / (1 - beta^t),
     m_2 = g_1,
@@ -40,7 +40,7 @@ Exact moments on a diagonal quadratic
 -------------------------------------
 On ``f = f* + 1/2 sum_i lam_i delta_i^2`` (``delta = theta - theta*``) each
 coordinate's state ``x = (delta_i, v_i)`` evolves linearly with additive
-Gaussian noise.  With ``k_t = eta_t / (1 - beta^t)`` and ``s_t = G sigma_t / N``:
+Gaussian noise.  With ``k_t = eta_t / (1 - beta^t)`` and ``s_t`` the noise standard deviation:
 
     g        = lam delta + s_t nu
     v'       = (1 - beta) lam delta + beta v + (1 - beta) s_t nu
@@ -70,27 +70,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import check_array, check_real
-from .algorithms import (
-    MCResult,
-    Statistic,
-    _check_clip_support,
-    _check_problem,
-    _check_runs,
-    _check_statistic,
-    _check_steps,
-    _check_theta1,
-    _fused,
-    _linear_cost,
-    _linear_fusable,
-    _linear_gd_task,
-    _noise_multiplier,
-    _quadratic_theta_task,
-    _run_mc,
-)
+from ._driver import Statistic, _run_mc
+from .algorithms import _generic_chunk
+from ._fused import _fused, _linear_cost, _linear_fusable, _linear_gd_task, _quadratic_theta_task
+from ._arguments import check_noisy_gd
+from ._validate import check_array, check_real, check_statistic
 from .moments import _prepare
+from .results import MCResult
 from .problems import Problem, Quadratic
-from .rng import BLOCK, block_rng, block_slices
+from .rng import BLOCK
 
 __all__ = ["momentum_pgd", "momentum_quadratic_moments", "momentum_quadratic_mean_var"]
 
@@ -108,56 +96,13 @@ def _check_beta(beta: object) -> float:
     return beta
 
 
-def _momentum_update(v: np.ndarray, g: np.ndarray, beta: float, correction: float) -> None:
-    """In place: ``v <- beta v + (1 - beta) g`` and ``g <- v / correction``.
-
-    On return *g* holds ``m_{t+1} = v_{t+1} / (1 - beta^t)`` with
-    ``correction = 1 - beta^t``.  For ``beta = 0`` (``correction = 1``) every
-    operation is exact and *g* is returned unchanged (up to the sign of zero).
-    """
-    v *= beta
-    g *= 1.0 - beta
-    v += g
-    np.divide(v, correction, out=g)
-
-
 # --------------------------------------------------------------------------- #
 # Monte Carlo
 # --------------------------------------------------------------------------- #
 
 
-def _momentum_chunk(problems: list[Problem], thetas: list[np.ndarray], etas: np.ndarray,
-                    scales: np.ndarray, beta: float, clip: float | None, seed: int,
-                    start: int, blocks: list[int]) -> None:
-    """Evolve ``thetas[i]`` (chunk arrays, modified in place) by momentum PGD.
-
-    Same noise, block order and gradient evaluation (one block at a time) as
-    the generic PGD kernel; all problems see the same noise.
-    """
-    n, dim = thetas[0].shape
-    slices = block_slices(start, start + n)
-    rngs = [block_rng(seed, b) for b in blocks]
-    noise = np.empty((n, dim))
-    step = np.empty((n, dim))
-    grad = np.empty((n, dim))
-    vs = [np.zeros((n, dim)) for _ in problems]
-    for t, (eta, scale) in enumerate(zip(etas.tolist(), scales.tolist()), start=1):
-        correction = 1.0 - beta ** t
-        for rng, sl in zip(rngs, slices):
-            rng.standard_normal(out=noise[sl])
-        for problem, theta, v in zip(problems, thetas, vs):
-            for sl in slices:
-                grad[sl] = problem.grad(theta[sl], clip)
-            # g_t = grad + scale * noise (into step), exactly as in pgd
-            np.multiply(noise, scale, out=step)
-            step += grad
-            _momentum_update(v, step, beta, correction)   # step <- m_{t+1}
-            step *= eta
-            theta -= step
-
-
-def momentum_pgd(problem: Problem, theta1: object, etas: object, sigmas: object, beta: float,
-                 G: float | None, N: float, runs: int, seed: int, chunk_runs: int = 65536,
+def momentum_pgd(problem: Problem, theta1: object, etas: object, noise_stds: object, beta: float,
+                 runs: int, seed: int, chunk_runs: int = 65536,
                  clip: float | None = None, statistic: Statistic | None = None,
                  progress: bool = False, *, return_thetas: bool = False,
                  fast_path: bool = True, workers: int | None = None) -> MCResult:
@@ -165,30 +110,23 @@ def momentum_pgd(problem: Problem, theta1: object, etas: object, sigmas: object,
 
     Runs, for ``t = 1..T`` from ``theta_1 = theta1`` and ``v_1 = 0``::
 
-        g_t      = grad f(theta_t) + sigma_t G nu_t / N,
+        g_t      = grad f(theta_t) + s_t nu_t,     s_t = noise_stds[t],
         v_{t+1}  = beta v_t + (1 - beta) g_t,
         m_{t+1}  = v_{t+1} / (1 - beta^t),
         theta_{t+1} = theta_t - eta_t m_{t+1},
 
     which equals the recursion ``m_{t+1} = phi(m_t, g_t)`` with ``m_2 = g_1``
     (see the module docstring).  With *clip*, per-sample gradients are clipped
-    to norm ``clip`` and ``G`` is replaced by ``clip``.
+    to norm ``clip`` (the noise stays *noise_stds*).
 
     Parameters
     ----------
-    problem : Problem
-        Objective (see :mod:`dpverify.sim.problems`).
-    theta1 : array_like, shape (D,)
-        Common starting point.
-    etas : float or array_like, shape (T,)
-        Step sizes ``eta_t >= 0``.
-    sigmas : array_like, shape (T,)
-        Noise scales ``sigma_t >= 0`` (``T = len(sigmas)``, may be 0).
     beta : float
         Momentum coefficient in ``[0, 1)``; ``beta = 0`` is plain noisy GD and
         reproduces :func:`~dpverify.sim.algorithms.pgd` (same seed) bit for
         bit on the same path (see the module docstring).
-    G, N, runs, seed, chunk_runs, clip, statistic, progress, return_thetas, workers
+    problem, theta1, etas, noise_stds, runs, seed, chunk_runs, clip, statistic, progress, \
+return_thetas, workers
         As in :func:`~dpverify.sim.algorithms.pgd`.  Results are
         bit-identical for every ``chunk_runs`` and ``workers``.
     fast_path : bool, optional
@@ -199,17 +137,12 @@ def momentum_pgd(problem: Problem, theta1: object, etas: object, sigmas: object,
     -------
     MCResult
     """
-    problem = _check_problem("problem", problem)
-    theta1 = _check_theta1(theta1, problem.dim)
-    etas, sigmas = _check_steps(etas, sigmas)
+    problem, theta1, etas, scales, clip, runs, seed = check_noisy_gd(
+        problem, theta1, etas, noise_stds, clip, runs, seed, chunk_runs, workers)
     beta = _check_beta(beta)
-    multiplier, clip = _noise_multiplier(G, N, clip)
-    _check_clip_support(problem, clip)
-    runs, seed = _check_runs(runs, seed, chunk_runs, workers)
     default_stat = statistic is None
-    statistic = _check_statistic(statistic, problem)
-    scales = sigmas * multiplier
-    T = len(sigmas)
+    statistic = check_statistic(statistic, problem)
+    T = len(scales)
     block_cost = BLOCK * problem.dim * max(T, 1)
 
     if _fused(fast_path) and type(problem) is Quadratic:
@@ -224,8 +157,8 @@ def momentum_pgd(problem: Problem, theta1: object, etas: object, sigmas: object,
         if inner is not None:
             return inner(b0, b1, start, stop, theta[None])
         theta[...] = theta1
-        _momentum_chunk([problem], [theta], etas, scales, beta, clip, seed, start,
-                        list(range(b0, b1)))
+        _generic_chunk([problem], [theta], etas, scales, clip, seed, start, list(range(b0, b1)),
+                       beta=beta)
         return None
 
     return _run_mc(kernel, problem.dim, runs, chunk_runs, workers, seed, T, statistic,
@@ -237,22 +170,21 @@ def momentum_pgd(problem: Problem, theta1: object, etas: object, sigmas: object,
 # --------------------------------------------------------------------------- #
 
 
-def _batched(eigs, theta1, etas, sigmas, G, N, theta_star) -> bool:
+def _batched(eigs, theta1, etas, noise_stds, theta_star) -> bool:
     """Whether any input other than ``beta`` carries a parameter-point axis."""
-    return (np.ndim(eigs) == 2 or np.ndim(theta1) == 2 or np.ndim(sigmas) == 2
-            or np.ndim(etas) == 2 or np.ndim(G) == 1 or np.ndim(N) == 1
-            or (theta_star is not None and np.ndim(theta_star) == 2))
+    return (np.ndim(eigs) == 2 or np.ndim(theta1) == 2 or np.ndim(noise_stds) == 2
+            or np.ndim(etas) == 2 or (theta_star is not None and np.ndim(theta_star) == 2))
 
 
-def _momentum_propagate(eigs, theta1, etas, sigmas, beta, G, N, theta_star, record=None):
+def _momentum_propagate(eigs, theta1, etas, noise_stds, beta, theta_star, record=None):
     """Mean ``m`` and variance ``s^2`` of ``delta_{T+1}``, both of shape ``(P, D)``.
 
     With a list ``record``, ``E||v_{t+1}||^2`` (shape ``(P,)``) is appended after every step t.
     """
-    batched = _batched(eigs, theta1, etas, sigmas, G, N, theta_star)
-    eigs, delta1, etas, _ = _prepare(eigs, theta1, etas, sigmas, G, N, theta_star)
-    # Same validation again with eta = 1: c = 1 * sigma_t * G / N = s_t exactly.
-    s = _prepare(eigs, delta1, 1.0, sigmas, G, N, None)[3]
+    batched = _batched(eigs, theta1, etas, noise_stds, theta_star)
+    eigs, delta1, etas, _ = _prepare(eigs, theta1, etas, noise_stds, theta_star)
+    # Same validation again with eta = 1: c = 1 * s_t = s_t exactly, broadcast to (P, T).
+    s = _prepare(eigs, delta1, 1.0, noise_stds, None)[3]
     beta_arr = check_array("beta", beta, ndim=(0, 1), nonnegative=True)
     if not (beta_arr < 1.0).all():
         raise ValueError(f"beta must be in [0, 1) entry-wise, got {beta!r}")
@@ -294,17 +226,17 @@ def _momentum_propagate(eigs, theta1, etas, sigmas, beta, G, N, theta_star, reco
     return lam, mx, np.maximum(sxx, 0.0)
 
 
-def momentum_quadratic_velocity(eigs, theta1, etas, sigmas, beta, G, N, theta_star=None):
+def momentum_quadratic_velocity(eigs, theta1, etas, noise_stds, beta, theta_star=None):
     """Exact ``E||v_{t+1}||^2`` for t = 1..T, shape ``(P, T)``.
 
     The velocity second moments of the same recursion as :func:`momentum_quadratic_mean_var`.
     """
     rec: list = []
-    _momentum_propagate(eigs, theta1, etas, sigmas, beta, G, N, theta_star, record=rec)
+    _momentum_propagate(eigs, theta1, etas, noise_stds, beta, theta_star, record=rec)
     return np.stack(rec, axis=1)
 
 
-def momentum_quadratic_mean_var(eigs, theta1, etas, sigmas, beta, G, N, theta_star=None):
+def momentum_quadratic_mean_var(eigs, theta1, etas, noise_stds, beta, theta_star=None):
     """Exact mean and variance of ``f(theta_{T+1}) - f*`` for noisy GD with momentum.
 
     Propagates the mean and 2x2 covariance of ``(theta_i - theta*_i, v_i)``
@@ -314,7 +246,7 @@ def momentum_quadratic_mean_var(eigs, theta1, etas, sigmas, beta, G, N, theta_st
 
     Parameters
     ----------
-    eigs, theta1, etas, sigmas, G, N, theta_star
+    eigs, theta1, etas, noise_stds, theta_star
         As in :func:`~dpverify.sim.moments.pgd_quadratic_mean_var` (each may
         carry a leading axis of ``P`` parameter points).
     beta : float or array_like, shape (P,)
@@ -325,14 +257,13 @@ def momentum_quadratic_mean_var(eigs, theta1, etas, sigmas, beta, G, N, theta_st
     mean, var : ndarray, shape (P,)
         ``P = 1`` when no input carries a point axis.
     """
-    lam, m, s2 = _momentum_propagate(eigs, theta1, etas, sigmas, beta, G, N, theta_star)
+    lam, m, s2 = _momentum_propagate(eigs, theta1, etas, noise_stds, beta, theta_star)
     mean = 0.5 * np.einsum("pd,pd->p", lam, m * m + s2)
     var = 0.25 * np.einsum("pd,pd->p", lam * lam, 2.0 * s2 * s2 + 4.0 * s2 * m * m)
     return mean, var
 
 
-def momentum_quadratic_moments(eigs, theta1, etas, sigmas, beta, G, N,
-                               theta_star=None) -> np.ndarray:
+def momentum_quadratic_moments(eigs, theta1, etas, noise_stds, beta, theta_star=None) -> np.ndarray:
     """Exact expected excess risk ``E[f(theta_{T+1})] - f*`` of noisy GD with momentum.
 
     Arguments as in :func:`momentum_quadratic_mean_var`.
@@ -341,4 +272,4 @@ def momentum_quadratic_moments(eigs, theta1, etas, sigmas, beta, G, N,
     -------
     ndarray, shape (P,)
     """
-    return momentum_quadratic_mean_var(eigs, theta1, etas, sigmas, beta, G, N, theta_star)[0]
+    return momentum_quadratic_mean_var(eigs, theta1, etas, noise_stds, beta, theta_star)[0]

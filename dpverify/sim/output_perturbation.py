@@ -22,16 +22,16 @@ bit-identical for every ``chunk_runs``. Gradient descent is run once (it is the 
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import mpmath
 import numpy as np
 
 from ._validate import check_array, check_int, check_real, check_seed
-from .algorithms import MCResult, gd
+from .algorithms import gd
 from .problems import Problem
-from .rng import block_rng, block_slices, combine_blocks, iter_chunks
+from .results import MCResult, block_moments
+from .rng import block_rng, block_slices, iter_chunks
 
 __all__ = ["NOISES", "add_noise", "norm_laplace", "norm_laplace_moments", "output_perturbation",
            "output_perturbation_quadratic_excess"]
@@ -143,17 +143,8 @@ def output_perturbation(problem: Problem, theta0: object, etas: object, T: int, 
             w += w_T
             if out is not None:
                 out[start + sl.start: start + sl.stop] = w
-            x = np.asarray(stat(w), dtype=float)
-            if x.shape != (rows,):
-                raise ValueError(f"statistic must map shape ({rows}, D) to ({rows},), got {x.shape}")
-            s = float(x.sum())
-            c = x - s / rows
-            sums.append((rows, s, float((x * x).sum()), float((c * c).sum())))
-    total = combine_blocks(m[1] for m in sums)
-    mean = total / runs
-    m2 = combine_blocks(m[3] + m[0] * (m[1] / m[0] - mean) ** 2 for m in sums)
-    return MCResult(runs=runs, mean=mean, var=m2 / (runs - 1) if runs > 1 else math.nan, sum=total,
-                    sumsq=combine_blocks(m[2] for m in sums), seed=seed, steps=T, thetas=out)
+            sums.append(block_moments(stat(w), rows))
+    return MCResult.from_block_moments(sums, seed=seed, steps=T, thetas=out)
 
 
 def output_perturbation_quadratic_excess(eigs, theta_star, theta0, etas, T: int, noise: str, scale,

@@ -211,7 +211,24 @@ class _LinearModel(Problem):
         raise NotImplementedError
 
     def _with_data(self, X: np.ndarray, y: np.ndarray | None, normaliser: float) -> "_LinearModel":
-        raise NotImplementedError  # pragma: no cover - abstract
+        """The same model (class, ``lam``) on other data."""
+        return type(self)(X, y, self.lam, normaliser=normaliser)
+
+    def _set_minimiser(self, theta_star: np.ndarray) -> None:
+        """Store ``theta_star`` and ``f_star = f(theta_star)``, then freeze the problem."""
+        self.theta_star = _readonly(theta_star)
+        self.f_star = float(self.value(self.theta_star))
+        self._freeze()
+
+    def _lipschitz_for_unit_dloss(self, radius: float) -> float:
+        """``max_n ||x_n|| + lam * radius``: the per-sample gradient bound when ``|phi_n'| <= 1``."""
+        radius = check_real("radius", radius, nonnegative=True)
+        return float(np.sqrt(self._sq_norms.max()) + self.lam * radius)
+
+    def __repr__(self) -> str:
+        lam = f", lam={self.lam:g}" if self._has_labels else ""
+        return (f"{type(self).__name__}(n_samples={self.n_samples}, dim={self.dim}{lam}, "
+                f"normaliser={self.normaliser:g})")
 
     # -- shared API ---------------------------------------------------------
     def margins(self, theta: object) -> np.ndarray:
@@ -311,13 +328,7 @@ class LeastSquares(_LinearModel):
         gram = np.maximum(self._gram_eigs, 0.0) / self.normaliser
         self.mu = float(self.ridge + gram[0])
         self.M = float(self.ridge + gram[-1])
-        self.theta_star = _readonly(self._solve())
-        self.f_star = float(self.value(self.theta_star))
-        self._freeze()
-
-    def __repr__(self) -> str:
-        return (f"LeastSquares(n_samples={self.n_samples}, dim={self.dim}, lam={self.lam:g}, "
-                f"normaliser={self.normaliser:g})")
+        self._set_minimiser(self._solve())
 
     def _solve(self) -> np.ndarray:
         n_lam = self.lam * self.n_samples
@@ -334,9 +345,6 @@ class LeastSquares(_LinearModel):
 
     def _dloss(self, m: np.ndarray) -> np.ndarray:
         return m - self.y
-
-    def _with_data(self, X, y, normaliser):
-        return LeastSquares(X, y, self.lam, normaliser=normaliser)
 
     def lipschitz_on_ball(self, radius: float) -> float:
         """Per-sample gradient bound on ``||theta|| <= radius``.
@@ -434,13 +442,7 @@ class LogisticRegression(_LinearModel):
         self.M = float(self.ridge + max(self._gram_eigs[-1], 0.0) / (4.0 * self.normaliser))
         theta_star = _logistic_newton(np.asarray(self.X), np.asarray(self.y), self.ridge,
                                       self.normaliser)
-        self.theta_star = _readonly(theta_star)
-        self.f_star = float(self.value(self.theta_star))
-        self._freeze()
-
-    def __repr__(self) -> str:
-        return (f"LogisticRegression(n_samples={self.n_samples}, dim={self.dim}, "
-                f"lam={self.lam:g}, normaliser={self.normaliser:g})")
+        self._set_minimiser(theta_star)
 
     def _loss(self, m: np.ndarray) -> np.ndarray:
         return np.logaddexp(0.0, -self.y * m)
@@ -448,13 +450,9 @@ class LogisticRegression(_LinearModel):
     def _dloss(self, m: np.ndarray) -> np.ndarray:
         return -self.y * expit(-self.y * m)
 
-    def _with_data(self, X, y, normaliser):
-        return LogisticRegression(X, y, self.lam, normaliser=normaliser)
-
     def lipschitz_on_ball(self, radius: float) -> float:
         """Per-sample gradient bound ``max_n ||x_n|| + lam * radius`` on ``||theta|| <= radius``."""
-        radius = check_real("radius", radius, nonnegative=True)
-        return float(np.sqrt(self._sq_norms.max()) + self.lam * radius)
+        return self._lipschitz_for_unit_dloss(radius)
 
 
 class LinearLoss(_LinearModel):
@@ -489,10 +487,6 @@ class LinearLoss(_LinearModel):
         self.f_star = -np.inf
         self.G = float(np.sqrt(self._sq_norms.max()))
         self._freeze()
-
-    def __repr__(self) -> str:
-        return (f"LinearLoss(n_samples={self.n_samples}, dim={self.dim}, "
-                f"normaliser={self.normaliser:g})")
 
     def _loss(self, m: np.ndarray) -> np.ndarray:
         return m

@@ -30,9 +30,9 @@ import mpmath
 import numpy as np
 
 from ._validate import check_array, check_int, check_real, check_seed
-from .algorithms import MCResult
 from .problems import Problem, Quadratic
-from .rng import block_rng, block_slices, combine_blocks, iter_chunks
+from .results import MCResult, block_moments
+from .rng import block_rng, block_slices, iter_chunks
 from .sgd import index_rng, minibatch_grad
 
 __all__ = ["random_round_linear", "random_round_probabilities", "random_round_quadratic",
@@ -85,23 +85,6 @@ def _gradient(problem, theta, irng, sample):
         idx = irng.integers(0, problem.n_samples, size=(theta.shape[0], 1))
         return minibatch_grad(problem, theta, idx)
     return problem.grad(theta)
-
-
-def _reduce(x, rows):
-    x = np.asarray(x, dtype=float)
-    if x.shape != (rows,):
-        raise ValueError(f"statistic must map shape ({rows}, D) to ({rows},), got {x.shape}")
-    s = float(x.sum())
-    c = x - s / rows
-    return rows, s, float((x * x).sum()), float((c * c).sum())
-
-
-def _combine(sums, runs, seed, steps, thetas):
-    total = combine_blocks(m[1] for m in sums)
-    mean = total / runs
-    m2 = combine_blocks(m[3] + m[0] * (m[1] / m[0] - mean) ** 2 for m in sums)
-    return MCResult(runs=runs, mean=mean, var=m2 / (runs - 1) if runs > 1 else math.nan, sum=total,
-                    sumsq=combine_blocks(m[2] for m in sums), seed=seed, steps=steps, thetas=thetas)
 
 
 def random_round_sgd(problem: Problem, theta0: object, etas: object, probs: object, noise_std: object,
@@ -157,8 +140,8 @@ def random_round_sgd(problem: Problem, theta0: object, etas: object, probs: obje
                 w -= g
             if out is not None:
                 out[start + sl.start: start + sl.stop] = w
-            sums.append(_reduce(stat(w), rows))
-    return _combine(sums, runs, seed, T, out)
+            sums.append(block_moments(stat(w), rows))
+    return MCResult.from_block_moments(sums, seed=seed, steps=T, thetas=out)
 
 
 def trajectory_average(problem: Problem, theta0: object, etas: object, weights: object, noise_std: object,
@@ -190,8 +173,8 @@ def trajectory_average(problem: Problem, theta0: object, etas: object, weights: 
                 acc += wts[t] * np.asarray(per_step(w), dtype=float)
             if values is not None:
                 values[start + sl.start: start + sl.stop] = acc
-            sums.append(_reduce(acc, rows))
-    return values if return_values else _combine(sums, runs, seed, T, None)
+            sums.append(block_moments(acc, rows))
+    return values if return_values else MCResult.from_block_moments(sums, seed=seed, steps=T)
 
 
 def random_round_quadratic(eigs, theta_star, theta0, etas, probs, noise_std, statistic: str = "excess",

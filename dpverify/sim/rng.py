@@ -7,7 +7,7 @@ simulation may process any number of whole blocks at a time (a *chunk*, see
 :func:`iter_chunks`) on any worker thread, but the draws of a block never
 depend on which other blocks share its chunk or its worker.  Per-run
 statistics are reduced per block, and the block sums are combined in block
-order with :func:`math.fsum` (:func:`combine_blocks`), so every simulation
+order with :func:`math.fsum` (:class:`~dpverify.sim.results.MCResult`), so every simulation
 result is bit-identical whatever ``chunk_runs`` and ``workers`` are.
 
 Generator
@@ -25,15 +25,13 @@ same algorithm, so a block's noise is the same value for value whether NumPy
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 import numpy as np
 
 from ._validate import check_int, check_seed
 
-__all__ = ["BLOCK", "block_rng", "sfc64_state", "iter_chunks", "block_slices", "n_blocks",
-           "combine_blocks"]
+__all__ = ["BLOCK", "block_rng", "sfc64_state", "iter_chunks", "block_slices", "n_blocks"]
 
 #: Number of Monte Carlo runs sharing one random generator.
 BLOCK = 1024
@@ -129,12 +127,3 @@ def block_slices(start: int, stop: int) -> list[slice]:
     if start % BLOCK:
         raise ValueError(f"start must be a multiple of BLOCK={BLOCK}, got {start!r}")
     return [slice(lo - start, min(lo + BLOCK, stop) - start) for lo in range(start, stop, BLOCK)]
-
-
-def combine_blocks(block_values: Iterable[float]) -> float:
-    """Combine per-block partial sums, given in block order, with ``math.fsum``.
-
-    ``math.fsum`` is exactly rounded, so the result depends only on the
-    multiset of block values, not on how they were grouped into chunks.
-    """
-    return math.fsum(block_values)

@@ -18,7 +18,6 @@ __all__ = [
     "dynamic",
     "pgd_influence",
     "dynamic_pgd",
-    "dynamic_pgd_closed_form",
     "exponential",
     "exponential_for_budget",
     "total_cost",
@@ -106,41 +105,10 @@ def dynamic_pgd(kappa: float, alpha: float, R: float, T: int) -> np.ndarray:
     """Dynamic schedule for noisy GD, ``dynamic(pgd_influence(kappa, alpha, T), R)``.
 
     Requires ``kappa > 1`` (for ``kappa == 1`` all influences but the last
-    vanish and the optimal ``sigma_t`` is infinite).  Equals
-    :func:`dynamic_pgd_closed_form`; ``alpha`` cancels.
+    vanish and the optimal ``sigma_t`` is infinite).  ``alpha`` cancels.
     """
     kappa = check_real("kappa", kappa, minimum=1.0, strict_minimum=True)
     return dynamic(pgd_influence(kappa, alpha, T), R)
-
-
-def dynamic_pgd_closed_form(kappa: float, R: float, T: int) -> np.ndarray:
-    """Closed form of the dynamic schedule for noisy GD (:func:`dynamic_pgd`).
-
-    ``sigma_t^2 = gamma^((t - T)/2) (1 - gamma^(T/2)) / (R (1 - sqrt(gamma)))``
-    with ``gamma = 1 - 1/kappa``.
-
-    Parameters
-    ----------
-    kappa : float
-        Condition number, ``> 1``.
-    R : float
-        Privacy budget (positive).
-    T : int
-        Number of steps.
-
-    Returns
-    -------
-    ndarray, shape (T,)
-        ``sigma_t``.
-    """
-    kappa = check_real("kappa", kappa, minimum=1.0, strict_minimum=True)
-    R = check_real("R", R, positive=True)
-    T = check_int("T", T)
-    gamma = 1.0 - 1.0 / kappa
-    t = np.arange(1, T + 1, dtype=np.float64)
-    root = np.sqrt(gamma)
-    var = gamma ** ((t - T) / 2.0) * (1.0 - gamma ** (T / 2.0)) / (R * (1.0 - root))
-    return np.sqrt(var)
 
 
 def exponential(sigma0: float, k: float, T: int) -> np.ndarray:

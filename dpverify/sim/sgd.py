@@ -2,12 +2,11 @@
 
 Each step every run samples a mini-batch of ``n = batch`` indices uniformly
 *with replacement* from the problem's samples, averages the (optionally
-clipped) per-sample gradients and adds Gaussian noise calibrated to the
-sensitivity of the batch mean, ``G sigma_t nu_t / n`` (``G -> clip`` when
-clipping):
+clipped) per-sample gradients and adds Gaussian noise of standard deviation
+``s_t`` per coordinate (``noise_stds``):
 
     grad_hat_t  = (1/n) sum_{j in B_t} grad f(theta_t; x_j),
-    g_t         = grad_hat_t + G sigma_t nu_t / n,
+    g_t         = grad_hat_t + s_t nu_t,
     theta_{t+1} = theta_t - eta_t g_t                          (plain), or
     theta_{t+1} = theta_t - eta_t m_{t+1}                      (beta given),
 
@@ -45,26 +44,14 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ._validate import check_int, check_real
+from ._arguments import check_clip
+from ._validate import check_int, check_real, check_runs, check_statistic, check_steps, check_theta1
 from . import kernels as _kernels
-from .algorithms import (
-    MCResult,
-    Statistic,
-    _block_states,
-    _check_runs,
-    _check_statistic,
-    _check_steps,
-    _check_theta1,
-    _clip_arg,
-    _f64,
-    _fused,
-    _linear_fusable,
-    _linear_pack,
-    _momentum_args,
-    _noise_multiplier,
-    _run_mc,
-)
-from .momentum import _check_beta, _momentum_update
+from ._driver import Statistic, _run_mc
+from ._fused import _block_states, _clip_arg, _f64, _fused, _linear_fusable, _linear_pack, _momentum_args
+from .results import MCResult
+from .algorithms import _momentum_update
+from .momentum import _check_beta
 from .problems import _check_data_problem, _LinearModel
 from .rng import BLOCK, block_rng, block_slices
 
@@ -235,8 +222,8 @@ def _psgd_chunk(problem: _LinearModel, theta: np.ndarray, etas: np.ndarray, scal
         theta -= step
 
 
-def psgd(problem: _LinearModel, theta1: object, etas: object, sigmas: object, batch: int,
-         G: float | None, N: float | None, runs: int, seed: int, chunk_runs: int = 65536,
+def psgd(problem: _LinearModel, theta1: object, etas: object, noise_stds: object, batch: int,
+         runs: int, seed: int, chunk_runs: int = 65536,
          clip: float | None = None, beta: float | None = None,
          statistic: Statistic | None = None, progress: bool = False, *,
          return_thetas: bool = False, fast_path: bool = True,
@@ -245,8 +232,8 @@ def psgd(problem: _LinearModel, theta1: object, etas: object, sigmas: object, ba
 
     For ``t = 1..T`` from ``theta_1 = theta1``, every run draws a mini-batch
     of *batch* indices uniformly with replacement, forms the mini-batch
-    gradient ``grad_hat_t`` (:func:`minibatch_grad`), adds ``G sigma_t nu_t /
-    batch`` and steps plainly (``beta=None``: noisy gradient descent with the
+    gradient ``grad_hat_t`` (:func:`minibatch_grad`), adds ``s_t nu_t``
+    (``s_t = noise_stds[t]``, ``nu_t ~ N(0, I_D)``) and steps plainly (``beta=None``: noisy gradient descent with the
     stochastic gradient) or with bias-corrected momentum (``beta`` given; see
     :mod:`dpverify.sim.momentum`).
 
@@ -256,24 +243,17 @@ def psgd(problem: _LinearModel, theta1: object, etas: object, sigmas: object, ba
         Data problem (a :class:`Quadratic` has no samples to draw).
     theta1 : array_like, shape (D,)
     etas : float or array_like, shape (T,)
-    sigmas : array_like, shape (T,)
-        Noise scales ``sigma_t >= 0`` (``T = len(sigmas)``).
+    noise_stds : array_like, shape (T,)
+        Standard deviation ``s_t >= 0`` of the noise added to each coordinate
+        of the mini-batch gradient (``T = len(noise_stds)``).
     batch : int
         Batch size ``n >= 1`` (may exceed ``n_samples``: sampling is with
         replacement).
-    G : float or None
-        Per-sample gradient bound; the noise is ``G sigma_t nu_t / batch``.
-        Ignored (may be ``None``) when *clip* is given.
-    N : float or None
-        Data-set size ``N`` of the privacy analysis (sampling rate
-        ``batch / N``).  Validated (positive) when given but
-        it does **not** enter the iteration: the sensitivity of the
-        mini-batch mean is ``G / batch``, not ``G / N``.
     runs, seed, chunk_runs, statistic, progress, return_thetas, workers
         As in :func:`~dpverify.sim.algorithms.pgd`; results are
         bit-identical for every ``chunk_runs`` and ``workers``.
     clip : float, optional
-        Clip per-sample gradients to norm ``clip``; ``G`` is replaced by ``clip``.
+        Clip per-sample gradients to norm ``clip`` (the noise stays *noise_stds*).
     beta : float, optional
         Momentum coefficient in ``[0, 1)``; ``None`` for plain PSGD
         (``beta=0`` gives the same result bit for bit).
@@ -287,17 +267,14 @@ def psgd(problem: _LinearModel, theta1: object, etas: object, sigmas: object, ba
     MCResult
     """
     problem = _check_data_problem(problem)
-    theta1 = _check_theta1(theta1, problem.dim)
-    etas, sigmas = _check_steps(etas, sigmas)
+    theta1 = check_theta1(theta1, problem.dim)
+    etas, scales = check_steps(etas, noise_stds)
     batch = check_int("batch", batch)
-    if N is not None:
-        check_real("N", N, positive=True)
-    multiplier, clip = _noise_multiplier(G, batch, clip)
+    clip = check_clip(clip)
     beta = None if beta is None else _check_beta(beta)
-    runs, seed = _check_runs(runs, seed, chunk_runs, workers)
-    statistic = _check_statistic(statistic, problem)
-    scales = sigmas * multiplier
-    T = len(sigmas)
+    runs, seed = check_runs(runs, seed, chunk_runs, workers)
+    statistic = check_statistic(statistic, problem)
+    T = len(scales)
     block_cost = BLOCK * max(T, 1) * problem.dim * (2 * batch + 1)
 
     if _fused(fast_path) and _linear_fusable(problem):

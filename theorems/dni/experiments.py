@@ -414,8 +414,9 @@ def _run(problem, sigmas: np.ndarray, setup: Setup, seed: int) -> np.ndarray:
 
     [dni, eq. (1); Appendix D setup]: ``theta_1 = 0``, step ``eta``, clipping at ``clip``.
     """
-    res = pgd(problem, np.zeros(problem.dim), setup.eta, sigmas, None, problem.n_samples,
-              setup.reps, seed, clip=setup.clip, statistic=problem.value, return_thetas=True)
+    noise_stds = sigmas * (setup.clip / problem.n_samples)   # sigma_t C / N
+    res = pgd(problem, np.zeros(problem.dim), setup.eta, noise_stds, setup.reps, seed, clip=setup.clip,
+              statistic=problem.value, return_thetas=True)
     return problem.value(res.thetas)
 
 

@@ -18,8 +18,8 @@ What is run here
   (class 0 vs the rest) for Bank. Features standardised on the training split, PCA to
   :attr:`Setup.dims` components, rows scaled so that every training row has ||x|| <= 1 (the paper's
   assumption); 70/30 train/test split (seeded).
-* **Models**: LR (:class:`dpverify.sim.mlp.Logistic`) and a network with one hidden layer of the input's
-  size (:class:`dpverify.sim.mlp.OneHiddenLayer`, tanh), logistic loss, ridge ``lam``; per-sample
+* **Models**: LR (:class:`theorems.hdp.mlp.Logistic`) and a network with one hidden layer of the input's
+  size (:class:`theorems.hdp.mlp.OneHiddenLayer`, tanh), logistic loss, ridge ``lam``; per-sample
   gradients clipped at G = 1 (for LR with ||x|| <= 1 and a small ridge clipping is almost never active;
   for the network it is what makes a Lipschitz constant G exist).
 * **Step and T**: one (alpha, T) per data set and model, chosen on a validation split by non-private
@@ -57,7 +57,7 @@ from dpverify.experiments import Figure, finding, parallel_map, save_png, task_s
 from dpverify.privacy import audit
 from dpverify.privacy.single_sample_sgd import single_sample_sgd_noise as _noise_uncached
 from dpverify.sim.gated_sgd import gated_sgd
-from dpverify.sim.mlp import Logistic, OneHiddenLayer
+from .mlp import Logistic, OneHiddenLayer
 
 from . import baselines
 from .proofs import test_threshold

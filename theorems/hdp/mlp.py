@@ -1,5 +1,6 @@
-"""A one-hidden-layer network with the logistic loss, vectorised over runs, as a model for
-:func:`dpverify.sim.gated_sgd.gated_sgd` (and any one-sample SGD).
+"""The models of [hdp]'s experiments: a one-hidden-layer network with the logistic loss, and
+logistic regression, vectorised over runs, as models for :func:`dpverify.sim.gated_sgd.gated_sgd`
+(and any one-sample SGD).
 
 ``f(x) = v^T tanh(W x + b) + c``, per-sample loss ``log(1 + exp(-y f(x))) + (lam/2)||theta||^2`` with
 ``theta = (W, b, v, c)`` flattened (``h d + 2h + 1`` parameters). Smooth (tanh and the logistic
@@ -19,25 +20,52 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit
 
-from ._validate import check_array, check_int, check_real
-
 __all__ = ["Logistic", "OneHiddenLayer"]
+
+
+def _real(name: str, value, *, positive: bool) -> float:
+    """*value* as a float, finite and positive (or non-negative); ``ValueError`` naming *name* else."""
+    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+    out = float(value) if ok else float("nan")
+    if not (np.isfinite(out) and (out > 0 if positive else out >= 0)):
+        kind = "positive" if positive else "non-negative"
+        raise ValueError(f"{name} must be a finite {kind} real number, got {value!r}")
+    return out
 
 
 class OneHiddenLayer:
     """One hidden layer of ``hidden`` tanh units, logistic loss, labels in {-1, +1} (module docstring)."""
 
     def __init__(self, X, y, hidden: int, lam: float = 0.0, clip: float | None = None):
-        X = check_array("X", X, ndim=2)
-        y = check_array("y", y, shape=(X.shape[0],))
+        if isinstance(hidden, bool) or not isinstance(hidden, (int, np.integer)) or hidden < 1:
+            raise ValueError(f"hidden must be a positive integer, got {hidden!r}")
+        self._set_data(X, y, lam, clip)
+        self.h = int(hidden)
+        self.dim = self.h * self.d + 2 * self.h + 1
+
+    def _set_data(self, X, y, lam, clip) -> None:
+        """Validate and store the data (labels in {-1, +1}), ``lam`` and ``clip``."""
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2 or X.size == 0 or not np.all(np.isfinite(X)):
+            raise ValueError(f"X must be a non-empty finite 2-d array, got shape {X.shape}")
+        y = np.asarray(y, dtype=np.float64)
+        if y.shape != (X.shape[0],):
+            raise ValueError(f"y must have shape ({X.shape[0]},), got shape {y.shape}")
         if not np.all(np.abs(y) == 1):
             raise ValueError(f"y must contain only -1 and +1 labels, got {np.unique(y)!r}")
         self.X, self.y = X, y
         self.n_samples, self.d = X.shape
-        self.h = check_int("hidden", hidden)
-        self.lam = check_real("lam", lam, nonnegative=True)
-        self.clip = None if clip is None else check_real("clip", clip, positive=True)
-        self.dim = self.h * self.d + 2 * self.h + 1
+        self.lam = _real("lam", lam, positive=False)
+        self.clip = None if clip is None else _real("clip", clip, positive=True)
+
+    def _regularise_and_clip(self, out, theta):
+        """Add the ridge term to per-sample gradient rows and clip them to norm ``clip`` (in place)."""
+        if self.lam:
+            out += self.lam * theta
+        if self.clip is not None:
+            nrm = np.linalg.norm(out, axis=1, keepdims=True)
+            out *= np.minimum(1.0, self.clip / np.maximum(nrm, np.finfo(float).tiny))
+        return out
 
     # ------------------------------------------------------------------ parameters
     def unpack(self, theta):
@@ -69,12 +97,7 @@ class OneHiddenLayer:
         dz = (g[:, None] * v) * (1 - a * a)                              # (r, h)
         dW = dz[:, :, None] * x[:, None, :]
         out = np.concatenate([dW.reshape(len(x), -1), dz, dv, g[:, None]], axis=1)
-        if self.lam:
-            out += self.lam * theta
-        if self.clip is not None:
-            nrm = np.linalg.norm(out, axis=1, keepdims=True)
-            out *= np.minimum(1.0, self.clip / np.maximum(nrm, np.finfo(float).tiny))
-        return out
+        return self._regularise_and_clip(out, theta)
 
     def sample_grad(self, theta, idx):
         idx = np.asarray(idx)
@@ -132,15 +155,8 @@ class Logistic(OneHiddenLayer):
     ``(1/n) sum_j s(f_j)(1 - s(f_j)) x_j x_j^T + lam I``."""
 
     def __init__(self, X, y, lam: float = 0.0, clip: float | None = None):
-        X = check_array("X", X, ndim=2)
-        y = check_array("y", y, shape=(X.shape[0],))
-        if not np.all(np.abs(y) == 1):
-            raise ValueError(f"y must contain only -1 and +1 labels, got {np.unique(y)!r}")
-        self.X, self.y = X, y
-        self.n_samples, self.d = X.shape
+        self._set_data(X, y, lam, clip)
         self.h = 0
-        self.lam = check_real("lam", lam, nonnegative=True)
-        self.clip = None if clip is None else check_real("clip", clip, positive=True)
         self.dim = self.d
 
     def init(self, seed: int = 0, scale: float | None = None) -> np.ndarray:
@@ -149,12 +165,7 @@ class Logistic(OneHiddenLayer):
     def _grad_rows(self, theta, x, y):
         f = np.einsum("rd,rd->r", theta, x)
         out = (-y * expit(-y * f))[:, None] * x
-        if self.lam:
-            out += self.lam * theta
-        if self.clip is not None:
-            nrm = np.linalg.norm(out, axis=1, keepdims=True)
-            out *= np.minimum(1.0, self.clip / np.maximum(nrm, np.finfo(float).tiny))
-        return out
+        return self._regularise_and_clip(out, theta)
 
     def _f(self, theta, X):
         return np.einsum("...d,nd->...n", np.asarray(theta, float), X)

@@ -1,0 +1,39 @@
+"""Arguments of the noisy gradient simulators that need the problem classes (the generic checks
+are in ``_validate``, which the problem classes themselves use)."""
+from __future__ import annotations
+
+from ._validate import _short, check_real, check_runs, check_steps, check_theta1
+from .problems import Problem, Quadratic
+
+
+def check_problem(name: str, problem: object):
+    """Return *problem* if it is a :class:`~dpverify.sim.problems.Problem`."""
+    if not isinstance(problem, Problem):
+        raise ValueError(f"{name} must be a dpverify.sim Problem, got {_short(problem)}")
+    return problem
+
+
+def check_clip(clip: object, *problems: object) -> float | None:
+    """``None`` or a positive clipping norm; rejected on problems without per-sample gradients."""
+    if clip is None:
+        return None
+    clip = check_real("clip", clip, positive=True)
+    if any(isinstance(p, Quadratic) for p in problems):
+        raise ValueError(
+            f"clip must be None for Quadratic (it has no per-sample gradients), got {clip!r}"
+        )
+    return clip
+
+
+def check_noisy_gd(problem: object, theta1: object, etas: object, noise_stds: object, clip: object,
+                   runs: object, seed: object, chunk_runs: object, workers: object) -> tuple:
+    """Validate the arguments of noisy gradient descent on one problem.
+
+    Returns ``(problem, theta1, etas, noise_stds, clip, runs, seed)``.
+    """
+    problem = check_problem("problem", problem)
+    theta1 = check_theta1(theta1, problem.dim)
+    etas, noise_stds = check_steps(etas, noise_stds)
+    clip = check_clip(clip, problem)
+    runs, seed = check_runs(runs, seed, chunk_runs, workers)
+    return problem, theta1, etas, noise_stds, clip, runs, seed

@@ -1,0 +1,201 @@
+"""A separable, possibly non-convex data problem whose empirical risk is known in closed form.
+
+:class:`SeparableLoss` has per-sample losses that differ by centred linear and non-convex
+perturbations, so the empirical risk is ``sum_j u_j phi(w_j - c_j)`` whatever the samples; it
+provides mini-batch gradients (``batch_grad``) for :func:`~dpverify.sim.step_decay.step_decay_sgd`
+and measured curvature constants.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["SeparableLoss"]
+
+
+class SeparableLoss:
+    """Per-sample losses ``f(w; z_i) = sum_j u_j phi(w_j - c_j) + <a_i, w - c> + b_i sum_j psi(w_j - c_j)``
+    (weights ``u_j > 0``, default 1).
+
+    ``a`` (n x D) and ``b`` (n) are centred (``sum_i a_i = 0``, ``sum_i b_i = 0``), so the empirical
+    risk is ``F(w) = sum_j phi(w_j - c_j)`` whatever the samples, minimised at ``c`` with ``F* =
+    n phi(0)``-free value ``D phi(0)``. ``phi`` (the shape of F) and ``psi`` (a non-convex
+    per-sample perturbation, ``psi(x) = sin(x)^2 / 2`` rescaled) are chosen by name:
+
+    * ``"quadratic"``: ``phi(x) = lam x^2 / 2`` (``params = (lam,)``);
+    * ``"sine"``: ``phi(x) = x^2/2 + (s/2) sin(x)^2`` (``params = (s,)``), non-convex for ``s > 1``,
+      PL and one-point weakly quasi-convex on bounded sets (its constants measured by
+      :meth:`pl_constant` and :meth:`quasi_convexity` on a box);
+    * ``"huber"``: ``phi(x) = lam x^2/2`` for ``|x| <= r``, ``lam r |x| - lam r^2/2`` beyond
+      (``params = (lam, r)``): lam-smooth, (lam r)-Lipschitz everywhere, PL only on bounded sets.
+
+    ``with_sample(i, a_new, b_new)`` gives the neighbouring data set with sample ``i`` replaced (its
+    empirical risk gains ``<a_new - a_i, w - c>/n + ...``; no longer centred).
+    """
+
+    PHIS = ("quadratic", "sine", "huber")
+
+    def __init__(self, phi: str, params, center, a, b=None, *, weights=None, centred: bool = True):
+        if phi not in self.PHIS:
+            raise ValueError(f"phi must be one of {self.PHIS}, got {phi!r}")
+        self.phi, self.params = phi, tuple(float(p) for p in params)
+        self.center = np.asarray(center, dtype=float).reshape(-1)
+        self.dim = self.center.size
+        self.weights = np.ones(self.dim) if weights is None else np.asarray(weights, float).reshape(-1)
+        if self.weights.size != self.dim or not np.all(self.weights > 0):
+            raise ValueError(f"weights must be {self.dim} positive numbers, got {weights!r}")
+        self._unit = bool(np.all(self.weights == 1.0))
+        self.a = np.asarray(a, dtype=float).reshape(-1, self.dim)
+        self.n_samples = self.a.shape[0]
+        self.b = np.zeros(self.n_samples) if b is None else np.asarray(b, dtype=float).reshape(-1)
+        if self.b.size != self.n_samples:
+            raise ValueError(f"b must have one entry per sample ({self.n_samples}), got {self.b.size}")
+        if centred and (np.abs(self.a.sum(axis=0)).max() > 1e-9 * max(1.0, np.abs(self.a).sum())
+                        or abs(self.b.sum()) > 1e-9 * max(1.0, np.abs(self.b).sum())):
+            raise ValueError("a and b must be centred (sum over samples zero); pass centred=False for a neighbour")
+        self.a_mean, self.b_mean = self.a.mean(axis=0), float(self.b.mean())
+        self._has_b = bool(np.any(self.b))
+        self.centred = centred
+        # F = sum_j phi(w_j - c_j) (phi(0) = 0) when centred; a neighbour's minimum is not computed
+        self.f_star = 0.0 if centred else float("nan")
+
+    # ---------------------------------------------------------------- the shapes
+    def _phi(self, x, d=0):
+        if self.phi == "quadratic":
+            (lam,) = self.params
+            return (lam * x * x / 2, lam * x, lam + 0 * x)[d]
+        if self.phi == "sine":
+            (s,) = self.params
+            return (x * x / 2 + s * np.sin(x) ** 2 / 2, x + s * np.sin(2 * x) / 2, 1 + s * np.cos(2 * x))[d]
+        lam, r = self.params
+        ax = np.abs(x)
+        inside = ax <= r
+        if d == 0:
+            return np.where(inside, lam * x * x / 2, lam * r * ax - lam * r * r / 2)
+        if d == 1:
+            return np.where(inside, lam * x, lam * r * np.sign(x))
+        return np.where(inside, lam, 0.0)
+
+    @staticmethod
+    def _psi(x, d=0):
+        return (np.sin(x) ** 2 / 2, np.sin(2 * x) / 2, np.cos(2 * x))[d]
+
+    # ---------------------------------------------------------------- Problem interface
+    def _wphi(self, x, d=0):
+        v = self._phi(x, d)
+        return v if self._unit else v * self.weights
+
+    def value(self, theta):
+        x = np.asarray(theta, float) - self.center
+        out = self._wphi(x).sum(axis=-1)
+        if np.any(self.a_mean):
+            out = out + x @ self.a_mean
+        if self.b_mean:
+            out = out + self.b_mean * self._psi(x).sum(axis=-1)
+        return out
+
+    def excess(self, theta):
+        return self.value(theta) - self.f_star
+
+    def grad(self, theta, clip=None):
+        if clip is not None:
+            raise ValueError("SeparableLoss does not clip")
+        x = np.asarray(theta, float) - self.center
+        g = self._wphi(x, 1)
+        if np.any(self.a_mean):
+            g = g + self.a_mean
+        if self.b_mean:
+            g = g + self.b_mean * self._psi(x, 1)
+        return g
+
+    #: gradients are computed row by row (elementwise), so a chunk may be processed at once
+    elementwise = True
+
+    def batch_grad(self, theta, idx):
+        """Mini-batch gradient ``(1/B) sum_{i in idx} grad f(theta; z_i)`` per row, ``idx`` (rows, B)."""
+        x = np.asarray(theta, float) - self.center
+        B = idx.shape[1]
+        acc = self.a[idx[:, 0]]
+        for k in range(1, B):
+            acc += self.a[idx[:, k]]
+        g = self._wphi(x, 1)
+        g += acc / B
+        if self._has_b:
+            bb = self.b[idx[:, 0]]
+            for k in range(1, B):
+                bb = bb + self.b[idx[:, k]]
+            g += (bb / B)[:, None] * self._psi(x, 1)
+        return g
+
+    def sample_value(self, theta, a, b):
+        """``f(theta; z)`` for a data point ``z = (a, b)`` (any point of the universe)."""
+        x = np.asarray(theta, float) - self.center
+        return self._wphi(x).sum(axis=-1) + x @ np.asarray(a, float) + float(b) * self._psi(x).sum(axis=-1)
+
+    def with_sample(self, i: int, a_new, b_new: float = 0.0) -> "SeparableLoss":
+        a = self.a.copy()
+        b = self.b.copy()
+        a[i] = np.asarray(a_new, float)
+        b[i] = float(b_new)
+        return SeparableLoss(self.phi, self.params, self.center, a, b, weights=self.weights, centred=False)
+
+    # ---------------------------------------------------------------- measured constants (1-D scans)
+    def _grid(self, radius, k=20001):
+        return np.linspace(-radius, radius, k)
+
+    def phi_constants(self, radius: float) -> dict:
+        """On ``|x| <= radius``: PL constant ``min phi'^2/(2 (phi - phi(0)))``, one-point weak
+        quasi-convexity ``min x phi'/(phi - phi(0))``, ``max phi''`` and ``max |phi'|`` (dense grid,
+        then refined by a bounded scalar minimisation). ``F = sum_j phi(w_j - c_j)`` has the same
+        PL and quasi-convexity constants (ratios of sums of non-negative terms)."""
+        from scipy.optimize import minimize_scalar
+
+        phi0 = float(self._phi(np.zeros(1))[0])
+
+        def ratios(x):
+            x = np.asarray(x, float)
+            f = self._phi(x) - phi0
+            d1 = self._phi(x, 1)
+            return d1 * d1 / (2 * f), x * d1 / f
+
+        x = self._grid(radius)
+        x = x[np.abs(x) > 1e-6 * radius]
+        out = {}
+        for key, k in (("mu", 0), ("theta", 1)):
+            r = ratios(x)[k]
+            i = int(np.argmin(r))
+            lo, hi = x[max(i - 1, 0)], x[min(i + 1, len(x) - 1)]
+            best = float(r[i])
+            if lo * hi > 0:  # refine inside the bracket (not across the minimiser, where the ratio is 0/0)
+                res = minimize_scalar(lambda t: float(ratios([t])[k][0]), bounds=(min(lo, hi), max(lo, hi)),
+                                      method="bounded", options={"xatol": 1e-12})
+                best = min(best, float(res.fun))
+            out[key] = best
+        xs = self._grid(radius)
+        out["beta"] = float(np.max(np.abs(self._phi(xs, 2))))
+        out["max_grad"] = float(np.max(np.abs(self._phi(xs, 1))))
+        return out
+
+    def constants(self, radius: float) -> dict:
+        """Every constant of the standing assumptions on the box ``|w_j - c_j| <= radius``:
+        ``mu`` (PL of F), ``theta`` (one-point weak quasi-convexity of F at c), ``beta`` (smoothness
+        of every per-sample loss), ``lipschitz`` (largest per-sample gradient norm on the box, over
+        the samples), ``sample_var`` (largest (1/n) sum_i ||grad f_i - grad F||^2 on the box),
+        ``loss_range`` (max - min of the per-sample losses on the box, an upper estimate)."""
+        c = self.phi_constants(radius)
+        if not self.centred:
+            raise ValueError("constants are measured for a centred data set (its empirical risk is sum_j u_j phi)")
+        bmax = float(np.abs(self.b).max()) if self.n_samples else 0.0
+        D, u = self.dim, self.weights
+        anorm = np.linalg.norm(self.a, axis=1)
+        beta = float(u.max()) * c["beta"] + bmax
+        lip = float(np.linalg.norm(u)) * c["max_grad"] + float((anorm + np.abs(self.b) * 0.5 * math.sqrt(D)).max())
+        var = float(np.mean((anorm + np.abs(self.b) * 0.5 * math.sqrt(D)) ** 2))
+        phi_max = float(np.max(self._phi(self._grid(radius)))) - float(self._phi(np.zeros(1))[0])
+        rng = float(u.sum()) * phi_max + 2 * float(anorm.max()) * radius * math.sqrt(D) + bmax * D / 2
+        return {"mu": float(u.min()) * c["mu"], "theta": c["theta"], "beta": beta, "lipschitz": lip,
+                "sample_var": var, "loss_range": rng}
+
+    def __repr__(self):
+        return f"SeparableLoss(phi={self.phi}{self.params}, D={self.dim}, n={self.n_samples})"
