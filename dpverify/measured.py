@@ -46,7 +46,10 @@ class Measured:
         """An exact value known to within ``error`` (absolute)."""
         if not error >= 0:
             raise ValueError(f"error must be >= 0. Found {error!r}.")
-        return cls("exact", value, value - error, value + error)
+        if error == 0:
+            return cls("exact", value, value, value)
+        # rounded outwards, so that an error below the spacing of doubles is not lost
+        return cls("exact", value, math.nextafter(value - error, -math.inf), math.nextafter(value + error, math.inf))
 
     @classmethod
     def lower_bound(cls, value: float) -> "Measured":
