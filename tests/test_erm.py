@@ -140,7 +140,7 @@ def test_sensitivity_search_reaches_two_thirds_of_lemma_2_on_the_saturated_huber
 def test_lemma_3_distance_settles_near_its_fixed_point():
     """With ridge mu the saturated pair contracts: Delta_t -> 2u/(n mu) (1 - ...), below 5L(mu+beta)/(n mu beta)."""
     sc = bind(erm._SC_SENS, erm.LEMMA_3)
-    pt = {"beta": 2.0, "mu": 0.5, "eta": 0.4, "T": 200, "n": 4, "L": 10.0}
+    pt = {"beta": 2.0, "mu": 0.5, "eta": 0.375, "T": 200, "n": 4, "L": 10.0}
     inst = sc.instance_at(pt)
     u = inst["X"][-1][0]
     assert inst["distance"] == pytest.approx(2 * u / (4 * 0.5), rel=1e-6)
