@@ -13,6 +13,14 @@ Two ways, sharing this module's runner:
       from dpverify.testing import claim_tests
       test_my_claims = claim_tests("path/to/claims.py")
 
+A scenario of your own keeps the promises every ready-made one keeps (immutable, same seed same
+result, no noise no randomness, exact and Monte Carlo agree, points outside the hypotheses refused,
+a moved instance takes its new dimension)::
+
+      from dpverify.testing import scenario_contract
+      def test_my_scenario():
+          assert scenario_contract(MY_CLAIM) == []
+
 A claim's test fails when its verdict differs from ``expected`` (and, for a claim expected
 ``violated`` with a ``witness``, when the witness does not replay as violated); the failure message
 is the verdict's evidence, with the ``dpverify check ... --at ...`` command that replays it.
@@ -22,6 +30,7 @@ from __future__ import annotations
 import json
 
 from .spec import Claim
+from .contract import Breach, scenario_contract  # noqa: F401  (a user's scenario runs the same contract)
 from .replay import replay_command
 from .verdict import Verdict
 
