@@ -10,7 +10,7 @@ per side for choosing the rejection set and ``--n`` for evaluating it, at confid
 * calibrated exactly for (eps, delta) (Balle & Wang's profile): every "violated" is a false one;
 * calibrated for (2 eps, delta) and audited at (eps, delta): every "violated" is a true detection.
 
-Prints ``false_violation_rate=`` and ``power=`` (and the counts). ``tests/test_audit.py`` runs the
+Prints ``false_violation_rate=`` and ``power=`` (and the counts). ``tests/engine/test_privacy_audit.py`` runs the
 same function at a smaller size and asserts the rates with tolerances derived from ``reps``.
 """
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The symbolic time limit (dpverify.checks.base.time_limit) counts a clock, not the wall: tested with
 a clock the test advances itself, so nothing here depends on how busy the machine is."""
 import threading
+import time
 
 import pytest
 
@@ -67,15 +68,22 @@ def test_waiting_is_not_computing(where):
     assert out["r"] == "finished"
 
 
-def test_the_default_clock_is_the_threads_own():
-    """The CPU clock of a thread that has not started computing differs from the main thread's."""
+def test_the_default_clock_is_the_threads_own(monkeypatch):
+    """thread_cpu_clock(tid) reads the CPU clock of thread tid: read in a worker thread, it reads the
+    worker's clock, not the main thread's or the process's (clock ids compared; no time is measured)."""
+    if not hasattr(time, "pthread_getcpuclockid"):
+        pytest.skip("no per-thread CPU clocks on this platform")
+    monkeypatch.setattr(time, "clock_gettime", lambda clock_id: clock_id)   # a read returns the clock it read
     seen = {}
 
-    def idle():
-        seen["worker"] = thread_cpu_clock(threading.get_ident())()
+    def worker():
+        tid = threading.get_ident()
+        seen["read"], seen["own"] = thread_cpu_clock(tid)(), time.pthread_getcpuclockid(tid)
 
-    th = threading.Thread(target=idle)
+    th = threading.Thread(target=worker)
     th.start()
     th.join()
-    main = thread_cpu_clock(threading.get_ident())()
-    assert seen["worker"] < main
+    main = time.pthread_getcpuclockid(threading.get_ident())
+    assert seen["read"] == seen["own"]
+    assert seen["read"] not in (main, time.CLOCK_PROCESS_CPUTIME_ID)
+    assert thread_cpu_clock(threading.get_ident())() == main

@@ -1,7 +1,7 @@
-"""Pins for [stage] (DpageEM) that the registry contract cannot give: the stagewise simulator against
-exact GD and exact moments, the hand computation of Theorem 3.2's counterexample, the privacy lower bounds
-against closed forms and the audit, the rejection of the other OCR reading of Definition 1.1, and the
-experiment's vectorised per-sample gradients."""
+"""Pins for [stage] (DpageEM) that the registry contract cannot give: the hand computation of Theorem 3.2's
+counterexample, the privacy lower bounds against closed forms and the audit, the rejection of the other OCR
+reading of Definition 1.1, and the experiment's vectorised per-sample gradients. (The stagewise simulator,
+its stability scenario and the sampled-Gaussian accountant: tests/engine/.)"""
 from __future__ import annotations
 
 import math
@@ -12,91 +12,15 @@ import pytest
 import sympy as sp
 
 import dpverify
-from dpverify.privacy import audit, gaussian_delta_exact, mixture_delta_lower, wor_gaussian_epsilon
+from dpverify.privacy import audit, wor_gaussian_epsilon
 from dpverify.scenarios import bind
-from dpverify.sim import Quadratic, SeparableLoss, coupled_step_decay_sgd, phase_schedule, step_decay_quadratic_moments
-from dpverify.sim import step_decay_sgd
-from dpverify.sim.step_decay import sample_without_replacement, wor_batch_variance
+from dpverify.sim import phase_schedule, step_decay_quadratic_moments
 from dpverify.spec import Claim, Inequality
 from theorems.stage import claims as C
 from theorems.stage import experiments as E
 from theorems.stage import proofs
 
 Z99 = 3.29  # two-sided 0.999 normal quantile: every Monte Carlo tolerance below is Z99 standard errors
-
-
-# ----------------------------------------------------------------------------- simulator
-def _deterministic(grad, w0, etas, lengths, mons, rho):
-    w = np.array(w0, float)
-    for eta, T, m in zip(etas, lengths, mons):
-        prev = w.copy()
-        for t in range(1, T + 1):
-            new = w - eta * grad(w) + (rho * (w - prev) if t <= m else 0.0)
-            prev, w = w, new
-    return w
-
-
-def test_no_noise_full_batch_is_deterministic_momentum_gd():
-    q = Quadratic([0.5, 2.0])
-    etas, lengths, mons = phase_schedule(0.3, 4, 2, 3)
-    res = step_decay_sgd(q, [1.0, -2.0], etas, lengths, mons, 0.6, 0.0, None, 5, 1, output="last", return_outputs=True)
-    want = _deterministic(q.grad, [1.0, -2.0], etas, lengths, mons, 0.6)
-    assert np.allclose(res.outputs, want[None, :], rtol=1e-12, atol=1e-15)
-
-
-@pytest.mark.parametrize("output", ["after", "before", "last"])
-def test_monte_carlo_agrees_with_exact_moments(output):
-    rng = np.random.default_rng(3)
-    n, B, D = 30, 4, 2
-    a = rng.normal(size=(n, D))
-    a -= a.mean(axis=0)
-    prob = SeparableLoss("quadratic", (1.0,), np.zeros(D), a, weights=[0.6, 1.3])
-    etas, lengths, mons = phase_schedule(0.25, 5, 2, 2)
-    runs = 40000
-    res = step_decay_sgd(prob, [1.0, -0.5], etas, lengths, mons, 0.5, 0.2, B, runs, 7, output=output)
-    noise = 0.04 + wor_batch_variance((a**2).mean(axis=0), n, B)
-    _, second = step_decay_quadratic_moments([0.6, 1.3], [1.0, -0.5], etas, lengths, mons, 0.5, noise, output=output)
-    exact = float(np.dot([0.6, 1.3], second) / 2)
-    assert abs(res.mean - exact) <= Z99 * math.sqrt(res.var / runs)
-
-
-def test_results_do_not_depend_on_chunk_size():
-    prob = SeparableLoss("sine", (1.5,), np.zeros(2), 0.1 * np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]]))
-    etas, lengths, mons = phase_schedule(0.2, 3, 1, 2)
-    a = step_decay_sgd(prob, [1.0, 1.0], etas, lengths, mons, 0.5, 0.1, 2, 3000, 5, chunk_runs=1024)
-    b = step_decay_sgd(prob, [1.0, 1.0], etas, lengths, mons, 0.5, 0.1, 2, 3000, 5, chunk_runs=65536)
-    assert a.mean == b.mean and a.var == b.var
-
-
-def test_coupled_runs_share_noise_batches_and_outputs():
-    rng = np.random.default_rng(0)
-    a = rng.normal(size=(20, 2))
-    a -= a.mean(axis=0)
-    p = SeparableLoss("quadratic", (1.0,), np.zeros(2), a)
-    etas, lengths, mons = phase_schedule(0.2, 3, 1, 2)
-    wa, wb, _ = coupled_step_decay_sgd(p, p, [1.0, 1.0], etas, lengths, mons, 0.5, 0.3, 3, 500, 2)
-    assert np.array_equal(wa, wb)
-    q = p.with_sample(0, -a[0])
-    wa, wb, _ = coupled_step_decay_sgd(p, q, [1.0, 1.0], etas, lengths, mons, 0.5, 0.3, 3, 500, 2)
-    assert not np.array_equal(wa, wb) and np.abs(wa - wb).max() < 1.0  # only sample 0's steps differ
-
-
-def test_batches_without_replacement_are_uniform_subsets():
-    rng = np.random.default_rng(1)
-    n, B, rows = 9, 4, 60000
-    idx = sample_without_replacement(rng, n, B, rows)
-    assert all(len(set(r)) == B for r in idx[:2000].tolist())
-    freq = np.bincount(idx.ravel(), minlength=n) / rows
-    p = B / n   # inclusion probability of each index
-    assert np.all(np.abs(freq - p) <= Z99 * math.sqrt(p * (1 - p) / rows))
-
-
-def test_exact_moments_in_float_and_mpmath_agree():
-    etas, lengths, mons = phase_schedule(0.3, 5, 2, 3)
-    m, s = step_decay_quadratic_moments([0.7, 1.1], [1.0, -2.0], etas, lengths, mons, 0.4, [0.2, 0.1], [0.05, 0.0])
-    mm, sm = step_decay_quadratic_moments([0.7, 1.1], [1.0, -2.0], etas, lengths, mons, 0.4, [0.2, 0.1], [0.05, 0.0],
-                                         dps=40)
-    assert np.allclose(s, [float(x) for x in sm], rtol=1e-12) and np.allclose(m, [float(x) for x in mm], rtol=1e-12)
 
 
 # ----------------------------------------------------------------------------- Theorem 3.2
@@ -131,12 +55,6 @@ def test_dp_term_ratio_is_the_printed_expressions_divided():
 
 
 # ----------------------------------------------------------------------------- privacy
-def test_mixture_lower_bound_is_exact_for_one_gaussian():
-    for eps in (0.1, 1.0, 4.0):
-        assert mixture_delta_lower([1.3], [0.0], 0.8, eps) == pytest.approx(gaussian_delta_exact(eps, 1.3 / 0.8),
-                                                                            rel=1e-7)
-
-
 def test_algorithm1_sampler_matches_its_exact_law():
     pt = {"c1": 1.0, "c2": 2.0, "T0": 3, "t0": 2, "rho": 0.6, "delta": 0.05, "epsilon": 4.0, "K": 1}
     means, sds = proofs.algorithm1_full_batch_laws(pt)
@@ -176,25 +94,6 @@ def test_no_constants_rescue_theorem_3_1():
                     assert d <= proofs.algorithm1_delta_lower(pt) + 1e-12
 
 
-def test_wor_accountant_grid_only_loosens():
-    import dp_accounting
-    from dp_accounting import rdp
-
-    from dpverify.privacy.sampled_gaussian import WOR_ORDERS
-
-    n, B, z, T, delta = 1000, 37, 1.7, 300, 1e-5
-    acc = rdp.RdpAccountant(orders=list(WOR_ORDERS), neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
-    acc.compose(dp_accounting.SelfComposedDpEvent(
-        dp_accounting.SampledWithoutReplacementDpEvent(n, B, dp_accounting.GaussianDpEvent(z)), T))
-    exact = acc.get_epsilon(delta)
-    got = wor_gaussian_epsilon(n, B, z, T, delta)
-    assert exact <= got <= 1.3 * exact
-    assert wor_gaussian_epsilon(n, n, z, T, delta) == pytest.approx(  # full batch: the Gaussian's RDP
-        rdp.rdp_privacy_accountant.compute_epsilon(list(WOR_ORDERS),
-                                                   [T * a / (2 * (10 ** (math.floor(20 * math.log10(z)) / 20)) ** 2)
-                                                    for a in WOR_ORDERS], delta)[0])
-
-
 # ----------------------------------------------------------------------------- Definition 1.1, Theorem 2.2
 def test_other_reading_of_definition_1_1_is_rejected():
     """The OCR's first term E[F_E(w_S)] - E_S[F_S(w*_S)] (F_E where the label says excess *empirical* risk) fails for
@@ -218,28 +117,6 @@ def test_theorem_2_2_model_by_monte_carlo():
     g = (w * w - 2 * w * Ez + 1) / 2 - ((w[:, None] - z) ** 2).mean(axis=1) / 2
     assert abs(g.mean() - gen) <= Z99 * g.std() / math.sqrt(reps)
     assert gen <= alpha
-
-
-# ----------------------------------------------------------------------------- Theorem 3.3's scenario
-def test_stability_gap_by_hand_on_a_deterministic_instance():
-    """Full batches (B = n), no noise, no non-convex part and no momentum: the coupled iterates are deterministic, the
-    output is either of the stage's two iterates with probability 1/2, and the gap at iterate t is the difference of
-    the quadratic parts plus A |w_t - w'_t| (the universe's best z)."""
-    sc = bind(C.THM_3_3.statements[0].scenario, C.THM_3_3)
-    pt = {"K": 1, "T0": 1, "t0": 1, "rho": 0.5, "c4": 1.0, "theta": 2.0, "mu": 1.0, "beta": 1.0, "L": 1.0, "d": 1,
-          "n": 4, "B": 4, "pi": 1e-300}
-    inst = sc._complete({"point": pt, "lam": 1.0, "A": 0.5, "bmax": 0.0, "start": 0.5, "data_seed": 0, "D": 1, "n": 4})
-    inst = {**inst, "point": {**inst["point"], "rho": 1e-300}}     # momentum has no effect
-    eta = sc._sched(inst["point"])[0][0]
-    pa, pb = sc._problems(inst)
-    wa, wb, gaps = np.array([0.5]), np.array([0.5]), []
-    for _ in range(2):   # T^1 = 2 steps
-        wa, wb = wa - eta * pa.grad(wa[None])[0], wb - eta * pb.grad(wb[None])[0]
-        gaps.append((wa[0] ** 2 - wb[0] ** 2) / 2 + 0.5 * abs(wa[0] - wb[0]))
-    runs = 20000
-    value, var = sc.measure(inst, runs, 3)
-    assert abs(value - np.mean(gaps)) <= Z99 * abs(gaps[1] - gaps[0]) / 2 / math.sqrt(runs)
-    assert var == pytest.approx((gaps[1] - gaps[0]) ** 2 / 4, rel=0.05)
 
 
 # ----------------------------------------------------------------------------- Figure 1's network

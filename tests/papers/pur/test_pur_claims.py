@@ -1,6 +1,7 @@
-"""Paper-specific pins of [pur] (seed 001_8c6e002b41f68e78): the simulator of the data-dependent schedule,
-hand computations of the encoded formulas at the witnesses, a check that must reject the other OCR reading
-of Proposition 3(a)'s schedule, the audit and the sensitivity on known cases, the exact step counts.
+"""Paper-specific pins of [pur] (seed 001_8c6e002b41f68e78): hand computations of the encoded formulas at
+the witnesses, a check that must reject the other OCR reading of Proposition 3(a)'s schedule, the audit of
+Proposition 4(c)'s budget, the exact step counts, the experiment. (The engine pieces written for it, the
+adaptive simulator, the losses, the schedule's privacy: tests/engine/.)
 
 Statistical tolerances are derived from the run counts (a two-sided normal bound at level 1e-6 on the
 standard error measured by the simulator itself); every seed is fixed.
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 import math
 
-import mpmath
 import numpy as np
 import pytest
 import sympy as sp
@@ -20,72 +20,13 @@ from dpverify import privacy
 from dpverify.checks import Config
 from dpverify.checks import sampled as sampled_check
 from dpverify.numeric import evaluate
-from dpverify.privacy.schedules import exact_delta, schedule_zcdp
 from dpverify.scenarios import bind
-from dpverify.scenarios.schedule_privacy import GaussianRenyi, measured_sensitivity
-from dpverify.sim import Quadratic, gd
-from dpverify.sim.adaptive import adaptive_gd, adaptive_moments, quadratic_path_moments
-from dpverify.sim.losses import CosineSum, Logistic
 from dpverify.spec import Claim, Identity
 from theorems.pur import claims as C
 from theorems.pur import data, proofs
 from theorems.pur.experiments import constants, run_task, schedules
 
 Z6 = stats.norm.isf(0.5e-6)     # two-sided 1e-6
-
-
-# ----------------------------------------------------------------------------- the simulator
-def test_no_noise_is_exact_gd():
-    q = Quadratic([0.1, 0.7, 2.0], theta_star=[1.0, -1.0, 0.5])
-    th1 = np.array([3.0, 2.0, -1.0])
-    res = adaptive_gd(q, th1, lambda t, g: (0.4, 0.0), 25, 3, 0, return_thetas=True)
-    assert np.allclose(res.thetas, gd(q, th1, 0.4, 25)[None, :], rtol=0, atol=1e-14)
-    p = CosineSum([1.0, 0.3])
-    res = adaptive_gd(p, np.array([2.0, -1.0]), lambda t, g: (0.5, 0.0), 10, 2, 0, return_thetas=True)
-    assert np.allclose(res.thetas, gd(p, [2.0, -1.0], 0.5, 10)[None, :], rtol=0, atol=1e-14)
-
-
-def test_monte_carlo_of_the_data_dependent_rule_agrees_with_exact_moments():
-    """sigma_t = ||grad F||/sqrt(d), eta = 1/(2M): the noise variance is ||g||^2/d, so the second moments are
-    exact (linear recursion); the Monte Carlo mean must be within Z6 standard errors of them."""
-    eigs, th1, T, M = np.array([0.05, 0.4, 1.0, 1.0]), np.array([1.0, -2.0, 0.5, 1.5]), 15, 1.0
-    d = len(eigs)
-    q = Quadratic(eigs)
-    S = adaptive_moments(eigs, th1, [1 / (2 * M)] * T, [0.0] * T, [1 / d] * T)
-    exact = quadratic_path_moments(eigs, S)
-    res = adaptive_gd(q, th1, lambda t, g: (1 / (2 * M), g / math.sqrt(d)), T, 40000, 7, track=("grad_norm_sq",),
-                      statistic=lambda th, tr: tr["grad_norm_sq"][:, 1:].mean(axis=1))
-    want = float(np.mean(exact["grad_norm_sq"][1:]))
-    assert abs(res.mean - want) <= Z6 * res.stderr
-    res = adaptive_gd(q, th1, lambda t, g: (1 / (2 * M), g / math.sqrt(d)), T, 40000, 8)
-    assert abs(res.mean - exact["excess"][-1]) <= Z6 * res.stderr
-    # the mpmath route gives the same numbers
-    Sm = adaptive_moments(eigs, th1, [1 / (2 * M)] * T, [0] * T, [mpmath.mpf(1) / d] * T, dps=40)
-    assert float(quadratic_path_moments(eigs, Sm, dps=40)["excess"][-1]) == pytest.approx(exact["excess"][-1], rel=1e-12)
-
-
-def test_results_do_not_depend_on_chunk_size():
-    q = Quadratic([0.3, 1.0])
-    rule = lambda t, g: (0.5, 0.2 * g + 0.1)  # noqa: E731
-    a = adaptive_gd(q, [1.0, 1.0], rule, 12, 3000, 3, chunk_runs=1024)
-    b = adaptive_gd(q, [1.0, 1.0], rule, 12, 3000, 3, chunk_runs=4096)
-    assert a.mean == b.mean and a.var == b.var
-
-
-def test_logistic_value_and_grad_and_cosine_gradient():
-    X, y = data.load("iris")
-    p = Logistic(X, y, 0.1)
-    th = np.random.default_rng(0).normal(size=(5, p.dim))
-    f, g = p.value_and_grad(th)
-    assert np.allclose(f, p.value(th)) and np.allclose(g, p.grad(th))
-    h = 1e-6
-    fd = np.array([(p.value(th + h * e) - p.value(th - h * e)) / (2 * h) for e in np.eye(p.dim)]).T
-    assert np.allclose(fd, g, atol=1e-7)
-    c = CosineSum([1.0, 0.5, 0.25])
-    th = np.array([[2.0, -1.0, 0.5]])
-    fd = np.array([(c.value(th + h * e) - c.value(th - h * e)) / (2 * h) for e in np.eye(3)]).T
-    assert np.allclose(fd, c.grad(th), atol=1e-8)
-    assert c.M == 1.0 and c.f_star == 0.0
 
 
 # ----------------------------------------------------------------------------- hand computations
@@ -149,25 +90,6 @@ def test_proof_radius_is_the_smallest_radius_of_15():
 
 
 # ----------------------------------------------------------------------------- privacy
-def test_sensitivity_and_zcdp_of_a_schedule_on_the_known_case():
-    assert measured_sensitivity(3.0, 100, "replace") == pytest.approx(0.06, rel=1e-12)
-    assert measured_sensitivity(3.0, 100, "remove") == pytest.approx(0.03, rel=1e-12)
-    sig = [0.5, 1.0, 2.0]
-    rho = schedule_zcdp(sig, 0.06)[-1]
-    assert rho == pytest.approx(2 * 3.0**2 / 100**2 * sum(s**-2 for s in sig), rel=1e-14)     # (21)
-    event = privacy.noisy_gd_event([s / 0.03 for s in sig], adjacency="replace")
-    eps_acc = privacy.event_epsilon(event, 1e-5, accountant="pld")
-    assert eps_acc <= privacy.zcdp_to_dp(rho, 1e-5)
-    assert exact_delta(sig, 0.06, privacy.zcdp_to_dp(rho, 1e-5)) <= 1e-5
-
-
-def test_renyi_quadrature_matches_the_closed_form():
-    rng = np.random.default_rng(3)
-    for _ in range(300):
-        D, s, a = 10 ** rng.uniform(-3, 3), 10 ** rng.uniform(-3, 2), 10 ** rng.uniform(0.005, 1.8)
-        assert GaussianRenyi.renyi_over_order(D, s, a) == pytest.approx(D * D / (2 * s * s), rel=1e-9)
-
-
 def test_audit_refutes_the_printed_4c_budget_and_not_a_correct_one():
     """kappa = 4, T = 20, N = 30, delta = 0.05: the printed T spends 3.7 rho (0.29 claimed, 1.08 spent), exact delta
     0.11 at the claimed eps = 2.15; the audit of the iterates must see it. With the budget the schedule really spends,
@@ -188,21 +110,6 @@ def test_audit_refutes_the_printed_4c_budget_and_not_a_correct_one():
     res = audit(lambda n, g: g.standard_normal((n, 20)) + mu_shift, lambda n, g: g.standard_normal((n, 20)),
                 eps=eps_true, delta=0.05, n=20000, seed=4)
     assert not res.violated
-
-
-def test_audit_search_is_steered_to_refutable_points_of_4c():
-    """The exact profile says where an audit of 1000 runs can refute: at the known overspending point
-    refutability is positive and at a correct budget (T = 1, kappa = 1) negative; steering a point of the
-    domain never lowers it and keeps it in the domain."""
-    stmt = next(s for s in C.PROP_4C.statements if getattr(s, "audit", None) is not None)
-    aud = bind(stmt.audit, C.PROP_4C)
-    assert aud.refutability({"T": 20, "M": 4.0, "mu": 1.0, "d": 1, "Delta0": 1.0, "L": 3.0, "N": 30,
-                             "delta": 0.05}, n=20000) > 0
-    assert aud.refutability({"T": 1, "M": 1.0, "mu": 1.0, "d": 1, "Delta0": 1.0, "L": 1.5, "N": 1,
-                             "delta": 1e-5}) < 0
-    pt = {"T": 5, "M": 2.0, "mu": 1.0, "d": 2, "Delta0": 0.5, "L": 2.0, "N": 100, "delta": 1e-5}
-    moved = aud.steer(pt)
-    assert C.PROP_4C.domain.contains(moved) and aud.refutability(moved) >= aud.refutability(pt)
 
 
 def test_steps_a_budget_allows_closed_forms_equal_the_step_by_step_count():

@@ -13,7 +13,7 @@ from dpverify import registry
 from dpverify.cli import main
 from dpverify.testing import claim_tests
 
-TEXTBOOK = Path(__file__).resolve().parent / "textbook" / "claims.py"
+TEXTBOOK = Path(__file__).resolve().parent / "claims.py"
 
 test_textbook_verdicts = claim_tests(str(TEXTBOOK))
 

@@ -1,0 +1,19 @@
+"""dpverify.check, the package's front door: bad input raises an error naming what is wrong. (Moved from
+tests/test_registry.py.)"""
+import pytest
+
+import dpverify
+from dpverify.spec import DomainError
+
+
+def test_check_rejects_bad_input():
+    with pytest.raises(TypeError, match="claim must be"):
+        dpverify.check(42)
+    with pytest.raises(KeyError, match="unknown claim id"):
+        dpverify.check("dni/thm-9.9")
+    with pytest.raises(ValueError, match="runs must be"):
+        dpverify.check("dni/eq-25", runs=0)
+    with pytest.raises(ValueError, match="confidence must be"):
+        dpverify.check("dni/eq-25", confidence=1.5)
+    with pytest.raises(DomainError, match="kappa = 0.5 violates kappa >= 1"):
+        dpverify.check("dni/thm-4.3", at={"kappa": 0.5, "alpha": 0.1, "alpha0": 1, "R": 1, "T": 3, "t": 1})

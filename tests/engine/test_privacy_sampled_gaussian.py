@@ -1,0 +1,34 @@
+"""dpverify.privacy.sampled_gaussian: the mixture lower bound against the exact Gaussian profile, and the
+without-replacement accountant's order grid against dp-accounting. (Moved from tests/test_stage.py.)"""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from dpverify.privacy import gaussian_delta_exact, mixture_delta_lower, wor_gaussian_epsilon
+
+
+def test_mixture_lower_bound_is_exact_for_one_gaussian():
+    for eps in (0.1, 1.0, 4.0):
+        assert mixture_delta_lower([1.3], [0.0], 0.8, eps) == pytest.approx(gaussian_delta_exact(eps, 1.3 / 0.8),
+                                                                            rel=1e-7)
+
+
+def test_wor_accountant_grid_only_loosens():
+    import dp_accounting
+    from dp_accounting import rdp
+
+    from dpverify.privacy.sampled_gaussian import WOR_ORDERS
+
+    n, B, z, T, delta = 1000, 37, 1.7, 300, 1e-5
+    acc = rdp.RdpAccountant(orders=list(WOR_ORDERS), neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+    acc.compose(dp_accounting.SelfComposedDpEvent(
+        dp_accounting.SampledWithoutReplacementDpEvent(n, B, dp_accounting.GaussianDpEvent(z)), T))
+    exact = acc.get_epsilon(delta)
+    got = wor_gaussian_epsilon(n, B, z, T, delta)
+    assert exact <= got <= 1.3 * exact
+    assert wor_gaussian_epsilon(n, n, z, T, delta) == pytest.approx(  # full batch: the Gaussian's RDP
+        rdp.rdp_privacy_accountant.compute_epsilon(list(WOR_ORDERS),
+                                                   [T * a / (2 * (10 ** (math.floor(20 * math.log10(z)) / 20)) ** 2)
+                                                    for a in WOR_ORDERS], delta)[0])

@@ -1,0 +1,88 @@
+"""dpverify.sim.step_decay: the stagewise (step-decay, momentum, minibatch without replacement) simulator
+against exact GD and exact moments (float and mpmath), chunk sizes, coupled runs and the batch sampler.
+(Moved from tests/test_stage.py.)"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from dpverify.sim import Quadratic, SeparableLoss, coupled_step_decay_sgd, phase_schedule, step_decay_quadratic_moments
+from dpverify.sim import step_decay_sgd
+from dpverify.sim.step_decay import sample_without_replacement, wor_batch_variance
+
+Z99 = 3.29  # two-sided 0.999 normal quantile: every Monte Carlo tolerance below is Z99 standard errors
+
+
+def _deterministic(grad, w0, etas, lengths, mons, rho):
+    w = np.array(w0, float)
+    for eta, T, m in zip(etas, lengths, mons):
+        prev = w.copy()
+        for t in range(1, T + 1):
+            new = w - eta * grad(w) + (rho * (w - prev) if t <= m else 0.0)
+            prev, w = w, new
+    return w
+
+
+def test_no_noise_full_batch_is_deterministic_momentum_gd():
+    q = Quadratic([0.5, 2.0])
+    etas, lengths, mons = phase_schedule(0.3, 4, 2, 3)
+    res = step_decay_sgd(q, [1.0, -2.0], etas, lengths, mons, 0.6, 0.0, None, 5, 1, output="last", return_outputs=True)
+    want = _deterministic(q.grad, [1.0, -2.0], etas, lengths, mons, 0.6)
+    assert np.allclose(res.outputs, want[None, :], rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("output", ["after", "before", "last"])
+def test_monte_carlo_agrees_with_exact_moments(output):
+    rng = np.random.default_rng(3)
+    n, B, D = 30, 4, 2
+    a = rng.normal(size=(n, D))
+    a -= a.mean(axis=0)
+    prob = SeparableLoss("quadratic", (1.0,), np.zeros(D), a, weights=[0.6, 1.3])
+    etas, lengths, mons = phase_schedule(0.25, 5, 2, 2)
+    runs = 40000
+    res = step_decay_sgd(prob, [1.0, -0.5], etas, lengths, mons, 0.5, 0.2, B, runs, 7, output=output)
+    noise = 0.04 + wor_batch_variance((a**2).mean(axis=0), n, B)
+    _, second = step_decay_quadratic_moments([0.6, 1.3], [1.0, -0.5], etas, lengths, mons, 0.5, noise, output=output)
+    exact = float(np.dot([0.6, 1.3], second) / 2)
+    assert abs(res.mean - exact) <= Z99 * math.sqrt(res.var / runs)
+
+
+def test_results_do_not_depend_on_chunk_size():
+    prob = SeparableLoss("sine", (1.5,), np.zeros(2), 0.1 * np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]]))
+    etas, lengths, mons = phase_schedule(0.2, 3, 1, 2)
+    a = step_decay_sgd(prob, [1.0, 1.0], etas, lengths, mons, 0.5, 0.1, 2, 3000, 5, chunk_runs=1024)
+    b = step_decay_sgd(prob, [1.0, 1.0], etas, lengths, mons, 0.5, 0.1, 2, 3000, 5, chunk_runs=65536)
+    assert a.mean == b.mean and a.var == b.var
+
+
+def test_coupled_runs_share_noise_batches_and_outputs():
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=(20, 2))
+    a -= a.mean(axis=0)
+    p = SeparableLoss("quadratic", (1.0,), np.zeros(2), a)
+    etas, lengths, mons = phase_schedule(0.2, 3, 1, 2)
+    wa, wb, _ = coupled_step_decay_sgd(p, p, [1.0, 1.0], etas, lengths, mons, 0.5, 0.3, 3, 500, 2)
+    assert np.array_equal(wa, wb)
+    q = p.with_sample(0, -a[0])
+    wa, wb, _ = coupled_step_decay_sgd(p, q, [1.0, 1.0], etas, lengths, mons, 0.5, 0.3, 3, 500, 2)
+    assert not np.array_equal(wa, wb) and np.abs(wa - wb).max() < 1.0  # only sample 0's steps differ
+
+
+def test_batches_without_replacement_are_uniform_subsets():
+    rng = np.random.default_rng(1)
+    n, B, rows = 9, 4, 60000
+    idx = sample_without_replacement(rng, n, B, rows)
+    assert all(len(set(r)) == B for r in idx[:2000].tolist())
+    freq = np.bincount(idx.ravel(), minlength=n) / rows
+    p = B / n   # inclusion probability of each index
+    assert np.all(np.abs(freq - p) <= Z99 * math.sqrt(p * (1 - p) / rows))
+
+
+def test_exact_moments_in_float_and_mpmath_agree():
+    etas, lengths, mons = phase_schedule(0.3, 5, 2, 3)
+    m, s = step_decay_quadratic_moments([0.7, 1.1], [1.0, -2.0], etas, lengths, mons, 0.4, [0.2, 0.1], [0.05, 0.0])
+    mm, sm = step_decay_quadratic_moments([0.7, 1.1], [1.0, -2.0], etas, lengths, mons, 0.4, [0.2, 0.1], [0.05, 0.0],
+                                         dps=40)
+    assert np.allclose(s, [float(x) for x in sm], rtol=1e-12) and np.allclose(m, [float(x) for x in mm], rtol=1e-12)

@@ -1,0 +1,68 @@
+"""dpverify.spec: building a claim; every error names the claim, the field and the value. (Moved from
+tests/test_registry.py.)"""
+import pytest
+import sympy as sp
+
+from dpverify.scenarios import noisy_gd
+from dpverify.spec import (Claim, ClaimError, Domain, DomainError, ExpectationBound, Identity, Inequality, Real,
+                           Relation, Source)
+
+
+x, y = sp.symbols("x y")
+SRC = Source("a textbook", "Lemma 1")
+
+
+def test_domain_errors_name_hypothesis_and_value():
+    d = Domain(kappa=Real(ge=1))
+    with pytest.raises(DomainError, match=r"kappa = 0.5 violates kappa >= 1"):
+        d.validate({"kappa": 0.5})
+    with pytest.raises(DomainError, match="missing parameter 'kappa'"):
+        d.validate({})
+    with pytest.raises(DomainError, match="unknown parameter 'nu'"):
+        d.validate({"kappa": 2, "nu": 1})
+
+
+def test_claim_fields_are_keyword_only():
+    with pytest.raises(TypeError):
+        Claim("p/thm-1", SRC, Domain(x=Real()), (Identity("i", lhs=x, rhs=x),))  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(expected="violated"), "gives no reason"),
+    (dict(expected="true"), "expected: must be one of"),
+    (dict(id="Thm 1"), "claim id must look like"),
+    (dict(statements=()), "statements: must be a non-empty tuple"),
+    (dict(statements=(Inequality("uses y", lhs=x, rhs=y),)),
+     r"claim 'p/thm-1': statement 'uses y': rhs: symbol\(s\) y are neither domain parameters"),
+    (dict(witness={"x": -1.0}, expected="violated", reason="r"), "witness: x = -1 violates x > 0"),
+    (dict(source="a book"), "source: must be a Source"),
+    (dict(definitions={x: y}), "x is both a domain parameter and a definition"),
+])
+def test_claim_validation_names_claim_field_and_value(kwargs, message):
+    base = dict(id="p/thm-1", source=SRC, domain=Domain(x=Real(gt=0)), statements=(Identity("i", lhs=x, rhs=x),))
+    with pytest.raises(ClaimError, match=message):
+        Claim(**{**base, **kwargs})
+
+
+def test_statement_rejects_a_relation_as_a_side():
+    with pytest.raises(ClaimError, match="lhs is a relation"):
+        Inequality("oops", lhs=x <= y, rhs=sp.Integer(0))
+    with pytest.raises(ClaimError, match="rhs is missing"):
+        Identity("half", lhs=x)
+
+
+def test_relations_must_use_domain_parameters():
+    with pytest.raises(ClaimError, match="uses z, which is not a parameter"):
+        Domain(Relation(sp.Lt(x, sp.Symbol("z"))), x=Real())
+
+
+def test_scenario_parameters_must_be_claim_symbols():
+    M, s = sp.symbols("M s")
+    sc = noisy_gd(problem="pl", smooth=M, curvature=M / 2, step=1 / M, noise_std=s, dim=1, horizon=3, init_gap=1)
+    with pytest.raises(ClaimError, match=r"noise_std = s uses s, which are not parameters"):
+        Claim(id="p/thm-1", source=SRC, domain=Domain(M=Real(gt=0)),
+              statements=(ExpectationBound("b", bound=M, scenario=sc),))
+    with pytest.raises(TypeError, match=r"missing parameter\(s\) step, noise_std, dim, horizon"):
+        noisy_gd(smooth=M, curvature=M)
+    with pytest.raises(TypeError, match="unknown parameter"):
+        noisy_gd(smooth=M, curvature=M, step=1, noise_std=s, dim=1, horizon=3, init_gap=1, lr=1)

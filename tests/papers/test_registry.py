@@ -1,0 +1,81 @@
+"""Contract over every registered claim (as Hypothesis does over its strategies), and the rules a
+claim is built by."""
+import re
+from pathlib import Path
+
+import pytest
+
+import dpverify
+from dpverify import registry, report
+from dpverify.checks import checks_for
+from dpverify.spec import VERDICTS, Source
+from dpverify.testing import claim_tests, verdict_of
+
+CLAIMS = registry.all_claims()
+IDS = [c.id for c in CLAIMS]
+REPO = Path(__file__).resolve().parents[2]
+SEEDS = REPO.parent / "shared" / "seeds"
+ID_RE = re.compile(r"^[a-z]+/(thm|lemma|prop|eq|claim|fig|table|remark)-[a-z0-9.\-]+$")
+
+
+def test_every_paper_registers_through_the_entry_point_group():
+    assert "dni" in registry.papers()
+    for key in registry.papers():
+        mod = registry.paper_module(key)
+        assert mod.CLAIMS and all(c.paper == key for c in mod.CLAIMS)
+
+
+def test_ids_are_unique_and_well_formed():
+    assert len(IDS) == len(set(IDS))
+    for i in IDS:
+        assert ID_RE.match(i), i
+
+
+@pytest.mark.parametrize("claim", CLAIMS, ids=IDS)
+def test_claim_contract(claim):
+    assert isinstance(claim.source, Source) and claim.source.document.endswith(".txt") and claim.source.label
+    assert claim.domain.hypotheses(), "a claim states its hypotheses"
+    for stmt in claim.statements:
+        assert checks_for(stmt), f"no check applies to {stmt.name!r}"
+    assert claim.expected in VERDICTS
+    if claim.expected == "violated":
+        assert claim.reason
+        assert claim.witness is not None, "a wrong claim carries the point that replays it (witness)"
+        assert registry.get(claim.id + "-corrected").expected != "violated", "a wrong claim has a correction"
+    if claim.id.endswith("-corrected"):
+        registry.get(claim.id[: -len("-corrected")])
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="shared/seeds not beside the repository")
+@pytest.mark.parametrize("claim", CLAIMS, ids=IDS)
+def test_source_label_is_printed_in_the_seed(claim):
+    text = (SEEDS / claim.source.document).read_text(errors="replace")
+    refs = re.findall(r"(?:Theorem|Lemma|Algorithm|Appendix|Definition|Proposition) [A-Z]?[\d.]*\d|[Ss]ection \d[\d.]*",
+                      claim.source.label)
+    assert refs, f"label {claim.source.label!r} names no theorem, lemma or section"
+    for ref in refs:
+        assert ref.split()[-1] in text and (ref.split()[0].lower() == "section" or ref in text), ref
+
+
+# One test per claim through the same helper users get (dpverify.testing / the pytest plugin): the
+# verdict equals `expected`, and a wrong claim's witness replays as violated.
+test_verdict_equals_expected = claim_tests(CLAIMS)
+
+
+@pytest.mark.parametrize("claim", [c for c in CLAIMS if c.expected == "violated"],
+                         ids=[c.id for c in CLAIMS if c.expected == "violated"])
+def test_found_counterexample_replays_with_at(claim):
+    """The counterexample the search found, pinned with `at`, is violated again (what --at does)."""
+    v = verdict_of(claim)
+    ce = v.counterexample
+    assert ce is not None and "params" in ce and "seed" in ce
+    claim.domain.validate(ce["params"])
+    assert dpverify.check(claim, at=ce["params"]).verdict == "violated"
+
+
+def test_readme_errata_table_is_the_generated_one():
+    text = (REPO / "README.md").read_text()
+    assert report.ERRATA_BEGIN in text and report.ERRATA_END in text
+    inside = text.split(report.ERRATA_BEGIN, 1)[1].split(report.ERRATA_END, 1)[0].strip("\n")
+    assert inside == report.errata_markdown(CLAIMS).strip("\n"), \
+        "README errata differ from `dpverify report --errata --format md`; regenerate them"
