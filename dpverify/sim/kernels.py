@@ -68,7 +68,7 @@ the kernel, per block ``i``: load ``a, b, c, k = states[i]``; draw normals with
 ``z, a, b, c, k = _normal(a, b, c, k)`` (and indices with ``_index``) in the
 order the NumPy reference path draws them; store the state back.  Then add it
 to :data:`dpverify.sim.algorithms.FUSED_PATHS` (the benchmark prints that) and
-test it like the others (``tests/test_sim_fused.py``: bit-identity over
+test it like the others (``tests/engine/test_sim_fused.py``: bit-identity over
 ``workers`` and ``chunk_runs``, agreement with the NumPy path, ``sigma = 0``
 against a reference loop).  Examples:
 

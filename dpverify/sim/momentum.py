@@ -19,7 +19,7 @@ previous step gives ``v_t = (1 - beta^(t-1)) m_t``, so
 
 and for ``t = 1``: ``v_2 = (1 - beta) g_1`` so ``m_2 = v_2 / (1 - beta) = g_1``
 (the factor ``1 - beta^0 = 0`` also kills the ``m_1`` term of ``phi``).
-``tests/test_sim_momentum.py`` checks the two recursions agree numerically.
+``tests/engine/test_sim_momentum.py`` checks the two recursions agree numerically.
 
 ``beta = 0`` gives ``v_{t+1} = m_{t+1} = g_t``: plain noisy gradient descent.
 The simulator reuses the noise stream of :func:`~dpverify.sim.algorithms.pgd`
