@@ -47,6 +47,11 @@ class Real:
             v = getattr(self, name)
             if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v)):
                 raise ClaimError(f"Real({name}=...) must be a number, got {v!r}")
+        lo = max((v for v in (self.gt, self.ge) if v is not None), default=-math.inf)
+        hi = min((v for v in (self.lt, self.le) if v is not None), default=math.inf)
+        if lo > hi or (lo == hi and (self.gt is not None and self.gt == lo or self.lt is not None and self.lt == hi)):
+            given = ", ".join(f"{n}={getattr(self, n)!r}" for n in ("gt", "ge", "lt", "le") if getattr(self, n) is not None)
+            raise ClaimError(f"Real({given}) is empty: no real number satisfies every bound")
         if self.search is not None:
             if len(self.search) != 2 or not self.search[0] < self.search[1]:
                 raise ClaimError(f"Real(search=...) must be (low, high) with low < high, got {self.search!r}")
@@ -110,6 +115,14 @@ class Int:
     le: int | None = None
     search: tuple[int, int] | None = None
     units: tuple[int, int] | None = (0, 0)
+
+    def __post_init__(self):
+        for name in ("ge", "le"):
+            v = getattr(self, name)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+                raise ClaimError(f"Int({name}=...) must be an integer, got {v!r}")
+        if self.ge is not None and self.le is not None and self.ge > self.le:
+            raise ClaimError(f"Int(ge={self.ge!r}, le={self.le!r}) is empty: no integer satisfies both bounds")
 
     def hypotheses(self, name: str) -> list[str]:
         out = [f"{name} is an integer"]

@@ -248,9 +248,18 @@ class ExpectationBound(Statement):
         _set(self, "bound", _expr_field(self._owner(), "bound", self.bound))
         if self.scenario is None:
             raise ClaimError(f"{self._owner()}: scenario is missing (e.g. dpverify.scenarios.noisy_gd(...))")
+        _check_scenario(self._owner(), "scenario", self.scenario)
 
     def expressions(self):
         return {"bound": self.bound}
+
+
+def _check_scenario(owner: str, field_name: str, value) -> None:
+    """Refuse, where the claim is written, a value that is not a scenario (a dpverify.scenarios.Scenario:
+    checked by its interface, since the scenarios live in a higher layer)."""
+    if not all(callable(getattr(value, m, None)) for m in ("bind", "point", "instance_at", "describe")):
+        raise ClaimError(f"{owner}: {field_name} must be a scenario (dpverify.scenarios.Scenario, e.g. "
+                         f"dpverify.scenarios.noisy_gd(...)), got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -273,6 +282,9 @@ class SupBound(Statement):
         _set(self, "bound", _expr_field(self._owner(), "bound", self.bound))
         if self.scenario is None:
             raise ClaimError(f"{self._owner()}: scenario is missing")
+        _check_scenario(self._owner(), "scenario", self.scenario)
+        if self.audit is not None:
+            _check_scenario(self._owner(), "audit", self.audit)
         if not isinstance(self.kind, str) or not self.kind:
             raise ClaimError(f"{self._owner()}: kind must be a short name such as 'privacy', got {self.kind!r}")
 

@@ -1,10 +1,12 @@
 """dpverify.spec: building a claim; every error names the claim, the field and the value. (Moved from
 tests/test_registry.py.)"""
+import re
+
 import pytest
 import sympy as sp
 
 from dpverify.scenarios import noisy_gd
-from dpverify.spec import (Claim, ClaimError, Domain, DomainError, ExpectationBound, Identity, Inequality, Real,
+from dpverify.spec import (Claim, ClaimError, Domain, DomainError, ExpectationBound, Identity, Inequality, Int, Real,
                            Relation, Source)
 
 
@@ -66,3 +68,28 @@ def test_scenario_parameters_must_be_claim_symbols():
         noisy_gd(smooth=M, curvature=M)
     with pytest.raises(TypeError, match="unknown parameter"):
         noisy_gd(smooth=M, curvature=M, step=1, noise_std=s, dim=1, horizon=3, init_gap=1, lr=1)
+
+
+# ------------------------------------------------------------------ refused where the claim is written
+@pytest.mark.parametrize("make, words", [
+    (lambda: Real(gt=5, lt=1), "Real(gt=5, lt=1) is empty"),
+    (lambda: Real(gt=1, le=1), "is empty"),
+    (lambda: Int(ge=3, le=2), "Int(ge=3, le=2) is empty"),
+    (lambda: Int(ge=1.5), "must be an integer"),
+])
+def test_an_empty_or_malformed_parameter_is_refused(make, words):
+    with pytest.raises(ClaimError, match=re.escape(words)):
+        make()
+
+
+@pytest.mark.parametrize("field", ["scenario", "audit"])
+def test_a_statement_refuses_a_scenario_that_is_not_one(field):
+    from dpverify import ExpectationBound, SupBound
+    from dpverify.scenarios import gaussian_mechanism
+
+    s, d = sp.symbols("s_f Delta_f")
+    with pytest.raises(ClaimError, match=f"{field} must be a scenario .* got 42"):
+        if field == "scenario":
+            ExpectationBound("b", bound=s, scenario=42)
+        else:
+            SupBound("b", bound=s, scenario=gaussian_mechanism(sensitivity=d, noise_std=s, order=2, measure="renyi_over_order"), audit=42)
