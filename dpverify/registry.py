@@ -138,9 +138,11 @@ def get(claim_id: str, modules: Iterable[str] = ()) -> Claim:
         pool.extend(_claims_of(load_module(m), f"module {m!r}"))
     if key in papers():
         pool.extend(_claims_of(_paper_module(key), f"paper {key!r}"))
-    for c in pool:
-        if c.id == claim_id:
-            return c
+    hits = [c for c in pool if c.id == claim_id]
+    if len({id(c) for c in hits}) > 1:
+        raise RegistryError(f"claim id {claim_id!r} is defined twice (a paper and a module, or two modules)")
+    if hits:
+        return hits[0]
     if not pool:
         pool = all_claims(modules=modules, include_papers=True)
     close = [c.id for c in pool if claim_id.split("/")[-1] in c.id][:3]

@@ -17,3 +17,17 @@ def test_check_rejects_bad_input():
         dpverify.check("dni/eq-25", confidence=1.5)
     with pytest.raises(DomainError, match="kappa = 0.5 violates kappa >= 1"):
         dpverify.check("dni/thm-4.3", at={"kappa": 0.5, "alpha": 0.1, "alpha0": 1, "R": 1, "T": 3, "t": 1})
+
+
+def test_a_user_claim_with_a_papers_id_is_refused_not_silently_preferred(tmp_path):
+    from dpverify import registry
+
+    mod = tmp_path / "clash.py"
+    mod.write_text("import sympy as sp\nfrom dpverify import Claim, Domain, Identity, Real, Source\n"
+                   "x = sp.Symbol('x')\n"
+                   "CLAIMS = (Claim(id='dni/thm-3.1', source=Source('mine', 'L1'), domain=Domain(x=Real(gt=0)),\n"
+                   "                statements=(Identity('x = x', lhs=x, rhs=x),)),)\n")
+    with pytest.raises(registry.RegistryError, match="defined twice"):
+        registry.get("dni/thm-3.1", [str(mod)])
+    with pytest.raises(registry.RegistryError, match="defined twice"):
+        registry.all_claims(modules=[str(mod)], include_papers=True)
