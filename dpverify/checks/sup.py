@@ -209,7 +209,7 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
                          "search measuring as the confirmation does found this instance"] + a_notes
                 verdict, meas, b, inst = a_verdict, a_meas, a_b, again
                 found_by = "second search, confirming measurements"
-    value, lower, upper = meas.value, meas.lower, meas.upper
+    value, upper = meas.value, meas.upper
     conf = meas.confidence if meas.kind == "estimate" else None
     scale = max(abs(b), 1e-300)
     m = (b - (upper if math.isfinite(upper) else value)) / scale
