@@ -91,3 +91,36 @@ def test_a_legacy_pair_is_exact_only_without_variance():
     assert sup.as_measured((1.0, 0.0), 100, 0.99).kind == "exact"
     m = sup.as_measured((1.0, 4.0), 100, 0.99)
     assert m.kind == "estimate" and m.lower < 1.0 < m.upper
+
+
+def test_a_monte_carlo_violation_is_re_tested_with_more_runs_before_it_is_reported():
+    """A fluke at the confirming seed (a mean 1.5 with a tight interval) that a re-test with four times the
+    runs at a fresh seed does not repeat is ``inconclusive``, not ``violated``; one it repeats is violated."""
+    import sympy as sp
+
+    from dpverify import Claim, Domain, Real, Source, SupBound
+    from dpverify.scenarios import Scenario
+
+    class Fluke(Scenario):
+        name = "a Monte Carlo gap"
+        optimise = 0
+
+        def __init__(self, retest_mean):
+            self.retest_mean = retest_mean
+
+        def measure(self, inst, runs, seed):
+            if runs <= self.search_runs:
+                return 0.5, 0.01
+            return (1.5 if runs == 400 else self.retest_mean), 0.01
+
+    def claim(retest_mean):
+        return Claim(id="textbook/hostile-fluke", source=Source("a test", "fluke"),
+                     domain=Domain(x=Real(ge=0, le=1)),
+                     statements=(SupBound("gap <= 1", bound=sp.Integer(1), kind="stability",
+                                          scenario=Fluke(retest_mean)),))
+
+    v = dpverify.check(claim(0.9), runs=400, samples=5)
+    e = v.evidence[0]
+    assert e.verdict == "inconclusive" and "re-tested with 1600 runs" in e.detail, e.detail
+    v = dpverify.check(claim(1.4), runs=400, samples=5)
+    assert v.evidence[0].verdict == "violated", v.evidence[0].detail
