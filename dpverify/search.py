@@ -11,11 +11,16 @@ for many points at once. The search:
 2. screens them in NumPy and evaluates with ``margin`` every point the screen cannot clear (its
    float margin is below ``SCREEN_TOL``, or not a number) plus the ``KEEP`` smallest, so that
    rounding in double precision never decides a failure and the reported worst point is exact;
-3. when a point fails, lets Hypothesis shrink it to a minimal counterexample;
+3. when a point fails, lets Hypothesis shrink it to a minimal counterexample (kept when ``margin``
+   confirms it; otherwise the worst confirmed failure is the counterexample); the worst failure
+   met (smallest margin) is reported beside it (``worst_point``, ``worst``);
 4. otherwise starts a Nelder-Mead search on the margin from the ``optimise`` closest points, in
    the domain's (log-)coordinates, never leaving the domain (every hypothesis, relations included)
    nor its search box; the double-precision margin steers it, every clear failure on its path and
    its best point are decided by ``margin``.
+
+A point whose ``Margin`` is ``unresolved`` counts neither way; the result counts such points
+(``unresolved``, with the first one and its reason).
 """
 from __future__ import annotations
 
@@ -42,11 +47,13 @@ class EvaluationError(Exception):
 
 class Margin(NamedTuple):
     """``m >= 0`` where the statement holds (relative margin); ``value`` and ``bound`` are the two
-    sides at the point (``value <= bound`` claimed)."""
+    sides at the point (``value <= bound`` claimed). ``unresolved``: why the evaluation could not
+    decide the point (then ``m`` is 0 and the point is neither a counterexample nor support)."""
 
     m: float
     value: float | None = None
     bound: float | None = None
+    unresolved: str = ""
 
 
 def tightness(value, bound) -> float | None:
@@ -58,6 +65,17 @@ def tightness(value, bound) -> float | None:
     if v > 0 and b > 0 and math.isfinite(v) and math.isfinite(b):
         return b / v
     return None
+
+
+def _excess(mg: Margin | None) -> float:
+    """``log(value / bound)`` of a failure (``inf`` above a bound that is 0 or negative): orders
+    failures whose relative margins are equal (a margin is -1 for every value far above its bound)."""
+    if mg is None or mg.value is None or mg.bound is None:
+        return -math.inf
+    v, b = float(mg.value), float(mg.bound)
+    if v > 0 and b > 0:
+        return math.log(v) - math.log(b)
+    return math.inf if v > 0 or v > b else -math.inf
 
 
 def derive_seed(*parts: Any) -> int:
@@ -78,6 +96,11 @@ class SearchResult:
     found_by: str = ""
     confirmed: int = 0
     notes: list[str] = field(default_factory=list)
+    worst_point: Any = None
+    worst: Margin | None = None
+    unresolved: int = 0
+    unresolved_point: Any = None
+    unresolved_reason: str = ""
 
 
 def _settings(samples: int, phases) -> settings:
@@ -158,11 +181,15 @@ class _State:
         self.best_pt = None
         self.tight = math.inf
         self.pool: list[tuple[float, Any]] = []
+        self.unresolved: list[tuple[Any, str]] = []
 
     def record(self, pt, mg: Margin, exact: bool):
-        if exact:
+        if exact and mg.unresolved:
             self.confirmed += 1
-            if mg.m < self.min:
+            self.unresolved.append((pt, mg.unresolved))
+        elif exact:
+            self.confirmed += 1
+            if mg.m < self.min or (mg.m == self.min and mg.m < 0 and _excess(mg) > _excess(self.best)):
                 self.min, self.best, self.best_pt = mg.m, mg, pt
             t = tightness(mg.value, mg.bound)
             if t is not None and mg.m >= 0 and t < self.tight:
@@ -240,6 +267,10 @@ def search(strategy, margin: Callable[[Any], Margin], samples: int, seed: int, d
                 mg = exact(ce)
                 if mg is not None and mg.m < 0:
                     result.counterexample, result.found_by = ce, "hypothesis (shrunk)"
+                elif st.best_pt is not None and st.min < 0:
+                    # the shrunk point did not confirm: fall back to the worst confirmed failure
+                    result.counterexample = st.best_pt
+                    result.found_by = "hypothesis (the worst point found; the shrunk one did not confirm)"
             except (NoSuchExample, Unsatisfiable):
                 pass
 
@@ -264,6 +295,11 @@ def search(strategy, margin: Callable[[Any], Margin], samples: int, seed: int, d
     else:
         result.best, result.best_point = st.best, st.best_pt
         result.min_margin = None if st.min == math.inf else float(st.min)
+    if st.best_pt is not None and st.min < 0:  # the largest violation met, beside the simplest one
+        result.worst_point, result.worst = st.best_pt, st.best
+    if st.unresolved:
+        result.unresolved = len(st.unresolved)
+        result.unresolved_point, result.unresolved_reason = st.unresolved[0]
     result.samples = st.n
     result.errors = st.errors
     result.confirmed = st.confirmed

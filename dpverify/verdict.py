@@ -6,8 +6,9 @@ tightness ``bound / value`` (both positive; >= 1 where the bound holds), the sam
 
 Every check returns an :class:`Evidence`; a claim's :class:`Verdict` combines them:
 
-* a statement is ``violated`` if any of its checks found a counterexample, else ``verified`` if a
-  symbolic proof succeeded, else ``holds`` if a numeric check found no counterexample, else
+* a statement is ``inconclusive`` if a check found a counterexample to what another one proved
+  (a bug of ours, flagged in the evidence), else ``violated`` if any of its checks found a
+  counterexample, else ``verified`` if a symbolic proof succeeded, else ``holds`` if a numeric check found no counterexample, else
   ``inconclusive`` (the scaling check and privacy audits can refute a statement but never support
   it alone);
 * a claim is ``violated`` if any statement is, else ``inconclusive`` if any statement is, else
@@ -81,7 +82,27 @@ def _round(x):
 REFUTE_ONLY = frozenset({"scaling", "audit"})
 
 
+PROOF_CONTRADICTED = "a numeric point disagrees: bug in dpverify"
+
+
 def statement_verdict(evidence: list[Evidence]) -> str:
+    """The verdict of one statement from the evidence of its checks (see the module docstring).
+
+    A numeric counterexample that contradicts a proof (a check said ``verified``) is a bug of ours,
+    not a finding: the statement is ``inconclusive`` and the disputed evidence is rewritten to say
+    so ("SymPy proved ... but a numeric point disagrees: bug in dpverify", its counterexample kept
+    in ``data["disputed_counterexample"]``)."""
+    proofs = [e for e in evidence if e.verdict == "verified"]
+    disputed = [e for e in evidence if e.verdict == "violated" or PROOF_CONTRADICTED in e.detail]
+    if proofs and disputed:
+        proof = proofs[0].detail or "a proof"
+        for e in disputed:
+            if e.verdict == "violated":
+                e.verdict = "inconclusive"
+                e.data = {**e.data, "disputed_counterexample": e.counterexample}
+                e.counterexample = None
+                e.detail = f"{proof} but {PROOF_CONTRADICTED} ({e.detail})"
+        return "inconclusive"
     if any(e.verdict == "violated" for e in evidence):
         return "violated"
     support = [e.verdict for e in evidence if e.check not in REFUTE_ONLY]

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import threading
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
+from ..measured import Measured
 from ..search import derive_seed
 
 
@@ -112,27 +114,145 @@ def thread_cpu_clock(tid: int):
     return lambda: time.clock_gettime(clock)
 
 
-def confirmed_margin(values, dps: int, tol=None):
-    """Decide ``value <= bound`` in mpmath at ``dps`` and at twice the digits.
+class Settled(NamedTuple):
+    """What :func:`settle` concluded at one point.
+
+    ``status``: ``holds``, ``violated``, ``tie`` (the two sides agree to the highest precision
+    tried: a pass for ``<=`` and for an identity) or ``unresolved`` (the sign never settled, or a
+    strict inequality met a tie that could not be shown exact): neither a counterexample nor
+    support. ``m``: the relative margin ``(bound - value) / max(|value|, |bound|)`` (for an
+    identity ``tol - |value - bound| / scale``), negative exactly when ``status`` is ``violated``;
+    ``measured``: the decided quantity with its error (:class:`~dpverify.measured.Measured`);
+    ``dps``: the digits of the last evaluation.
+    """
+
+    status: str
+    m: float
+    value: Any
+    bound: Any
+    dps: int
+    measured: Measured | None = None
+
+
+# a margin of at least this much (relative) at the first precision is a clear pass; closer passes
+# and every failure are evaluated again at higher precision
+CLEAR = 1e-6
+ESCALATIONS = 3  # the precision doubles at most this many times: up to 8x the starting digits
+
+
+def scale_digits(point) -> int:
+    """Decimal orders of magnitude of the point's numbers away from 1 (the largest): ``1 + x``
+    with ``x = 1e-150`` needs 150 more digits than ``1 + 0.5`` to be told apart from ``1``."""
+    out = 0
+    for v in (point or {}).values():
+        for u in (v if isinstance(v, (list, tuple)) else (v,)):
+            try:
+                f = abs(float(u))
+            except (TypeError, ValueError, OverflowError):
+                continue
+            if f > 0 and math.isfinite(f):
+                out = max(out, math.ceil(abs(math.log10(f))))
+    return out
+
+
+def settle(values, dps: int, *, strict: bool = False, identity: bool = False, tol=0, point=None,
+           exact_tie=None) -> Settled:
+    """Decide ``value <= bound`` (``<`` when ``strict``; ``value == bound`` to a relative ``tol``
+    when ``identity``) at one point, raising the precision until the decision settles.
+
+    ``values(dps) -> (value, bound)`` in mpmath. The first evaluation uses ``dps`` digits plus the
+    :func:`scale_digits` of ``point``, so that a point's own scale never hides a difference. A pass
+    with a margin of at least ``CLEAR`` there is kept (its error taken as the rounding of that
+    precision); otherwise the precision doubles, and the error of each evaluation is its distance
+    to the next one (the same underflow at two precisions is no confirmation: it cannot happen at
+    the point's own scale). Every decision is :meth:`Measured.decide` on the relative difference
+    ``(value - bound) / max(|value|, |bound|)`` with that error. A strict inequality whose sign
+    never settles (its two sides equal at every precision, or apart by less than the error) is a
+    failure only when ``exact_tie()`` confirms the tie exactly (e.g. in SymPy); it is
+    ``unresolved`` otherwise.
+    """
+    import mpmath
+
+    d = int(dps) + scale_digits(point)
+    cap = d * 2 ** ESCALATIONS
+    tol = mpmath.mpf(tol)
+    a, b = _real(values(d))
+    prev = None
+    while True:
+        diff = mpmath.fsub(a, b, exact=True)
+        scale = max(abs(a), abs(b))
+        err = mpmath.mpf(0) if prev is None else abs(mpmath.fsub(diff, prev, exact=True))
+        if prev is None:  # the rounding of one evaluation, before any second opinion
+            err = scale * mpmath.mpf(10) ** (15 - d)
+        meas, status = _decide(diff, err, scale, strict, identity, tol)
+        m = _margin(diff, scale, identity, tol, status, strict)
+        if prev is None:
+            if status == "holds" and (identity or m >= CLEAR):
+                return Settled("holds", m, a, b, d, meas)
+        elif status in ("holds", "violated") and not (strict and status == "violated" and diff == 0):
+            return Settled(status, m, a, b, d, meas)
+        if 2 * d > cap:
+            break
+        prev, d = diff, 2 * d
+        a, b = _real(values(d))
+    if strict and exact_tie is not None and exact_tie():
+        return Settled("violated", -_TINY, a, b, d, meas)
+    if not strict and abs(diff) <= err + scale * mpmath.mpf(10) ** (15 - d // 2):
+        return Settled("tie", max(m, 0.0), a, b, d, meas)  # equal to about d/2 digits: meets "<=" / "=="
+    return Settled("unresolved", 0.0, a, b, d, meas)
+
+
+_TINY = 5e-324
+
+
+def _real(pair):
+    import mpmath
+
+    return tuple(mpmath.re(mpmath.mpmathify(v)) for v in pair)
+
+
+def _decide(diff, err, scale, strict, identity, tol):
+    """``Measured.decide`` on ``(value - bound) / scale`` (``|value - bound| / scale`` for an
+    identity) with error ``err / scale``, rescaled into the range of doubles when ``tol`` is 0
+    (the sign of a difference of 1e-600 survives)."""
+    import mpmath
+
+    if scale == 0:
+        q, e = mpmath.mpf(0), err
+    else:
+        q, e = (abs(diff) if identity else diff) / scale, err / scale
+    k = mpmath.mpf(1)
+    if tol == 0 and max(abs(q), e) > 0:
+        k = mpmath.mpf(10) ** (-int(mpmath.floor(mpmath.log10(max(abs(q), e)))))
+    meas = Measured.exact(float(q * k), float(e * k))
+    verdict = meas.decide(float(tol * k), strict=strict and not identity)
+    return meas, {"inconclusive": "unresolved"}.get(verdict, verdict)
+
+
+def _margin(diff, scale, identity, tol, status, strict=False) -> float:
+    """The relative margin as a float whose sign agrees with ``status`` (positive for a strict pass)."""
+    if scale == 0:
+        m = float(tol)
+    else:
+        m = float(tol - abs(diff) / scale) if identity else float(-diff / scale + tol)
+    if status == "violated":
+        return min(m, -_TINY)
+    if status == "holds":
+        return max(m, _TINY if strict and not identity else 0.0)
+    return m
+
+
+def confirmed_margin(values, dps: int, tol=None, point=None):
+    """Decide ``value <= bound`` in mpmath with :func:`settle` (``tol``: relative slack, 1e-30 by
+    default).
 
     ``values(dps) -> (value, bound)`` as mpmath numbers. Returns ``(m, value, bound)`` with the
-    relative margin ``m = (bound - value) / scale + tol``: negative only when the failure is found at
-    both precisions and the difference ``value - bound`` is stable between them (within 1%); a
-    failure that moves with the precision is a rounding artefact and gives ``m = 0``.
+    relative margin ``m = (bound - value) / scale + tol``: negative only when the failure settles
+    (its difference larger than the evaluation's error at rising precision); a point whose sign
+    never settles gives ``m = 0``.
     """
     import mpmath
 
     tol = mpmath.mpf(10) ** -30 if tol is None else tol
-    out = []
-    for d in (dps, 2 * dps):
-        v, b = values(d)
-        with mpmath.workdps(2 * dps):
-            scale = max(abs(v), abs(b), mpmath.mpf(10) ** -300)
-            out.append(((b - v) / scale + tol, v, b))
-    (m1, v1, b1), (m2, v2, b2) = out
-    if m2 < 0:
-        with mpmath.workdps(2 * dps):
-            stable = abs((v2 - b2) - (v1 - b1)) <= mpmath.mpf("0.01") * abs(v2 - b2)
-        if not (stable and m1 < 0):
-            return 0.0, v2, b2
-    return m2, v2, b2
+    s = settle(values, dps, tol=tol, point=point)
+    return (0.0 if s.status == "unresolved" else s.m), s.value, s.bound

@@ -1,11 +1,19 @@
 """Sampled check: search the claim's domain for a counterexample, decided in mpmath.
 
 Hypothesis draws points from the domain (seeded), a double-precision screen evaluates them all at
-once, and every point the screen cannot clear is evaluated at ``Config.dps`` significant digits;
-a failure must survive re-evaluation at twice the digits, so a counterexample is never a rounding
-artefact: an inequality fails only if ``rhs - lhs < -1e-30 * scale``, an identity only if
-``|lhs - rhs| > 1e-30 * scale``. Failing points are shrunk by Hypothesis; otherwise a Nelder-Mead
-search minimises the margin from the closest points, inside the domain and its search box.
+once, and every point the screen cannot clear is decided in mpmath by
+:func:`~dpverify.checks.base.settle`: at ``Config.dps`` digits plus the point's own orders of
+magnitude (``x = 1e-150`` adds 150 digits), then at doubling precision until the sign of
+``rhs - lhs`` settles, each evaluation's error being its distance to the next one; every decision
+is :meth:`~dpverify.measured.Measured.decide` on the relative difference with that error (no
+absolute floor: values of 1e-435 are compared at their own scale). A counterexample is never a
+rounding artefact; a point whose sign never settles (up to 8x the digits) is unresolved and makes
+the statement at most ``inconclusive``; the two sides of ``<=`` or of an identity agreeing to every
+precision tried meet the claim; a strict inequality with exactly equal sides fails only when SymPy
+confirms the tie at the (rational) point. An identity holds to a relative ``1e-30``. Failing points
+are shrunk by Hypothesis (the evidence reports the worst violation found beside the simplest one:
+``data["worst"]``); otherwise a Nelder-Mead search minimises the margin from the closest points,
+inside the domain and its search box.
 
 Existential parameters (``Inequality(exists=("order",))``): at every outer point the margin is
 maximised over the parameter (a grid over its search box, screened in double precision, then a
@@ -18,15 +26,18 @@ import math
 
 import mpmath
 import numpy as np
+import sympy as sp
 
 from ..numeric import Compiled, golden_section, is_finite_real, jsonable, real
 from ..search import EvaluationError, Margin, search
 from ..spec import Identity, Inequality, Real
 from ..verdict import Evidence
-from .base import Clock, Config
+from .base import Clock, Config, SymbolicTimeout, settle, time_limit
+from .symbolic import simple_fraction
 
 TOL = mpmath.mpf(10) ** -30
 EXISTS_GRID = 33
+EXACT_TIE_SECONDS = 5.0  # SymPy's time to confirm a tie of a strict inequality at one point
 
 
 def applies(stmt) -> bool:
@@ -53,26 +64,29 @@ class StatementMargin:
             raise EvaluationError(f"non-finite value lhs={a}, rhs={b}")
         return real(a), real(b)
 
-    def _raw(self, a, b):
-        with mpmath.workdps(2 * self.dps):
-            scale = max(abs(a), abs(b), mpmath.mpf(10) ** -40)
-            if self.identity:
-                return TOL - abs(a - b) / scale
-            m = (b - a) / scale
-            return m - TOL if self.strict else m + TOL
-
     def __call__(self, point) -> Margin:
-        a, b = self._values(point, self.dps)
-        m = self._raw(a, b)
-        if m < 0:  # confirm at twice the precision: rounding artefacts do not survive it
-            a2, b2 = self._values(point, 2 * self.dps)
-            m2 = self._raw(a2, b2)
-            stable = abs((a2 - b2) - (a - b)) <= mpmath.mpf("0.01") * abs(a2 - b2)
-            if m2 >= 0 or stable:
-                a, b, m = a2, b2, m2
-            else:  # unresolved even at twice the digits: neither a counterexample nor evidence
-                return Margin(float(TOL), None, None)
-        return Margin(float(m), float(a), float(b))
+        st = settle(lambda d: self._values(point, d), self.dps, strict=self.strict, identity=self.identity,
+                    tol=TOL if self.identity else 0, point=point, exact_tie=lambda: self._exact_tie(point))
+        if st.status == "unresolved":
+            why = (f"lhs = {mpmath.nstr(st.value, 8)} and rhs = {mpmath.nstr(st.bound, 8)} agree to {st.dps} digits"
+                   if st.value == st.bound else
+                   f"the sign of rhs - lhs did not settle up to {st.dps} digits")
+            return Margin(0.0, float(st.value), float(st.bound), unresolved=why)
+        return Margin(st.m, float(st.value), float(st.bound))
+
+    def _exact_tie(self, point) -> bool:
+        """Whether ``lhs == rhs`` exactly at ``point`` (SymPy, at a point of simple fractions only:
+        SymPy's sign decisions at a fraction of 2^1074 do not end)."""
+        diff = self.lhs.expr - self.rhs.expr
+        exact = {x: simple_fraction(point.get(str(x))) for x in diff.free_symbols}
+        if any(v is None for v in exact.values()):
+            return False
+        try:
+            with time_limit(EXACT_TIE_SECONDS):
+                e = diff.xreplace(exact)
+                return bool(e == 0 or e.is_zero is True or sp.simplify(e) == 0)
+        except (TypeError, ValueError, AttributeError, NotImplementedError, RecursionError, SymbolicTimeout):
+            return False
 
     def screen(self, points) -> np.ndarray:
         a, b = self.lhs.batch(points), self.rhs.batch(points)
@@ -149,7 +163,7 @@ class ExistsMargin:
                 continue
             if best is None or mg.m > best.m:
                 best = mg
-            if mg.m >= 0:
+            if mg.m >= 0 and not mg.unresolved:
                 return mg
         if best is None:
             raise EvaluationError("cannot evaluate")
@@ -194,11 +208,13 @@ def check(stmt, claim, cfg: Config) -> Evidence:
         except EvaluationError as exc:
             return Evidence("sampled", stmt.name, "inconclusive", samples=1, seconds=clock.seconds,
                             detail=f"cannot evaluate at the pinned point: {exc}")
-        verdict = "violated" if mg.m < 0 else "holds"
+        verdict = "violated" if mg.m < 0 else "inconclusive" if mg.unresolved else "holds"
         return Evidence("sampled", stmt.name, verdict, samples=1, min_margin=mg.m, value=mg.value, bound=mg.bound,
                         point=jsonable(cfg.at),
                         counterexample={"params": jsonable(cfg.at), "seed": cfg.seed} if mg.m < 0 else None,
-                        seconds=clock.seconds, detail=f"evaluated at the pinned point ({cfg.dps} digits){quant}")
+                        seconds=clock.seconds,
+                        detail=(f"unresolved at the pinned point: {mg.unresolved}" if mg.unresolved else
+                                f"evaluated at the pinned point ({cfg.dps} digits or more){quant}"))
     seed = cfg.seed_for(claim.id, stmt.name, "sampled")
     res = search(claim.domain.strategy(), margin, cfg.samples, seed, domain=claim.domain, screen=screen)
     best = res.best
@@ -206,12 +222,17 @@ def check(stmt, claim, cfg: Config) -> Evidence:
         return Evidence("sampled", stmt.name, "violated", samples=res.samples, min_margin=res.min_margin,
                         value=best.value, bound=best.bound, point=jsonable(res.counterexample),
                         counterexample={"params": jsonable(res.counterexample), "seed": cfg.seed},
-                        seconds=clock.seconds,
+                        seconds=clock.seconds, data=_worst(res, cfg),
                         detail=f"counterexample found by {res.found_by}; replay with --at{quant}")
     if res.samples == 0 or res.confirmed == 0:
         return Evidence("sampled", stmt.name, "inconclusive", samples=res.samples, seconds=clock.seconds,
                         detail=f"no point could be evaluated ({res.errors} evaluation errors)")
-    detail = (f"no counterexample in {res.samples} points ({res.confirmed} evaluated at {cfg.dps} digits, "
+    if res.unresolved:
+        return Evidence("sampled", stmt.name, "inconclusive", samples=res.samples, seconds=clock.seconds,
+                        point=jsonable(res.unresolved_point),
+                        detail=f"no counterexample, but {res.unresolved} point(s) could not be decided at any "
+                               f"precision tried, e.g. {jsonable(res.unresolved_point)}: {res.unresolved_reason}{quant}")
+    detail = (f"no counterexample in {res.samples} points ({res.confirmed} evaluated at {cfg.dps} digits or more, "
               f"the rest cleared by a double-precision screen){quant}")
     if res.errors:
         detail += f" ({res.errors} points could not be evaluated)"
@@ -220,3 +241,16 @@ def check(stmt, claim, cfg: Config) -> Evidence:
                     bound=None if best is None else best.bound,
                     point=jsonable(res.best_point) if res.best_point else None,
                     seconds=clock.seconds, detail=detail)
+
+
+def _worst(res, cfg: Config) -> dict:
+    """``{"worst": {"params", "seed", "ratio", "margin"}}``: the largest violation the search met
+    (replayable with ``--at``), reported beside the simplest counterexample."""
+    if res.worst_point is None or res.worst is None:
+        return {}
+    w = res.worst
+    ratio = None
+    if w.value is not None and w.bound is not None and w.bound > 0 and w.value > 0:
+        ratio = float(f"{w.value / w.bound:.10g}")
+    return {"worst": {"params": jsonable(res.worst_point), "seed": cfg.seed, "ratio": ratio,
+                      "margin": float(f"{w.m:.10g}")}}

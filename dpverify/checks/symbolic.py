@@ -115,8 +115,21 @@ def _difference(a, b, stmt, claim, cfg: Config) -> sp.Basic:
     if stmt.reparam:
         diff = diff.subs(stmt.reparam)
     if cfg.at is not None:
-        diff = diff.subs({sp.Symbol(k): v for k, v in cfg.at.items() if not isinstance(v, (list, tuple))})
+        # exactly (a float substituted as a SymPy Float is rounded to 15 digits, and then "proves" what
+        # rounding decides); a number far from a simple fraction stays a symbol: a proof on the whole
+        # domain covers the point
+        pinned = {sp.Symbol(k): simple_fraction(v) for k, v in cfg.at.items() if not isinstance(v, (list, tuple))}
+        diff = diff.subs({k: v for k, v in pinned.items() if v is not None})
     return diff.xreplace(_assumed(claim, diff))
+
+
+def simple_fraction(v, limit: int = 10**6):
+    """A pinned number as an exact SymPy number when it is a fraction with numerator and
+    denominator below ``limit`` (the float ``0.1`` is not: it stores a fraction of 2^55), else None."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    r = sp.Integer(v) if isinstance(v, int) else sp.Rational(v)
+    return r if abs(r.p) < limit and r.q < limit else None
 
 
 def _assumed(claim, expr) -> dict:
