@@ -131,6 +131,13 @@ def build_parser() -> argparse.ArgumentParser:
                     help="render the verdicts saved by `dpverify check --all --json` instead of checking")
     _check_options(rp)
 
+    cf = sub.add_parser("certify", help="certificates of violated claims, checkable without dpverify")
+    cf.add_argument("ids", nargs="*", metavar="ID", help="claim ids (see `dpverify list`)")
+    cf.add_argument("--all", action="store_true", help="every claim (of --paper / --module if given)")
+    _add_sources(cf)
+    cf.add_argument("--out", required=True, help="directory for the certificates (a folder per violated claim)")
+    _check_options(cf)
+
     cs = sub.add_parser("constants", help="constants printed in claims, against their derivation")
     _add_sources(cs)
     cs.add_argument("--json", action="store_true")
@@ -326,6 +333,17 @@ def cmd_report(ns) -> int:
     return 0
 
 
+def cmd_certify(ns) -> int:
+    from .certify import certify_all
+
+    if ns.all == bool(ns.ids):
+        raise UsageError("give claim ids or --all (not both)")
+    if os.path.exists(ns.out) and not os.path.isdir(ns.out):
+        raise UsageError(f"--out {ns.out!r} exists and is not a directory")
+    claims = _claims(ns) if ns.all else [_get(i, ns.module) for i in ns.ids]
+    return certify_all(claims, _run_checks(claims, ns), ns.out)
+
+
 def cmd_constants(ns) -> int:
     from . import constants
     from .report import constants_table
@@ -379,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
     ns = parser.parse_args(argv)
     try:
         return {"list": cmd_list, "check": cmd_check, "constants": cmd_constants, "report": cmd_report,
-                "reproduce": cmd_reproduce}[ns.command](ns)
+                "reproduce": cmd_reproduce, "certify": cmd_certify}[ns.command](ns)
     except (UsageError, DomainError, ClaimError, RegistryError) as exc:
         msg = exc.args[0] if exc.args else str(exc)
         print(f"dpverify: error: {msg}", file=sys.stderr)

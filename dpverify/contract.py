@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .measured import Measured
 from .scenarios.base import MappedScenario, Scenario
 from .search import derive_seed, sample_points
 from .spec import Claim, Int, Real
@@ -66,6 +67,8 @@ def _same(a, b) -> bool:
 
 
 def _bits(x) -> tuple:
+    if isinstance(x, Measured):   # a measurement with its direction: every number of it
+        return (x.kind, x.confidence) + _bits((x.value, x.lower, x.upper))
     return tuple(np.asarray(x, dtype=float).ravel().view(np.uint64).tolist())
 
 

@@ -2,16 +2,35 @@
 
 The scenario draws instances (neighbouring datasets, schedules, mechanisms) and measures the
 quantity the claim bounds: a sensitivity, a stability gap from coupled runs on neighbouring
-datasets with shared noise, or the zCDP / (eps, delta) of a mechanism from exact accounting. A
-Hypothesis search (then a local optimiser where the scenario exposes real coordinates) looks for
-the instance with the largest measured value relative to the bound.
+datasets with shared noise, or the zCDP / (eps, delta) of a mechanism. A Hypothesis search (then a
+local optimiser where the scenario exposes real coordinates) looks for the instance with the
+largest measured value relative to the bound.
 
-Deterministic measurements decide at once. Noisy ones (Monte Carlo gaps) are searched with a
-small run count, and the worst instance is then re-measured with fresh seeds and ``runs`` runs:
-it is ``violated`` when its lower confidence bound exceeds the bound.
+Every measurement carries its direction (:class:`~dpverify.measured.Measured`): a scenario's
+``measure`` returns a ``Measured`` (exact with its error, a lower bound such as an audit's or an
+optimistic accountant's, an upper bound such as an RDP or pessimistic PLD accountant's, or an
+estimate with its confidence interval), or the legacy ``(value, variance)`` pair, read as exact
+when the variance is 0 and as a Monte Carlo mean with a normal confidence interval otherwise. The
+worst instance is measured again with the check's ``runs`` and decided by
+:meth:`Measured.decide`: ``violated`` only from a valid lower bound above the bound, ``holds``
+only from a valid upper bound at or below it (both up to ``REL_TOL`` of the bound, the tolerance
+of an equality met exactly), else ``inconclusive``. When that cannot decide, the scenario may
+sharpen the measurement (:meth:`~dpverify.scenarios.Scenario.refine`).
+
+A Monte Carlo violation is re-tested with fresh seeds and ``RETEST_FACTOR`` times the runs before
+it is reported; both tests must refute. When the confirmation at the search's (shrunk, simplest)
+counterexample does not refute, the worst instance the search met (largest measured/bound ratio)
+is confirmed instead: shrinking never throws a counterexample away. The evidence reports the worst
+instance beside the simplest one (``data["worst"]``, replayable with ``--at`` and the seed). When
+neither is confirmed (the search's measurement was cruder than the confirmation's), a second search
+with a fresh seed measures as the confirmation does, on a quarter of the samples (not for Monte
+Carlo estimates, whose re-test already guards the error).
 """
 from __future__ import annotations
 
+import math
+
+from ..measured import Measured
 from ..numeric import Compiled, jsonable
 from ..scenarios import bind
 from ..search import EvaluationError, Margin, search
@@ -21,10 +40,82 @@ from ..verdict import Evidence
 from .base import Clock, Config
 
 REL_TOL = 1e-9
+#: a Monte Carlo violation is re-tested with this many times the check's runs (fresh seeds)
+RETEST_FACTOR = 4
+#: a second search, when the first one's failures are not confirmed, draws 1/RESEARCH_FRACTION of the samples
+RESEARCH_FRACTION = 4
 
 
 def applies(stmt) -> bool:
     return isinstance(stmt, SupBound)
+
+
+def as_measured(result, runs: int, confidence: float) -> Measured:
+    """A scenario's measurement as a :class:`Measured`: itself, or a legacy ``(value, variance)``
+    pair (exact when the variance is 0, else a mean of ``runs`` runs with a one-sided normal
+    interval at ``confidence`` on each side)."""
+    if isinstance(result, Measured):
+        return result
+    value, var = result
+    value = float(value)
+    if var and var > 0:
+        mb = mean_bounds(value, float(var), int(runs), 1 - confidence)
+        return Measured.estimate(value, mb.lower, mb.upper, confidence)
+    return Measured.exact(value)
+
+
+def _decide(meas: Measured, b: float) -> str:
+    """``meas.decide`` against ``b`` widened by ``REL_TOL`` of its scale (an equality met exactly holds)."""
+    return meas.decide(b + REL_TOL * abs(b))
+
+
+def _finite(x):
+    """``x`` with infinities as ``None`` (strict JSON)."""
+    return None if isinstance(x, float) and not math.isfinite(x) else x
+
+
+def _describe(meas: Measured) -> str:
+    if meas.kind == "estimate":
+        lo, hi = meas.lower, meas.upper
+        conf = f" at {meas.confidence:g}" if meas.confidence else ""
+        return f"{meas.value:.6g} [{lo:.6g}, {hi:.6g}]{conf} (estimate)"
+    if meas.kind == "upper" and math.isfinite(meas.lower):
+        return f"<= {meas.upper:.6g} (upper bound), >= {meas.lower:.6g} (lower bound)"
+    if meas.kind == "lower" and math.isfinite(meas.upper):
+        return f">= {meas.lower:.6g} (lower bound), <= {meas.upper:.6g} (upper bound)"
+    return meas.describe()
+
+
+class _Worst:
+    """Records the instance with the smallest relative margin (the largest measured/bound ratio)
+    among every measurement of the search."""
+
+    def __init__(self):
+        self.m, self.inst, self.value, self.bound = math.inf, None, None, None
+
+    def see(self, inst, mg: Margin):
+        if mg.m < self.m:
+            self.m, self.inst, self.value, self.bound = mg.m, inst, mg.value, mg.bound
+
+
+def _search_confirming(sc, claim, stmt, cfg: Config, bound_at):
+    """The first instance of a second search (``RESEARCH_FRACTION`` of the samples, no shrinking, fresh
+    seed) that fails with the confirmation's measurement (``cfg.runs``), or ``None``."""
+    runs = cfg.runs
+    mseed = cfg.seed_for(claim.id, stmt.name, "confirm")
+
+    def margin(inst):
+        b = bound_at(inst)
+        meas = as_measured(sc.measure(inst, runs, mseed), runs, cfg.confidence)
+        scale = max(abs(b), abs(meas.value), 1e-300)
+        return Margin((b - meas.value) / scale + REL_TOL, meas.value, b)
+
+    strategy = sc.strategy()
+    if strategy is None:
+        strategy = claim.domain.strategy()
+    res = search(strategy, margin, max(10, cfg.samples // RESEARCH_FRACTION),
+                 cfg.seed_for(claim.id, stmt.name, "second search"), optimise=0, shrink=False)
+    return res.counterexample
 
 
 def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
@@ -32,6 +123,7 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
     sc = bind(stmt.scenario, claim)
     bound = Compiled(stmt.bound, claim)
     search_runs = max(2, min(cfg.runs, sc.search_runs))
+    worst = _Worst()
 
     def bound_at(inst) -> float:
         pt = sc.point(inst)
@@ -41,17 +133,20 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
 
     def margin(inst):
         b = bound_at(inst)
-        value, _ = sc.measure(inst, search_runs, cfg.seed_for(claim.id, stmt.name, "search"))
+        meas = as_measured(sc.measure(inst, search_runs, cfg.seed_for(claim.id, stmt.name, "search")), search_runs,
+                           cfg.confidence)
+        value = meas.value
         scale = max(abs(b), abs(value), 1e-300)
-        return Margin((b - value) / scale + REL_TOL, value, b)
+        mg = Margin((b - value) / scale + REL_TOL, value, b)
+        worst.see(inst, mg)
+        return mg
 
     if cfg.at is not None:
         inst = sc.instance_at(cfg.at)
         if inst is None:
             return Evidence(stmt.kind, stmt.name, "inconclusive", seconds=clock.seconds,
                             detail="the scenario cannot build an instance at the pinned point")
-        candidates, samples, found_by = [inst], 1, "pinned point"
-        res = None
+        cand, samples, found_by = inst, 1, "pinned point"
     else:
         seed = cfg.seed_for(claim.id, stmt.name, stmt.kind)
         strategy, domain = sc.strategy(), sc.search_domain
@@ -67,35 +162,72 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
         if cand is None:
             return Evidence(stmt.kind, stmt.name, "inconclusive", samples=res.samples, seconds=clock.seconds,
                             detail=f"no instance could be measured ({res.errors} errors)")
-        candidates, found_by = [cand], res.found_by or "closest instance"
+        found_by = res.found_by or "closest instance"
 
-    inst = candidates[0]
-    b = bound_at(inst)
-    confirm_seed = cfg.seed_for(claim.id, stmt.name, "confirm")
-    value, var = sc.measure(inst, cfg.runs, confirm_seed)
-    if var and var > 0:
-        mb = mean_bounds(value, var, cfg.runs, 1 - cfg.confidence)
-        lower, upper, conf = mb.lower, mb.upper, cfg.confidence
-    else:
-        lower = upper = value
-        conf = None
+    def confirm(inst):
+        """(verdict, measurement, bound, notes) of ``inst`` measured with the check's runs."""
+        b = bound_at(inst)
+        meas = as_measured(sc.measure(inst, cfg.runs, cfg.seed_for(claim.id, stmt.name, "confirm")), cfg.runs,
+                           cfg.confidence)
+        notes = []
+        verdict = _decide(meas, b)
+        if verdict == "inconclusive":
+            sharper = sc.refine(inst, b)
+            if sharper is not None:
+                notes.append(f"first measured {_describe(meas)}, refined")
+                meas = sharper
+                verdict = _decide(meas, b)
+        if verdict == "violated" and meas.kind == "estimate":
+            runs2 = cfg.runs * RETEST_FACTOR
+            again = as_measured(sc.measure(inst, runs2, cfg.seed_for(claim.id, stmt.name, "retest")), runs2,
+                                cfg.confidence)
+            second = _decide(again, b)
+            notes.append(f"re-tested with {runs2} runs at a fresh seed: {_describe(again)}, {second}")
+            if second != "violated":
+                verdict = "inconclusive"
+                notes.append("the two Monte Carlo tests disagree")
+        return verdict, meas, b, notes
+
+    verdict, meas, b, notes = confirm(cand)
+    inst = cand
+    searched_failure = cfg.at is None and worst.m < 0
+    if (verdict != "violated" and searched_failure and worst.inst is not None
+            and jsonable(worst.inst) != jsonable(cand)):
+        w_verdict, w_meas, w_b, w_notes = confirm(worst.inst)
+        if w_verdict == "violated":
+            notes = [f"the confirmation at the {found_by} instance gave {_describe(meas)} vs bound {b:.6g} "
+                     f"({verdict}); the worst instance found was confirmed instead"] + w_notes
+            verdict, meas, b, inst = w_verdict, w_meas, w_b, worst.inst
+            found_by = "worst instance found (largest measured/bound ratio)"
+    if verdict != "violated" and searched_failure and meas.kind != "estimate":
+        # the search's failure was not confirmed anywhere: search again, measuring as the confirmation does
+        again = _search_confirming(sc, claim, stmt, cfg, bound_at)
+        if again is not None:
+            a_verdict, a_meas, a_b, a_notes = confirm(again)
+            if a_verdict == "violated":
+                notes = [f"the search's failures were not confirmed ({_describe(meas)} vs bound {b:.6g}); a second "
+                         "search measuring as the confirmation does found this instance"] + a_notes
+                verdict, meas, b, inst = a_verdict, a_meas, a_b, again
+                found_by = "second search, confirming measurements"
+    value, upper = meas.value, meas.upper
+    conf = meas.confidence if meas.kind == "estimate" else None
     scale = max(abs(b), 1e-300)
-    m = (b - upper) / scale
-    if lower > b * (1 + REL_TOL):
-        verdict = "violated"
-    elif upper <= b * (1 + REL_TOL):
-        verdict = "holds"
-    else:
-        verdict = "inconclusive"
+    m = (b - (upper if math.isfinite(upper) else value)) / scale
     ce = None
     if verdict == "violated":
         ce = {"params": jsonable(sc.point(inst)), "seed": cfg.seed, "instance": jsonable(inst)}
     what = {"sensitivity": "sensitivity", "stability": "stability gap",
             "privacy": "privacy loss"}.get(stmt.kind, stmt.kind)
-    detail = (f"worst {what} found ({found_by}): measured {value:.6g}"
-              + (f" [{lower:.6g}, {upper:.6g}]" if conf else "")
-              + f" vs bound {b:.6g} on {sc.describe(inst)}")
+    detail = (f"worst {what} found ({found_by}): measured {_describe(meas)}"
+              + f" vs bound {b:.6g} on {sc.describe(inst)}"
+              + "".join(f"; {n}" for n in notes))
+    data = {"measured": value, "bound": b, "ratio": value / b if b else None,
+            "measurement": {k: _finite(v) for k, v in meas.to_json().items()}}
+    if worst.inst is not None and cfg.at is None:
+        data["worst"] = {"params": jsonable(sc.point(worst.inst)), "seed": cfg.seed, "instance": jsonable(worst.inst),
+                         "measured": worst.value, "bound": worst.bound,
+                         "ratio": worst.value / worst.bound if worst.bound else None}
+        data["simplest"] = jsonable(sc.point(cand))
     return Evidence(stmt.kind, stmt.name, verdict, samples=samples, confidence=conf, min_margin=m,
                     value=value, bound=b, point=jsonable(sc.point(inst)), counterexample=ce,
-                    seconds=clock.seconds, detail=detail,
-                    data={"measured": value, "bound": b, "ratio": value / b if b else None})
+                    seconds=clock.seconds, detail=detail, data=data)

@@ -232,8 +232,36 @@ def subsampled_gaussian_epsilon(noise_multiplier: float, sampling_probability: f
                          value_discretization_interval=value_discretization_interval)
 
 
+def subsampled_gaussian_epsilon_pld(noise_multiplier: float, sampling_probability: float, steps: int, delta: float,
+                                    value_discretization_interval: float = 1e-3, pessimistic: bool = True) -> float:
+    """dp-accounting's PLD of ``steps`` compositions of the sampled Gaussian mechanism (Poisson
+    sampling, add-or-remove) at ``delta``: with ``pessimistic`` an upper bound on eps, else the
+    optimistic estimate, a lower bound (losses rounded down to the grid, truncated mass dropped;
+    the privacy buckets discretisation, which dp-accounting uses for optimistic estimates)."""
+    import logging
+
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    check_positive("noise_multiplier", noise_multiplier)
+    q = _check_prob("sampling_probability", sampling_probability, allow_zero=False, allow_one=True)
+    steps = _check_int("steps", steps)
+    check_delta(delta)
+    check_positive("value_discretization_interval", value_discretization_interval)
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)   # dp-accounting logs a warning for every optimistic estimate
+    try:
+        one = pld.from_gaussian_mechanism(float(noise_multiplier), sampling_prob=q, pessimistic_estimate=pessimistic,
+                                          use_connect_dots=pessimistic,
+                                          value_discretization_interval=float(value_discretization_interval))
+        return float(one.self_compose(steps).get_epsilon_for_delta(float(delta)))
+    finally:
+        root.setLevel(level)
+
+
 __all__ = [
     "advanced_composition_eps", "amplified_eps", "canonical_pair", "hockey_stick", "optimal_composition_delta",
     "optimal_composition_eps", "pair_delta", "pair_epsilon", "pld_composition_delta", "subsampled_gaussian_epsilon",
+    "subsampled_gaussian_epsilon_pld",
     "subsampled_pair",
 ]

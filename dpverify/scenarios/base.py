@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping
 
 import sympy as sp
 
+from ..measured import Measured
 from ..numeric import Compiled, _ClaimView
 from ..search import derive_seed, sample_points
 from .sampling import spread_point
@@ -115,8 +116,10 @@ class Scenario(metaclass=_Immutable):
       deterministic run; :meth:`deterministic` says whether the run at an instance is the
       deterministic algorithm (the only case in which a variance of 0 means no sampling error);
       ``indicator`` says that the per-run statistic is 0 or 1 (its mean a probability);
-    * :meth:`measure` ``(inst, runs, seed) -> (value, variance)``: supremum statements (variance
-      0 when the measurement is deterministic);
+    * :meth:`measure` ``(inst, runs, seed)``: supremum statements, a
+      :class:`~dpverify.measured.Measured` (its direction: exact, lower or upper bound, estimate) or
+      ``(value, variance)`` (variance 0 only when the measurement is deterministic); :meth:`refine`
+      a sharper one when it could not decide;
     * :meth:`describe`: one line for the evidence.
     """
 
@@ -257,6 +260,11 @@ class Scenario(metaclass=_Immutable):
     def measure(self, inst, runs: int, seed: int):
         raise NotImplementedError(f"{type(self).__name__} measures nothing")
 
+    def refine(self, inst, bound: float):
+        """A sharper :class:`~dpverify.measured.Measured` of ``inst`` when ``measure``'s could not be
+        compared with ``bound``, or ``None`` (nothing sharper)."""
+        return None
+
 
 class PointScenario(Scenario):
     """The instance is the claim's point itself; ``fn(point) -> value`` measures it exactly
@@ -265,7 +273,8 @@ class PointScenario(Scenario):
     Parameters
     ----------
     fn : callable
-        ``fn(point) -> float``: the quantity at a point of the claim's domain.
+        ``fn(point) -> float``: the quantity at a point of the claim's domain (exact), or a
+        :class:`~dpverify.measured.Measured` (e.g. an accountant's upper bound).
     what : str
         One line describing it (shown in the evidence).
     optimise : int, default 3
@@ -283,7 +292,8 @@ class PointScenario(Scenario):
         self.fn, self.what, self.optimise = fn, what, optimise
 
     def measure(self, inst, runs, seed):
-        return float(self.fn(inst)), 0.0
+        v = self.fn(inst)   # a Measured declares its direction; a number is exact
+        return v if isinstance(v, Measured) else (float(v), 0.0)
 
     def describe(self, inst):
         return self.what

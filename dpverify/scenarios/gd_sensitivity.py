@@ -32,7 +32,9 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
+from ..measured import Measured
 from .base import MappedScenario
+from .measuring import ULP
 
 FAMILIES = ("least_squares", "logistic", "huber")
 _SMOOTH_FACTOR = {"least_squares": 1.0, "logistic": 0.25, "huber": 1.0}
@@ -207,8 +209,15 @@ class GDSensitivity(MappedScenario):
         return self._finish({"point": dict(point), "family": "huber", "lam": float(lam), "X": X.tolist(),
                              "y": y.tolist(), "x_new": [u], "y_new": -s, "w0": [0.0]})
 
+    def distance_error(self, inst) -> float:
+        """An estimate of the rounding in ``||w_T - w_T'||``: ``4 (n + D + 2)`` roundings per step of the
+        iterates' size, over ``T`` steps (GD with ``eta M <= 2`` does not amplify earlier errors)."""
+        v = self._values(inst["point"])
+        size = float(np.linalg.norm(inst["w_T"]) + np.linalg.norm(inst["w_T_prime"]))
+        return 4.0 * (v["n"] + len(inst["w0"]) + 2) * (v["T"] + 1) * ULP * size
+
     def measure(self, inst, runs, seed):
-        return inst["distance"], 0.0
+        return Measured.exact(float(inst["distance"]), self.distance_error(inst) + 4 * ULP * float(inst["distance"]))
 
     def describe(self, inst):
         v = self._values(inst["point"])

@@ -14,8 +14,9 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from ..privacy.mechanisms import gaussian_pair_delta, laplace_max_privacy_loss, norm_laplace_max_privacy_loss
+from ..privacy.mechanisms import laplace_max_privacy_loss, norm_laplace_max_privacy_loss
 from .base import MappedScenario
+from .measuring import ULP, computed, gaussian_profile
 
 NOISES = ("laplace", "norm_laplace", "gaussian")
 _SEED, _BOOL = st.integers(0, 2**32 - 1), st.booleans()
@@ -67,11 +68,13 @@ class AdditiveNoise(MappedScenario):
     def measure(self, inst, runs, seed):
         a = self._shift(inst)
         b = float(self.map.scalar("scale", inst["point"]))
+        ops = 4 * len(a) + 8
         if self.noise == "laplace":
-            return laplace_max_privacy_loss(a, b), 0.0
+            return computed(laplace_max_privacy_loss(a, b), ops)
         if self.noise == "norm_laplace":
-            return norm_laplace_max_privacy_loss(a, b), 0.0
-        return gaussian_pair_delta(float(self.map.scalar("eps", inst["point"])), float(np.linalg.norm(a)), b), 0.0
+            return computed(norm_laplace_max_privacy_loss(a, b), ops)
+        mu = float(np.linalg.norm(a)) / b
+        return gaussian_profile(float(self.map.scalar("eps", inst["point"])), mu, mu_error=mu * ops * ULP)
 
     def sampler(self, point, side, n, rng):
         """``n`` outputs at ``point`` on the side "D" (shift 0) or "D'" (the first axis shift)."""

@@ -38,8 +38,10 @@ import numpy as np
 from hypothesis import strategies as st
 
 from .. import sim
-from ..privacy.mechanisms import gaussian_pair_delta, norm_laplace_max_privacy_loss
+from ..measured import Measured
+from ..privacy.mechanisms import norm_laplace_max_privacy_loss
 from .base import MappedScenario, SyntheticData, spectrum_and_direction
+from .measuring import ULP, gaussian_profile
 from .gd import classification_data
 from .gd_sensitivity import FAMILIES, GDSensitivity
 
@@ -294,9 +296,10 @@ class OutputPerturbationPrivacy(GDSensitivity):
     def measure(self, inst, runs, seed):
         b, eps = self._noise(self.point(inst))   # calibrated with the instance's (measured) Lipschitz constant
         shift = np.asarray(inst["w_T"]) - np.asarray(inst["w_T_prime"])
+        mu, mu_error = float(np.linalg.norm(shift)) / b, self.distance_error(inst) / b
         if self.noise == "norm_laplace":
-            return norm_laplace_max_privacy_loss(shift, b), 0.0
-        return gaussian_pair_delta(eps, float(np.linalg.norm(shift)), b), 0.0
+            return Measured.exact(norm_laplace_max_privacy_loss(shift, b), mu_error + 8 * mu * ULP)
+        return gaussian_profile(eps, mu, mu_error=mu_error + 8 * mu * ULP)
 
     def sampler(self, point, side, n, rng):
         """``n`` outputs ``w_T + z`` of the structured worst-case pair at ``point`` (side "D" or "D'")."""

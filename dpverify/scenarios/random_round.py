@@ -22,7 +22,9 @@ nearest integer inside the domain (a claim may declare them real, e.g. for a rat
 ``sampled_gaussian(noise_multiplier=z, sampling_probability=q, steps=k, delta=d)`` measures an
 upper bound on eps at ``delta`` of ``k`` steps of the sampled Gaussian mechanism
 (:func:`dpverify.privacy.composition.subsampled_gaussian_epsilon`: the RDP accountant while
-searching, the smaller of RDP and PLD to decide). For noisy SGD drawing one sample per step under
+searching, the smaller of RDP and PLD to decide), an upper bound on that eps, with the PLD's
+optimistic estimate as a lower bound; when they straddle the claimed bound, both PLD estimates again
+on a grid fine enough for the bound (:meth:`SampledGaussianPrivacy.refine`). For noisy SGD drawing one sample per step under
 replace-one neighbours, ``z`` is the noise std over the replace-one sensitivity (twice the
 per-sample gradient bound) and ``q = 1/n``.
 """
@@ -36,7 +38,8 @@ from hypothesis import strategies as st
 
 from .. import sim
 from ..numeric import Compiled
-from ..privacy.composition import subsampled_gaussian_epsilon
+from ..measured import Measured
+from ..privacy.composition import subsampled_gaussian_epsilon, subsampled_gaussian_epsilon_pld
 from .base import MappedScenario
 from .output_perturbation import ERMData, fit_dimension
 
@@ -288,10 +291,35 @@ class SampledGaussianPrivacy(MappedScenario):
         return (float(m.scalar("noise_multiplier", pt)), float(m.scalar("sampling_probability", pt)),
                 int(round(float(m.scalar("steps", pt)))), float(m.scalar("delta", pt)))
 
+    #: grid points the refining PLD may spend on the composed privacy loss's range
+    REFINE_BINS = 2e7
+
     def measure(self, inst, runs, seed):
+        """While searching (``runs <= search_runs``): the RDP accountant's eps, an upper bound; else
+        the smaller of RDP's and the PLD's (upper bounds), with the PLD's optimistic estimate as a
+        lower bound."""
         z, q, k, d = self._args(inst)
-        return subsampled_gaussian_epsilon(z, min(q, 1.0), k, d, accountant="rdp" if runs <= self.search_runs
-                                           else "best"), 0.0
+        q = min(q, 1.0)
+        if runs <= self.search_runs:
+            return Measured.upper_bound(subsampled_gaussian_epsilon(z, q, k, d, accountant="rdp"))
+        upper = subsampled_gaussian_epsilon(z, q, k, d, accountant="best")
+        lower = subsampled_gaussian_epsilon_pld(z, q, k, d, pessimistic=False)
+        return Measured("upper", upper, min(lower, upper), upper)
+
+    def refine(self, inst, bound):
+        """Both PLD estimates on a grid of ``5% bound / steps`` (the discretisation moves eps by at most
+        one grid step per composition), no finer than the composed loss's range over ``REFINE_BINS``,
+        intersected with :meth:`measure`'s bracket."""
+        z, q, k, d = self._args(inst)
+        q = min(q, 1.0)
+        if not bound > 0:
+            return None
+        spread = 10 * math.sqrt(k) * q / z + k * q * q / (z * z) + 30 * q / z
+        vdi = min(1e-4, max(0.05 * bound / k, spread / self.REFINE_BINS))
+        first = self.measure(inst, self.search_runs + 1, 0)
+        upper = min(first.upper, subsampled_gaussian_epsilon_pld(z, q, k, d, vdi, pessimistic=True))
+        lower = max(first.lower, subsampled_gaussian_epsilon_pld(z, q, k, d, vdi, pessimistic=False))
+        return Measured("upper", upper, min(lower, upper), upper)
 
     def describe(self, inst):
         z, q, k, d = self._args(inst)

@@ -29,8 +29,9 @@ import math
 import numpy as np
 
 from .. import privacy, sim
-from ..privacy.schedules import exact_delta
+from ..measured import Measured
 from .base import MappedScenario
+from .measuring import ULP, computed, gaussian_profile
 from .privacy import DPAudit
 
 MEASURES = ("zcdp", "epsilon", "delta_at_eps")
@@ -91,15 +92,22 @@ class ScheduleGDPrivacy(MappedScenario):
         L, N = float(m.scalar("lipschitz", inst)), int(round(float(m.scalar("n_samples", inst))))
         stds = self.schedule(inst)
         if not stds:
-            return 0.0, 0.0
+            return computed(0.0)
         delta_meas = measured_sensitivity(L, N, self.adjacency)
+        rho = float(privacy.schedule_zcdp(stds, delta_meas)[-1])
+        ops = 8 * len(stds) + 16
         if self.measure_kind == "zcdp":
-            return float(privacy.schedule_zcdp(stds, delta_meas)[-1]), 0.0
+            return computed(rho, ops)
+        mu = math.sqrt(2 * rho)   # the composition is one Gaussian mechanism with mu^2 = sum_t (Delta/s_t)^2
         if self.measure_kind == "delta_at_eps":
-            return exact_delta(stds, delta_meas, float(m.scalar("eps", inst))), 0.0
+            return gaussian_profile(float(m.scalar("eps", inst)), mu, mu_error=mu * ops * ULP)
         unit = L / N   # dp_accounting's multipliers are relative to the per-sample bound; "replace" doubles it
         event = privacy.noisy_gd_event([s / unit for s in stds], adjacency=self.adjacency)
-        return float(privacy.event_epsilon(event, float(m.scalar("delta", inst)), accountant="rdp")), 0.0
+        delta = float(m.scalar("delta", inst))
+        upper = float(privacy.event_epsilon(event, delta, accountant="rdp"))
+        # the RDP accountant's eps is an upper bound; the exact eps of the composed Gaussian a lower one
+        lower = privacy.gaussian_eps_exact(delta, mu) * (1 - 1e-9) - 1e-12 if mu > 0 else -math.inf
+        return Measured("upper", upper, min(lower, upper), upper)
 
     def describe(self, inst):
         T = int(round(float(self.map.scalar("horizon", inst))))
@@ -121,6 +129,8 @@ class GaussianRenyi(MappedScenario):
     REQUIRED = ("sensitivity", "noise_std", "order")
     optimise = 3
     name = "Gaussian mechanism, Renyi divergence by double-precision quadrature"
+    #: relative error taken for the quadrature (requested to 1e-12 relative)
+    REL_ERROR = 1e-11
 
     @staticmethod
     def renyi_over_order(Delta: float, s: float, a: float) -> float:
@@ -155,8 +165,9 @@ class GaussianRenyi(MappedScenario):
 
     def measure(self, inst, runs, seed):
         m = self.map
-        return self.renyi_over_order(float(m.scalar("sensitivity", inst)), float(m.scalar("noise_std", inst)),
-                                     float(m.scalar("order", inst))), 0.0
+        v = self.renyi_over_order(float(m.scalar("sensitivity", inst)), float(m.scalar("noise_std", inst)),
+                                  float(m.scalar("order", inst)))
+        return Measured.exact(v, abs(v) * self.REL_ERROR)
 
     def describe(self, inst):
         return self.name
@@ -271,7 +282,7 @@ class NoisyGDAudit(DPAudit):
     def measure(self, inst, runs, seed):
         # e^eps beyond double precision: no finite sample refutes such a claim (its delta lower bound is < 0)
         if float(self.map.scalar("eps", inst)) > MAX_AUDIT_EPS:
-            return -1.0, 0.0
+            return Measured.lower_bound(-1.0)
         return super().measure(inst, runs, seed)
 
     def _sample(self, pt, side, n, rng):

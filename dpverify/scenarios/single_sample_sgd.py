@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
+from ..measured import Measured
 from ..privacy import single_sample_sgd as ss
 from .base import MappedScenario
 
@@ -46,8 +47,9 @@ class SingleSampleSGDPrivacy(MappedScenario):
 
     def measure(self, inst, runs, seed):
         s, G, n, T, e = self.values(inst)
-        f = ss.single_sample_sgd_delta if self.bound_kind == "upper" else ss.single_sample_sgd_delta_lower
-        return f(e, s, G, n, T), 0.0
+        if self.bound_kind == "upper":
+            return Measured.upper_bound(float(ss.single_sample_sgd_delta(e, s, G, n, T)))
+        return Measured.lower_bound(float(ss.single_sample_sgd_delta_lower(e, s, G, n, T)))
 
     def describe(self, inst):
         s, G, n, T, e = self.values(inst)

@@ -3,7 +3,7 @@
 Noisy gradient descent ``theta_{t+1} = theta_t - eta_t (grad f(theta_t) + s_t z_t)``
 with time-varying steps ``eta_t`` and noise standard deviations ``s_t``
 (``z_t ~ N(0, I)``), optional per-sample gradient clipping, its momentum and
-mini-batch variants, and noise schedules.
+mini-batch variants, and the uniform noise schedule.
 
 Modules
 -------
@@ -12,7 +12,7 @@ parallel    worker threads: set_workers / get_workers (env DPVERIFY_WORKERS)
 results     MCResult: per-block moments of a per-run statistic, combined (NaN-guarded)
 kernels     fused numba kernels and their random number source; set_fused
 problems    Quadratic, LeastSquares, LogisticRegression, LinearLoss, adjacency helpers
-schedules   uniform, dynamic, pgd_influence, dynamic_pgd, exponential schedules (sigma_t)
+schedules   uniform (the budget spent evenly) and total_cost; a paper keeps its own schedules
 algorithms  pgd, coupled_pgd, gd
 moments     exact moments of noisy GD on diagonal quadratics
 momentum    momentum_pgd (bias-corrected momentum) and its exact quadratic moments
@@ -41,7 +41,7 @@ from .random_round import (random_round_linear, random_round_probabilities, rand
                            random_round_quadratic_constant, random_round_sgd, trajectory_average)
 from .results import MCResult
 from .rng import BLOCK, block_rng, iter_chunks, sfc64_state
-from .schedules import dynamic, dynamic_pgd, exponential, exponential_for_budget, pgd_influence, total_cost, uniform
+from .schedules import total_cost, uniform
 from .sgd import index_rng, minibatch_grad, psgd, sampling_noise_moments
 from .step_decay import (SeparableLoss, coupled_step_decay_sgd, phase_schedule, step_decay_quadratic_moments,
                          step_decay_sgd)

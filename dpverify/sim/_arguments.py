@@ -1,8 +1,8 @@
 """Arguments of the noisy gradient simulators that need the problem classes (the generic checks
-are in ``_validate``, which the problem classes themselves use)."""
+are in ``validation``, which the problem classes themselves use)."""
 from __future__ import annotations
 
-from ._validate import _short, check_real, check_runs, check_steps, check_theta1
+from .validation import _short, check_real, check_runs, check_steps, check_theta1
 from .problems import Problem, Quadratic
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import numpy as np
 
 from . import kernels as _kernels
-from ._validate import check_int
+from .validation import check_int
 from .parallel import ordered_map, plan_tasks, resolve_workers
 from .results import MCResult, block_moments
 from .rng import BLOCK, block_slices, n_blocks

@@ -59,7 +59,7 @@ from ._fused import (_block_states, _f64, _fused, _linear_cost, _linear_fusable,
                      _quadratic_theta_task)
 from . import kernels as _kernels
 from ._arguments import check_clip, check_noisy_gd, check_problem
-from ._validate import (check_etas, check_int, check_runs,
+from .validation import (check_etas, check_int, check_runs,
                         check_statistic, check_steps, check_theta1)
 from .parallel import ordered_map
 from .problems import Problem, Quadratic

@@ -38,7 +38,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ._validate import check_array, check_int, check_real, check_seed
+from .validation import check_array, check_int, check_real, check_seed
 from .problems import LeastSquares, LogisticRegression
 from .rng import block_rng, block_slices, iter_chunks
 

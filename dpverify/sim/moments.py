@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import check_array
+from .validation import check_array
 
 __all__ = ["pgd_quadratic_moments", "pgd_quadratic_variance", "pgd_quadratic_mean_var"]
 

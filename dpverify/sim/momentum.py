@@ -74,7 +74,7 @@ from ._driver import Statistic, _run_mc
 from .algorithms import _generic_chunk
 from ._fused import _fused, _linear_cost, _linear_fusable, _linear_gd_task, _quadratic_theta_task
 from ._arguments import check_noisy_gd
-from ._validate import check_array, check_real, check_statistic
+from .validation import check_array, check_real, check_statistic
 from .moments import _prepare
 from .results import MCResult
 from .problems import Problem, Quadratic

@@ -27,7 +27,7 @@ from collections.abc import Callable
 import mpmath
 import numpy as np
 
-from ._validate import check_array, check_int, check_real, check_seed
+from .validation import check_array, check_int, check_real, check_seed
 from .algorithms import gd
 from .problems import Problem
 from .results import MCResult, block_moments

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
-from ._validate import check_int
+from .validation import check_int
 
 __all__ = ["set_workers", "get_workers", "resolve_workers", "plan_tasks", "ordered_map"]
 

@@ -44,7 +44,7 @@ import numpy as np
 import scipy.linalg
 from scipy.special import expit
 
-from ._validate import check_array, check_int, check_real
+from .validation import check_array, check_int, check_real
 
 __all__ = [
     "Problem",

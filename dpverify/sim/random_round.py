@@ -29,7 +29,7 @@ from collections.abc import Callable
 import mpmath
 import numpy as np
 
-from ._validate import check_array, check_int, check_real, check_seed
+from .validation import check_array, check_int, check_real, check_seed
 from .problems import Problem, Quadratic
 from .results import MCResult, block_moments
 from .rng import block_rng, block_slices, iter_chunks

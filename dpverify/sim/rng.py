@@ -29,7 +29,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ._validate import check_int, check_seed
+from .validation import check_int, check_seed
 
 __all__ = ["BLOCK", "block_rng", "sfc64_state", "iter_chunks", "block_slices", "n_blocks"]
 

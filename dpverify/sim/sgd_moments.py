@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import check_array, check_real
+from .validation import check_array, check_real
 
 __all__ = ["SGDMoments", "sgd_moments", "sgd_moments_mp", "quadratic_expectation", "loss_expectation",
            "loss_expectation_mp", "gradient_variance"]

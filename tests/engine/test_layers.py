@@ -10,7 +10,7 @@ LAYERS = {
     2: ["sim", "privacy"],
     3: ["scenarios"],
     4: ["checks", "verdict"],
-    5: ["registry", "report", "replay", "experiments", "distributed", "contract", "strategies"],
+    5: ["registry", "report", "replay", "experiments", "distributed", "contract", "strategies", "certify"],
     6: ["cli", "pytest_plugin", "testing", "__init__", "__main__"],
 }
 LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}

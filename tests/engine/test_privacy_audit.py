@@ -77,7 +77,9 @@ def test_audit_beside_the_accounting_refutes_a_wrong_calibration_and_only_refute
     v = dpverify.check(_claim(right, "holds"), at={"epsilon": 0.9, "delta": 0.01}, runs=20000)
     kinds = {e.check: e for e in v.evidence}
     assert set(kinds) == {"privacy", "audit"}
-    assert kinds["audit"].verdict == "holds" and v.verdict == "holds"   # the exact profile supports it
+    # an audit's delta is a lower bound: below the claim it supports nothing; the exact profile supports it
+    assert kinds["audit"].verdict == "inconclusive" and v.verdict == "holds"
+    assert kinds["audit"].data["measurement"]["kind"] == "lower"
     assert "Clopper-Pearson" in kinds["audit"].detail
     wrong = sp.sqrt(2 * sp.log(sp.Rational(5, 4) / DELTA)) / (4 * EPS)   # a quarter of the noise
     v = dpverify.check(_claim(wrong, "violated", "quarter noise"), at={"epsilon": 1.0, "delta": 0.01}, runs=20000)

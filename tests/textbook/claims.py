@@ -5,8 +5,11 @@ pytest plugin), never imported as part of the project. Every claim states the ve
 checker must return; the planted errors are the kind papers make (a forgotten factor, a constant
 too small, a calibration used outside its range, a quadratic term dropped).
 """
+from pathlib import Path
+
 import sympy as sp
 
+from dpverify import registry
 from dpverify import (Choice, Claim, Domain, ExpectationBound, Identity, Inequality, Infimum, Int, Real, Relation,
                       Seq, Source, SupBound)
 from dpverify.scenarios import coupled_stability, gaussian_mechanism, noisy_gd
@@ -169,3 +172,5 @@ _ = Choice
 CLAIMS = (GAUSS_ZCDP, GAUSS_ZCDP_PLANTED, ZCDP_TO_DP, ZCDP_TO_DP_PLANTED, BEST_ORDER, BEST_ORDER_PLANTED,
           CALIBRATION, CALIBRATION_PLANTED, GD_PL, GD_PL_PLANTED, NOISY_GD, NOISY_GD_PLANTED, STABILITY,
           STABILITY_PLANTED, CAUCHY, CAUCHY_PLANTED, AM_GM, POWER_MEAN_PLANTED)
+# the ready-made scenarios' textbook results, from the sibling file (loaded by path, as this file is)
+CLAIMS += registry.load_module(str(Path(__file__).resolve().with_name("scenario_claims.py"))).CLAIMS

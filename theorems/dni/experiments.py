@@ -68,7 +68,9 @@ import numpy as np
 
 from dpverify.experiments import Figure, finding, parallel_map, write_csv, write_summary
 from dpverify.privacy import dp_to_zcdp
-from dpverify.sim import LeastSquares, LogisticRegression, dynamic, exponential_for_budget, pgd, uniform
+from dpverify.sim import LeastSquares, LogisticRegression, pgd, uniform
+
+from .schedules import dynamic, exponential_for_budget
 
 __all__ = [
     "FIGURES",

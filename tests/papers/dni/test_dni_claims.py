@@ -181,7 +181,7 @@ def test_paper_plus_root_at_appendix_D():
 
 
 def test_dynamic_pgd_matches_closed_form_eq7():
-    from dpverify.sim import dynamic_pgd
+    from theorems.dni.schedules import dynamic_pgd
 
     for kappa, R, T in [(1.5, 0.4, 10), (10.0, 1.0, 50), (200.0, 3.0, 300)]:
         sig = dynamic_pgd(kappa, 0.37, R, T)

@@ -121,7 +121,7 @@ def test_theorem_1_witness_exact_delta():
     assert gaussian_delta_exact(pt["epsilon"], mu) == pytest.approx(0.9997, abs=1e-4)
     sc = bind(erm._ALG1_GAU_T3, erm.THM_1)
     inst = sc.instance_at(pt)
-    assert sc.measure(inst, 2, 0)[0] == pytest.approx(gaussian_delta_exact(pt["epsilon"], mu), rel=1e-9)
+    assert sc.measure(inst, 2, 0).value == pytest.approx(gaussian_delta_exact(pt["epsilon"], mu), rel=1e-9)
 
 
 # ----------------------------------------------------------------------------- the audit on Algorithm 1

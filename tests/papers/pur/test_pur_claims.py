@@ -97,9 +97,9 @@ def test_audit_refutes_the_printed_4c_budget_and_not_a_correct_one():
     pt = {"T": 20, "M": 4.0, "mu": 1.0, "d": 1, "Delta0": 1.0, "L": 3.0, "N": 30, "delta": 0.05}
     stmt = next(s for s in C.PROP_4C.statements if getattr(s, "audit", None) is not None)
     aud = bind(stmt.audit, C.PROP_4C)
-    lower, _ = aud.measure(pt, 20000, 11)
-    assert lower > pt["delta"]
-    spent = bind(stmt.scenario, C.PROP_4C).measure(pt, 2, 0)[0]
+    lower = aud.measure(pt, 20000, 11)
+    assert lower.kind == "lower" and lower.value > pt["delta"]
+    spent = bind(stmt.scenario, C.PROP_4C).measure(pt, 2, 0).value
     rho = float(evaluate(C.RHO_4C, C.PROP_4C, pt))
     assert spent > 3 * rho
     from dpverify.privacy import audit

@@ -6,6 +6,7 @@ import sympy as sp
 from dpverify import sim
 from dpverify.scenarios import LogisticData, MCPoint, noisy_gd
 from dpverify.spec import Int, Real, Seq, Source
+from ..schedules import dynamic_pgd, exponential_for_budget
 
 SEED = "000_155fea93f75f24eb.txt"
 
@@ -81,9 +82,9 @@ def _schedule(kind, T_steps, budget=lambda pt: pt["R"]):
         if kind == "uniform":
             sig = sim.uniform(T_steps, R_)
         elif kind == "dynamic":
-            sig = sim.dynamic_pgd(pt["kappa"], _alpha_at(pt), R_, T_steps)
+            sig = dynamic_pgd(pt["kappa"], _alpha_at(pt), R_, T_steps)
         else:
-            sig = sim.exponential_for_budget(0.1, T_steps, R_)
+            sig = exponential_for_budget(0.1, T_steps, R_)
         return {"T": T_steps, "sigma": [float(x) for x in sig]}
     return make
 

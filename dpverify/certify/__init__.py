@@ -1,0 +1,210 @@
+"""Certificates for violations: files a reader checks without dpverify.
+
+For a claim whose verdict is ``violated``, :func:`certify` writes ``<out>/<id with / as __>/`` with
+``certificate.json`` (the witness as exact rationals, and what the check needs) and ``check.py``
+(standard library plus python-flint only; ``python check.py`` prints one line and exits 0 when the
+certificate holds). Kinds of certificate:
+
+* ``analytic`` -- an :class:`~dpverify.spec.Inequality` or :class:`~dpverify.spec.Identity` fails at
+  the witness: both sides are evaluated in ball arithmetic at increasing precision until their
+  enclosures are disjoint in the violating direction, and the witness is checked against every
+  hypothesis (single-parameter bounds exactly in rationals, relations in ball arithmetic);
+* ``gaussian-privacy`` -- a privacy :class:`~dpverify.spec.SupBound` measured by the Gaussian
+  mechanism's exact privacy profile: a ball enclosing delta(eps) lies above the claimed delta;
+* ``gaussian-renyi`` -- the same measured by the Gaussian mechanism's Renyi divergence: a lower bound on
+  it from its defining integral over a finite window (rigorous quadrature, ``acb.integral``), divided by
+  the order, lies above the claimed bound;
+* ``audit`` -- an empirical privacy audit's counts: the Clopper-Pearson bounds recomputed (bisection on
+  the regularised incomplete beta in ball arithmetic) give a lower bound on delta(eps) above the claim
+  (the counts themselves are recorded, not re-derived: statistical evidence at the audit's confidence).
+
+Every other violation is reported with the reason it has no certificate.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import asdict, dataclass
+
+from ..spec import Identity, Inequality, SupBound
+from . import runtime
+from .writer import NoCertificate, Plan, exact_witness, folder_name, write
+
+
+@dataclass
+class Outcome:
+    """What :func:`certify` did for one claim: ``status`` is ``certified``, ``no certificate`` or
+    ``not violated``; ``kind`` the certificate's kind; ``folder`` where it was written."""
+
+    id: str
+    status: str
+    reason: str = ""
+    kind: str = ""
+    folder: str = ""
+
+    def line(self) -> str:
+        if self.status == "certified":
+            return f"{self.id}: certified ({self.kind}) -> {self.folder}"
+        return f"{self.id}: {self.status}" + (f": {self.reason}" if self.reason else "")
+
+
+_NOT_EXACT = {
+    "exact": "an exact expectation by moment propagation on a drawn quadratic problem has no standalone checker",
+    "monte_carlo": "a Monte Carlo statement has no standalone checker (a replay at more runs is not implemented)",
+    "rate": "an asymptotic rate (O/Theta) is not decided by a finite computation",
+    "limit": "a limit is not decided by a finite computation",
+    "scaling": "the scaling check (a change of units) has no standalone checker",
+    "stability": "a stability gap measured by coupled runs on data sets has no standalone checker",
+    "sensitivity": "a sensitivity measured on data sets has no standalone checker",
+}
+
+
+def _statement(claim, name):
+    for s in claim.statements:
+        if s.name == name:
+            return s
+    raise NoCertificate(f"statement {name!r} is not in claim {claim.id}")
+
+
+def _witness(claim, evidence) -> dict:
+    ce = evidence.counterexample or {}
+    point = ce.get("params")
+    if not isinstance(point, dict) or not claim.domain.contains(point):
+        raise NoCertificate("the counterexample is not a point of the claim's domain")
+    return exact_witness(claim.domain, point)
+
+
+def analytic_plan(claim, stmt, evidence) -> Plan:
+    if isinstance(stmt, Inequality) and stmt.exists:
+        raise NoCertificate(f"'{stmt.name}' quantifies {', '.join(stmt.exists)} existentially: its failure is a "
+                            "statement about every value, which one point does not certify")
+    op = "==" if isinstance(stmt, Identity) else "<" if stmt.strict else "<="
+    verdict = runtime.IDENTITY if isinstance(stmt, Identity) else runtime.INEQUALITY
+    return Plan("analytic", f"{stmt.name}: lhs {op} rhs", _witness(claim, evidence),
+                {"LHS": stmt.lhs, "RHS": stmt.rhs}, verdict)
+
+
+def _gaussian_measure(stmt) -> str | None:
+    from ..scenarios.privacy import GaussianMechanism
+
+    return stmt.scenario.measure_kind if isinstance(stmt.scenario, GaussianMechanism) else None
+
+
+def privacy_plan(claim, stmt, evidence) -> Plan:
+    measure = _gaussian_measure(stmt)
+    if measure is None:
+        name = getattr(stmt.scenario, "name", "")
+        name = name if name and name != "scenario" else f"a {type(stmt.scenario).__name__}"
+        raise NoCertificate(f"the privacy loss is measured on {name}; only the Gaussian mechanism (its exact "
+                            "profile delta(eps), its Renyi divergence) has a standalone checker")
+    ex = stmt.scenario.params.exprs
+    if measure == "renyi_over_order":
+        return Plan("gaussian-renyi", f"{stmt.name}: D_a(N(0, s^2) || N(Delta, s^2))/a <= claimed bound",
+                    _witness(claim, evidence), {"SENSITIVITY": ex["sensitivity"], "NOISE_STD": ex["noise_std"],
+                                                "ORDER": ex["order"], "BOUND": stmt.bound}, runtime.RENYI)
+    return Plan("gaussian-privacy", f"{stmt.name}: delta(eps) of the Gaussian mechanism <= claimed delta",
+                _witness(claim, evidence),
+                {"SENSITIVITY": ex["sensitivity"], "NOISE_STD": ex["noise_std"], "EPS": ex["eps"],
+                 "BOUND": stmt.bound}, runtime.GAUSSIAN)
+
+
+_COUNTS = re.compile(r"counts (\d+)/(\d+) vs (\d+)/(\d+)")
+
+
+def audit_plan(claim, stmt, evidence) -> Plan:
+    m = _COUNTS.search(evidence.detail or "")
+    if m is None or m.group(2) != m.group(4):
+        raise NoCertificate("the audit's evidence records no counts")
+    ex = stmt.audit.params.exprs
+    conf = stmt.audit.confidence
+    from .arb_source import rational_text
+
+    data = {"audit": {"k_first": int(m.group(1)), "k_second": int(m.group(3)), "n": int(m.group(2)),
+                      "confidence": rational_text(conf), "seed": (evidence.counterexample or {}).get("seed"),
+                      "what": stmt.audit.what}}
+    note = ("\nThe counts come from running the algorithm (recorded by dpverify, with the audit's seed); this "
+            "checker\nre-derives only the Clopper-Pearson arithmetic: the refutation is statistical, at the "
+            "audit's confidence.\n")
+    return Plan("audit", f"{stmt.name}: audit's lower bound on delta(eps) <= claimed delta",
+                _witness(claim, evidence), {"EPS": ex["eps"], "BOUND": ex["delta"]}, runtime.AUDIT, data, note)
+
+
+# evidence check -> plan builder, in order of preference (exact certificates before statistical ones)
+PLANS = (("sampled", analytic_plan), ("privacy", privacy_plan), ("audit", audit_plan))
+
+
+def _plan_for(claim, evidence) -> Plan:
+    stmt = _statement(claim, evidence.statement)
+    for check, build in PLANS:
+        if evidence.check == check:
+            if check == "sampled" and not isinstance(stmt, (Inequality, Identity)):
+                break
+            if check in ("privacy", "audit") and not isinstance(stmt, SupBound):
+                break
+            return build(claim, stmt, evidence)
+    raise NoCertificate(_NOT_EXACT.get(evidence.check, f"a '{evidence.check}' violation has no standalone checker"))
+
+
+def run_checker(folder: str, timeout: float = 600.0) -> tuple[bool, str]:
+    """Run ``folder/check.py`` in a fresh interpreter (isolated mode: no PYTHONPATH, no user site) from
+    the folder; returns whether it passed and its line."""
+    try:
+        res = subprocess.run([sys.executable, "-I", "check.py"], cwd=folder, capture_output=True, text=True,
+                             timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return False, f"no answer within {timeout:g} s"
+    out = (res.stdout.strip().splitlines() or [res.stderr.strip()[-300:]])[-1]
+    return res.returncode == 0, out
+
+
+def certify(claim, verdict, out_dir: str) -> Outcome:
+    """Write a certificate for ``claim`` from its ``verdict`` (see the module docstring) under ``out_dir``:
+    the first violated piece of evidence that can be certified, exact kinds first."""
+    if verdict.id != claim.id:
+        raise ValueError(f"certify: the verdict is for {verdict.id!r}, the claim is {claim.id!r}")
+    if verdict.verdict != "violated":
+        return Outcome(claim.id, "not violated", f"verdict {verdict.verdict}")
+    violated = [e for e in verdict.evidence if e.verdict == "violated"]
+    order = {c: k for k, (c, _) in enumerate(PLANS)}
+    violated.sort(key=lambda e: order.get(e.check, len(PLANS)))
+    reasons = []
+    for e in violated:
+        try:
+            plan = _plan_for(claim, e)
+            folder = write(claim, plan, out_dir)
+            ok, line = run_checker(folder)
+            if not ok:
+                shutil.rmtree(folder)
+                raise NoCertificate(f"its check.py does not pass ({line})")
+        except NoCertificate as exc:
+            text = f"{e.check}: {exc}"
+            if text not in reasons:
+                reasons.append(text)
+            continue
+        return Outcome(claim.id, "certified", kind=plan.kind, folder=folder)
+    return Outcome(claim.id, "no certificate", "; ".join(reasons))
+
+
+def certify_all(claims, verdicts, out_dir: str, echo=print) -> int:
+    """Certify every violated claim of ``claims`` (``verdicts`` in the same order) under ``out_dir``;
+    ``echo`` each claim's line and the count, write ``out_dir/index.json``. Returns 0 when every
+    violated claim carries a certificate that passes, else 1."""
+    os.makedirs(out_dir, exist_ok=True)
+    outcomes = [certify(c, v, out_dir) for c, v in zip(claims, verdicts) if v.verdict == "violated"]
+    for o in outcomes:
+        echo(o.line())
+    done = [o for o in outcomes if o.status == "certified"]
+    kinds = ", ".join(f"{k} {sum(o.kind == k for o in done)}" for k in sorted({o.kind for o in done}))
+    echo(f"{len(done)} of {len(outcomes)} violated claims certified" + (f" ({kinds})" if kinds else "")
+         + f"; certificates in {out_dir}")
+    with open(os.path.join(out_dir, "index.json"), "w") as fh:
+        json.dump([asdict(o) for o in outcomes], fh, indent=2)
+        fh.write("\n")
+    return 0 if len(done) == len(outcomes) else 1
+
+
+__all__ = ["NoCertificate", "Outcome", "Plan", "certify", "certify_all", "folder_name", "run_checker"]

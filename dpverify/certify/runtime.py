@@ -1,0 +1,376 @@
+"""The standalone checker's fixed part: the source text every ``check.py`` starts with.
+
+It needs the standard library and python-flint (``arb`` ball arithmetic), never dpverify. The part
+generated from a claim (see :mod:`dpverify.certify.writer`) defines ``CLAIM_ID``, ``STATEMENT``,
+``PARAMS`` (each parameter's kind and hypotheses, checked exactly with ``fractions.Fraction``),
+``RELATIONS`` (hypotheses between parameters, decided in ball arithmetic) and ``VERDICT(P, cert)``,
+which returns ``(True, message)`` when the certificate's inequality is decided in its favour at the
+current precision, ``(None, message)`` when it is decided against it, and raises ``Undecided`` (or an
+arithmetic error) when the balls overlap. ``main`` tries the precisions in turn.
+"""
+
+RUNTIME = r'''
+import json
+import os
+import sys
+from fractions import Fraction
+
+try:
+    from flint import arb, ctx, fmpq
+except ImportError:  # pragma: no cover - the reader's environment
+    print("NOT CHECKED: python-flint is not installed (pip install python-flint)")
+    sys.exit(1)
+
+PRECISIONS = (64, 128, 256, 512, 1024, 2048, 4096)
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Undecided(Exception):
+    """Ball arithmetic does not decide a comparison at this precision."""
+
+
+def q(p, r=1):
+    return arb(fmpq(p, r))
+
+
+def ball(x):
+    """A Fraction as a ball (exact for the binary value of a float at 64 bits and more)."""
+    return arb(fmpq(x.numerator, x.denominator))
+
+
+def _rpow(b, p, r):
+    root = b.sqrt() if r == 2 else b.root(r)
+    return root ** p
+
+
+def _pow(b, x):
+    return b ** x
+
+
+def _min(*xs):
+    out = xs[0]
+    for x in xs[1:]:
+        out = out.min(x)
+    return out
+
+
+def _max(*xs):
+    out = xs[0]
+    for x in xs[1:]:
+        out = out.max(x)
+    return out
+
+
+def _index(i, n):
+    if not 1 <= i < n:
+        raise IndexError(f"index {i} outside 1..{n - 1}")
+    return i
+
+
+def _integer(x):
+    u = x.unique_fmpz()
+    if u is None:
+        raise Undecided(f"{x} is not a unique integer")
+    return int(u)
+
+
+def _floor(x):
+    return _integer(x.floor())
+
+
+def _ceil(x):
+    return _integer(x.ceil())
+
+
+def _sum(f, lo, hi):
+    out = arb(0)
+    for t in range(lo, hi + 1):
+        out = out + f(t)
+    return out
+
+
+def _prod(f, lo, hi):
+    out = arb(1)
+    for t in range(lo, hi + 1):
+        out = out * f(t)
+    return out
+
+
+def _cmp(a, op, b):
+    """A comparison decided in ball arithmetic: True, False, or Undecided when the balls overlap."""
+    if isinstance(a, int) and isinstance(b, int):
+        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
+    a, b = arb(a), arb(b)
+    yes = {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
+    no = {"<": a >= b, "<=": a > b, ">": a <= b, ">=": a < b, "==": a != b, "!=": a == b}[op]
+    if yes:
+        return True
+    if no:
+        return False
+    raise Undecided(f"{a} {op} {b} is undecided")
+
+
+def _piecewise(*pairs):
+    for cond, value in pairs:
+        if cond():
+            return value()
+    raise Undecided("no branch of a piecewise expression applies")
+
+
+def _fraction(text, name):
+    if not isinstance(text, str):
+        raise ValueError(f"{name} = {text!r} is not an exact rational 'p/q'")
+    return Fraction(text)
+
+
+def witness(cert):
+    """The witness of certificate.json, exactly: Fractions, ints, lists of Fractions, choices."""
+    raw = cert["witness"]
+    W = {}
+    for name, (kind, spec) in PARAMS.items():
+        if name not in raw:
+            raise ValueError(f"the witness has no value for {name}")
+        v = raw[name]
+        if kind == "real":
+            W[name] = _fraction(v, name)
+        elif kind == "int":
+            f = _fraction(v, name)
+            if f.denominator != 1:
+                raise ValueError(f"{name} = {v} is not an integer")
+            W[name] = int(f)
+        elif kind == "seq":
+            if not isinstance(v, list):
+                raise ValueError(f"{name} = {v!r} is not a list")
+            W[name] = [_fraction(x, f"{name}_{i}") for i, x in enumerate(v, 1)]
+        else:
+            W[name] = v
+    return W
+
+
+def _bound_problems(name, v, spec):
+    out = []
+    for key, op in (("gt", ">"), ("ge", ">="), ("lt", "<"), ("le", "<=")):
+        if key in spec:
+            b = Fraction(spec[key])
+            ok = {"gt": v > b, "ge": v >= b, "lt": v < b, "le": v <= b}[key]
+            if not ok:
+                out.append(f"{name} = {v} violates {name} {op} {b}")
+    return out
+
+
+def domain_problems(W):
+    """Every hypothesis on a single parameter that the witness violates (exact rational arithmetic)."""
+    out = []
+    for name, (kind, spec) in PARAMS.items():
+        v = W[name]
+        if kind in ("real", "int"):
+            out += _bound_problems(name, v, spec)
+        elif kind == "seq":
+            n = W[spec["length"]]
+            if len(v) != n:
+                out.append(f"{name} has {len(v)} entries but {spec['length']} = {n}")
+            for i, x in enumerate(v, 1):
+                out += _bound_problems(f"{name}_{i}", x, spec["elem"])
+        elif v not in spec["values"]:
+            out.append(f"{name} = {v!r} is not one of {spec['values']}")
+    return out
+
+
+def env(W):
+    """The point at the current precision: real parameters as balls, integers as ints."""
+    P = {}
+    for name, (kind, _) in PARAMS.items():
+        v = W[name]
+        if kind == "real":
+            P[name] = ball(v)
+        elif kind == "seq":
+            P[name] = [None] + [ball(x) for x in v]
+        elif kind == "choice" and isinstance(v, (int, float)) and not isinstance(v, bool):
+            P[name] = ball(Fraction(v))      # a numeric choice: its exact binary value
+        else:
+            P[name] = v
+    return P
+
+
+def decide(W, cert):
+    last = "not decided"
+    for prec in PRECISIONS:
+        ctx.prec = prec
+        try:
+            P = env(W)
+            for text, relation in RELATIONS:
+                if not relation(P):
+                    return False, f"the witness violates the hypothesis {text}"
+            ok, msg = VERDICT(P, cert)
+        except (Undecided, ArithmeticError, ValueError, IndexError, OverflowError) as exc:
+            last = f"undecided at {prec} bits: {exc}"
+            continue
+        if ok:
+            return True, f"{msg} (ball arithmetic, {prec} bits)"
+        if ok is None:
+            return False, f"{msg} ({prec} bits)"
+        last = f"undecided at {prec} bits: {msg}"
+    return False, last
+
+
+def main():
+    try:
+        with open(os.path.join(HERE, "certificate.json")) as fh:
+            cert = json.load(fh)
+    except (OSError, ValueError) as exc:
+        print(f"NOT CERTIFIED {CLAIM_ID}: cannot read certificate.json ({exc})")
+        return 1
+    if cert.get("claim") != CLAIM_ID:
+        print(f"NOT CERTIFIED {CLAIM_ID}: certificate.json is for {cert.get('claim')!r}")
+        return 1
+    try:
+        W = witness(cert)
+    except (KeyError, ValueError, TypeError, ZeroDivisionError) as exc:
+        print(f"NOT CERTIFIED {CLAIM_ID}: bad witness in certificate.json ({exc})")
+        return 1
+    problems = domain_problems(W)
+    if problems:
+        print(f"NOT CERTIFIED {CLAIM_ID}: the witness is outside the claim's hypotheses: {problems[0]}")
+        return 1
+    ok, msg = decide(W, cert)
+    print(f"{'CERTIFIED' if ok else 'NOT CERTIFIED'} {CLAIM_ID} [{STATEMENT}]: {msg}")
+    return 0 if ok else 1
+'''
+
+# Statement kinds: the verdict function's source. ``lhs``/``rhs``/``sensitivity``/... are generated.
+INEQUALITY = r'''
+def VERDICT(P, cert):
+    a, b = LHS(P), RHS(P)
+    if a > b:
+        return True, f"lhs {a.str(12, radius=False)} > rhs {b.str(12, radius=False)} (disjoint balls: lhs {a}, rhs {b})"
+    if a <= b:
+        return None, f"the statement holds at the witness: lhs {a} <= rhs {b}"
+    raise Undecided(f"lhs {a} and rhs {b} overlap")
+'''
+
+IDENTITY = r'''
+def VERDICT(P, cert):
+    a, b = LHS(P), RHS(P)
+    if a != b:
+        return True, f"lhs {a.str(12, radius=False)} != rhs {b.str(12, radius=False)} (disjoint balls: lhs {a}, rhs {b})"
+    raise Undecided(f"lhs {a} and rhs {b} overlap")
+'''
+
+GAUSSIAN = r'''
+def gaussian_delta(eps, sensitivity, std):
+    """Exact privacy profile of the Gaussian mechanism (Balle & Wang 2018, Thm. 8):
+    delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu), mu = sensitivity/std."""
+    mu = sensitivity / std
+    root2 = arb(2).sqrt()
+
+    def phi(x):
+        return (-x / root2).erfc() / 2
+
+    return phi(mu / 2 - eps / mu) - eps.exp() * phi(-mu / 2 - eps / mu)
+
+
+def VERDICT(P, cert):
+    sens, std, eps, claimed = SENSITIVITY(P), NOISE_STD(P), EPS(P), BOUND(P)
+    if not (_cmp(sens, ">", 0) and _cmp(std, ">", 0)):
+        return None, f"the mechanism needs sensitivity > 0 and noise std > 0, got {sens}, {std}"
+    d = gaussian_delta(eps, sens, std)
+    if d > claimed:
+        return True, (f"delta(eps) >= {d.lower().str(12, radius=False)} > claimed {claimed.str(12, radius=False)} "
+                      f"(eps {eps.str(12, radius=False)}, sensitivity/std {(sens / std).str(12, radius=False)})")
+    if d <= claimed:
+        return None, f"delta(eps) {d} <= claimed {claimed}: the mechanism meets the claim at the witness"
+    raise Undecided(f"delta(eps) {d} and the claimed {claimed} overlap")
+'''
+
+RENYI = r'''
+from flint import acb
+
+WINDOW = 40   # standard deviations either side: the integrand is positive, so a finite window bounds below
+
+
+def renyi_lower(sensitivity, std, order):
+    """A lower bound on D_order(N(0, std^2) || N(sensitivity, std^2)) from its definition
+    1/(order - 1) log int p^order q^(1 - order): the integral over a finite window, enclosed by
+    rigorous quadrature (acb.integral), is at most the whole integral (order > 1)."""
+    m1, a, s = acb(sensitivity), acb(order), acb(std)
+    centre = -(a - 1) * m1
+    lognorm = -(s * (2 * acb.pi()).sqrt()).log()
+
+    def integrand(t, analytic):
+        x = centre + s * t
+        return s * (a * (lognorm - x ** 2 / (2 * s ** 2)) + (1 - a) * (lognorm - (x - m1) ** 2 / (2 * s ** 2))).exp()
+
+    window = acb.integral(integrand, -WINDOW, WINDOW).real
+    return window.log() / (order - 1)
+
+
+def VERDICT(P, cert):
+    sens, std, order, claimed = SENSITIVITY(P), NOISE_STD(P), ORDER(P), BOUND(P)
+    if not (_cmp(std, ">", 0) and _cmp(order, ">", 1)):
+        return None, f"the check needs noise std > 0 and order > 1, got {std}, {order}"
+    value = renyi_lower(sens, std, order) / order
+    if value > claimed:
+        return True, (f"D_a/a >= {value.lower().str(12, radius=False)} > claimed {claimed.str(12, radius=False)} "
+                      f"(order {order.str(12, radius=False)}; rigorous quadrature over +-{WINDOW} std)")
+    raise Undecided(f"the lower bound {value} on D_a/a does not exceed the claimed {claimed}")
+'''
+
+AUDIT = r'''
+BISECTIONS = 64
+
+
+def cp_lower(k, n, level):
+    """A rational p at most the one-sided Clopper-Pearson lower bound: P(X >= k; p) < level, decided."""
+    if k == 0:
+        return Fraction(0)
+    lo, hi = Fraction(0), Fraction(1)
+    for _ in range(BISECTIONS):
+        mid = (lo + hi) / 2
+        tail = ball(mid).beta_lower(k, n - k + 1, 1)      # P(X >= k; p) = I_p(k, n - k + 1)
+        if tail < ball(level):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def cp_upper(k, n, level):
+    """A rational p at least the one-sided Clopper-Pearson upper bound: P(X <= k; p) < level, decided."""
+    if k == n:
+        return Fraction(1)
+    lo, hi = Fraction(0), Fraction(1)
+    for _ in range(BISECTIONS):
+        mid = (lo + hi) / 2
+        cdf = 1 - ball(mid).beta_lower(k + 1, n - k, 1)   # P(X <= k; p) = 1 - I_p(k + 1, n - k)
+        if cdf < ball(level):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def VERDICT(P, cert):
+    a = cert["audit"]
+    k1, k2, n = int(a["k_first"]), int(a["k_second"]), int(a["n"])
+    if not (n >= 1 and 0 <= k1 <= n and 0 <= k2 <= n):
+        return None, f"bad counts {k1}, {k2} of {n}"
+    level = (1 - Fraction(a["confidence"])) / 2
+    p1, p2 = cp_lower(k1, n, level), cp_upper(k2, n, level)
+    eps, claimed = EPS(P), BOUND(P)
+    lower = ball(p1) - eps.exp() * ball(p2)
+    if lower > claimed:
+        return True, (f"counts {k1}/{n} vs {k2}/{n}: Clopper-Pearson (each side at level {float(level):g}) gives "
+                      f"delta(eps) >= {lower.lower().str(12, radius=False)} > claimed {claimed.str(12, radius=False)} "
+                      f"at eps {eps.str(12, radius=False)}, at confidence {float(1 - 2 * level):g}")
+    if lower <= claimed:
+        return None, f"the counts' delta lower bound {lower} does not exceed the claimed {claimed}"
+    raise Undecided(f"delta lower bound {lower} and the claimed {claimed} overlap")
+'''
+
+FOOTER = r'''
+
+if __name__ == "__main__":
+    sys.exit(main())
+'''
+
+__all__ = ["AUDIT", "FOOTER", "GAUSSIAN", "IDENTITY", "INEQUALITY", "RENYI", "RUNTIME"]

@@ -1,0 +1,224 @@
+"""Certificates of violations (dpverify.certify): every generated check.py runs in a subprocess that
+cannot import dpverify, passes on a real violation, and fails on a tampered witness."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+from dpverify import registry
+from dpverify.certify import certify
+from dpverify.certify.arb_source import ArbSource, Unprintable
+from dpverify.certify.runtime import AUDIT, RUNTIME
+from dpverify.checks import Config, run
+from dpverify.cli import main
+
+TEXTBOOK = str(Path(__file__).resolve().parents[1] / "textbook" / "claims.py")
+
+MODULE = textwrap.dedent('''
+    import sympy as sp
+    from dpverify import Claim, Domain, Inequality, Infimum, Real, Relation, Source, SupBound
+    from dpverify.scenarios import gaussian_mechanism
+
+    x, y, a, eps, delta = sp.symbols("x y a epsilon delta")
+    SRC = Source("certify tests", "planted")
+    _xy = Domain(Relation(sp.Lt(y, x + 10), "y < x + 10"), x=Real(gt=0, search=(1e-3, 10.0), log=True),
+                 y=Real(ge=0, search=(0.0, 1.0)))
+    SQUARE = Claim(id="certtest/square", source=SRC, domain=_xy,
+                   statements=(Inequality("x + y/100 <= x^2 + y/100", lhs=x + y / 100, rhs=x**2 + y / 100),),
+                   expected="violated", reason="planted: fails for x < 1", witness={"x": 0.5, "y": 0.0})
+    AM_GM = Claim(id="certtest/am-gm", source=SRC, domain=_xy,
+                  statements=(Inequality("sqrt(x y) <= (x + y)/2", lhs=sp.sqrt(x * y), rhs=(x + y) / 2),))
+    INF = Claim(id="certtest/inf", source=SRC, domain=_xy,
+                statements=(Inequality("x <= inf_a (a + x^2/a)/4", lhs=x,
+                                       rhs=Infimum((a + x**2 / a) / 4, a, 0, sp.oo)),),
+                expected="violated", reason="planted: the infimum is x/2")
+    CALIBRATION = Claim(
+        id="certtest/calibration", source=SRC,
+        domain=Domain(epsilon=Real(gt=0, le=50, search=(1e-3, 50.0), log=True),
+                      delta=Real(gt=0, lt=1, search=(1e-10, 0.1), log=True)),
+        statements=(SupBound("exact delta at eps", bound=delta, kind="privacy",
+                             scenario=gaussian_mechanism(sensitivity=1, eps=eps, measure="delta_at_eps",
+                                                         noise_std=sp.sqrt(2 * sp.log(sp.Rational(5, 4) / delta)) / eps)),),
+        expected="violated", reason="planted: the classical calibration fails for large eps",
+        witness={"epsilon": 20.0, "delta": 0.1})
+    CLAIMS = (SQUARE, AM_GM, INF, CALIBRATION)
+''')
+
+# Run check.py with the editable install's finder and every path holding a dpverify package removed,
+# and refuse to run it when dpverify is still importable there (python-flint stays importable).
+ISOLATED = textwrap.dedent('''
+    import os, runpy, sys
+    sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
+    sys.path[:] = [p for p in sys.path if not os.path.isdir(os.path.join(p or ".", "dpverify"))]
+    try:
+        import dpverify
+    except ImportError:
+        pass
+    else:
+        print("dpverify is importable"); sys.exit(3)
+    sys.argv = ["check.py"]
+    runpy.run_path("check.py", run_name="__main__")
+''')
+
+
+def run_isolated(folder):
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
+    res = subprocess.run([sys.executable, "-I", "-c", ISOLATED], cwd=folder, env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert res.returncode != 3, "the subprocess could import dpverify"
+    return res.returncode, res.stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def module_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("claims") / "certtest_claims.py"
+    path.write_text(MODULE)
+    return str(path)
+
+
+def _certify(claim_id, modules, out, samples=40):
+    claim = registry.get(claim_id, modules)
+    verdict = run(claim, Config(seed=0, samples=samples))
+    return claim, verdict, certify(claim, verdict, str(out))
+
+
+def certified_then_tampered(claim_id, modules, tmp_path, kind, passes, witness, samples=40):
+    """Certify ``claim_id`` (a ``kind`` certificate whose check line contains ``passes``), then move its
+    witness by ``witness`` and return the tampered check's exit code and line."""
+    _, verdict, out = _certify(claim_id, modules, tmp_path, samples)
+    assert verdict.verdict == "violated"
+    assert out.status == "certified" and out.kind == kind, out.line()
+    code, line = run_isolated(out.folder)
+    assert code == 0 and passes in line, line
+    cert_path = Path(out.folder) / "certificate.json"
+    cert = json.loads(cert_path.read_text())
+    cert["witness"].update(witness)
+    cert_path.write_text(json.dumps(cert))
+    return run_isolated(out.folder)
+
+
+def test_isolated_subprocess_cannot_import_dpverify(tmp_path):
+    (tmp_path / "check.py").write_text("import flint, sys\nprint('flint', flint.__version__)\nsys.exit(0)\n")
+    code, line = run_isolated(tmp_path)
+    assert code == 0 and line.startswith("flint")
+
+
+def test_planted_analytic_violation_is_certified_and_tampering_fails(module_file, tmp_path):
+    claim, verdict, out = _certify("certtest/square", [module_file], tmp_path)
+    assert verdict.verdict == "violated"
+    assert out.status == "certified" and out.kind == "analytic", out.line()
+    code, line = run_isolated(out.folder)
+    assert code == 0 and line.startswith("CERTIFIED certtest/square"), line
+    cert_path = Path(out.folder) / "certificate.json"
+    cert = json.loads(cert_path.read_text())
+    x = Fraction(cert["witness"]["x"])
+    assert 0 < x < 1 and float(x) == verdict.counterexample["params"]["x"]   # the float, exactly
+    for tampered, expect in (({"x": "2/1"}, "holds at the witness"),             # where the claim holds
+                             ({"x": "-1/2"}, "outside the claim's hypotheses"),  # a bound violated
+                             ({"x": "1/2", "y": "20/1"}, "violates the hypothesis y < x + 10"),
+                             ({"x": 0.5}, "bad witness")):                       # a JSON float, not "p/q"
+        cert["witness"].update(tampered)
+        cert_path.write_text(json.dumps(cert))
+        code, line = run_isolated(out.folder)
+        assert code == 1 and line.startswith("NOT CERTIFIED") and expect in line, (tampered, line)
+        cert["witness"].update({"x": str(x), "y": "0/1"})
+
+
+def test_planted_gaussian_privacy_violation_is_certified(module_file, tmp_path):
+    code, line = certified_then_tampered("certtest/calibration", [module_file], tmp_path, "gaussian-privacy",
+                                         "delta(eps) >=", {"epsilon": "1/2", "delta": "1/10"})  # small eps: it holds
+    assert code == 1 and "meets the claim" in line, line
+
+
+def test_true_claim_is_not_certified(module_file, tmp_path):
+    _, verdict, out = _certify("certtest/am-gm", [module_file], tmp_path)
+    assert verdict.verdict != "violated"
+    assert out.status == "not violated"
+    assert not os.listdir(tmp_path)
+
+
+def test_quantified_statement_gets_no_certificate_with_the_reason(module_file, tmp_path):
+    _, verdict, out = _certify("certtest/inf", [module_file], tmp_path)
+    assert verdict.verdict == "violated"
+    assert out.status == "no certificate" and "Infimum" in out.reason
+    assert not os.listdir(tmp_path)
+
+
+@pytest.mark.parametrize("claim_id, kind", [("textbook/claim-cauchy-schwarz-no-t", "analytic"),
+                                            ("textbook/claim-power-mean-reversed", "analytic"),
+                                            ("textbook/claim-gaussian-calibration-any-eps", "gaussian-privacy"),
+                                            ("textbook/claim-zcdp-to-dp-sqrt", "gaussian-privacy")])
+def test_textbook_planted_violations_are_certified(claim_id, kind, tmp_path):
+    _, verdict, out = _certify(claim_id, [TEXTBOOK], tmp_path)
+    assert out.status == "certified" and out.kind == kind, out.line()
+    code, line = run_isolated(out.folder)
+    assert code == 0 and line.startswith(f"CERTIFIED {claim_id}"), line
+
+
+def test_sequence_witness_tampered_to_a_holding_point_fails(tmp_path):
+    _, _, out = _certify("textbook/claim-cauchy-schwarz-no-t", [TEXTBOOK], tmp_path)
+    cert_path = Path(out.folder) / "certificate.json"
+    cert = json.loads(cert_path.read_text())
+    cert["witness"].update({"T": "1", "x": ["3/1"]})        # one term: (sum x)^2 = sum x^2
+    cert_path.write_text(json.dumps(cert))
+    code, line = run_isolated(out.folder)
+    assert code == 1 and line.startswith("NOT CERTIFIED"), line
+    cert["witness"].update({"T": "2", "x": ["3/1"]})        # length does not match T
+    cert_path.write_text(json.dumps(cert))
+    code, line = run_isolated(out.folder)
+    assert code == 1 and "entries" in line, line
+
+
+def test_clopper_pearson_in_ball_arithmetic_brackets_scipy():
+    from dpverify.privacy.audit import clopper_pearson
+
+    ns = {"__name__": "certify_runtime", "__file__": "check.py"}
+    exec(RUNTIME + AUDIT, ns)  # noqa: S102 - the checker's own source
+    ns["ctx"].prec = 128
+    level = Fraction(1, 200)
+    for k, n in ((4060, 20000), (0, 20000), (20000, 20000), (3, 10)):
+        lo, hi = clopper_pearson(k, n, float(level))
+        lo_c, hi_c = ns["cp_lower"](k, n, level), ns["cp_upper"](k, n, level)
+        assert float(lo_c) <= lo + 1e-12 and lo - float(lo_c) < 1e-9
+        assert float(hi_c) >= hi - 1e-12 and float(hi_c) - hi < 1e-9
+
+
+def test_printer_is_exact_and_refuses_what_it_cannot_print():
+    x, t, T = sp.Symbol("x"), sp.Symbol("t"), sp.Symbol("T")
+    s = sp.IndexedBase("s")
+    pr = ArbSource(real=["x"], ints=["T"], seqs=["s"])
+    assert pr(sp.Float(0.1) * x) == f"(q({Fraction(0.1).numerator}, {Fraction(0.1).denominator}) * P['x'])"
+    assert "_sum(lambda _t:" in pr(sp.Sum(s[t] ** 2, (t, 1, T)))
+    with pytest.raises(Unprintable, match="integer"):
+        pr(sp.Sum(s[t], (t, 1, x)))
+    with pytest.raises(Unprintable, match="infinite"):
+        pr(sp.Sum(1 / t**2, (t, 1, sp.oo)))
+    with pytest.raises(Unprintable, match="not a real or integer parameter"):
+        pr(sp.Symbol("z") + x)
+
+
+def test_cli_certify_prints_each_claim_and_the_count(module_file, tmp_path, capsys):
+    out = tmp_path / "certs"
+    code = main(["certify", "certtest/square", "certtest/am-gm", "certtest/inf", "--module", module_file,
+                 "--out", str(out), "--samples", "40", "--jobs", "1", "--no-progress"])
+    text = capsys.readouterr().out
+    assert code == 1                                       # certtest/inf is violated without a certificate
+    assert "certtest/square: certified (analytic)" in text
+    assert "certtest/inf: no certificate" in text and "am-gm" not in text
+    assert "1 of 2 violated claims certified (analytic 1)" in text
+    assert (out / "certtest__square" / "check.py").exists()
+    assert [o["status"] for o in json.loads((out / "index.json").read_text())] == ["certified", "no certificate"]
+    assert main(["certify", "--out", str(out)]) == 2        # neither ids nor --all
+
+
+def test_gaussian_renyi_violation_is_certified_from_the_defining_integral(tmp_path):
+    # the halved bound is violated everywhere; order = 1 is outside the hypothesis order > 1
+    code, line = certified_then_tampered("textbook/claim-gaussian-zcdp-half", [TEXTBOOK], tmp_path,
+                                         "gaussian-renyi", "D_a/a >=", {"order": "1/1"}, samples=20)
+    assert code == 1 and "order > 1" in line, line
