@@ -257,7 +257,7 @@ def _run_checks(claims, ns, at=None) -> list:
 
 def cmd_check(ns) -> int:
     from .report import profile_table, table
-    from .replay import replay_command
+    from .replay import replay_counterexample
 
     if ns.all and ns.ids:
         raise UsageError("give claim ids or --all, not both")
@@ -281,7 +281,7 @@ def cmd_check(ns) -> int:
                 ce = v.counterexample
                 print(f"\n{v.id}: counterexample {json.dumps(ce.get('params'))} (seed {ce.get('seed')})")
                 if isinstance(ce.get("params"), dict):
-                    print(f"  replay: {replay_command(v.id, ce['params'], ns.module[0] if ns.module else None)}")
+                    print(f"  replay: {replay_counterexample(v.id, ce, ns.module[0] if ns.module else None)}")
         if ns.profile:
             print("\n" + profile_table(verdicts))
     return 0 if all(v.ok for v in verdicts) else 1

@@ -71,7 +71,7 @@ class ClaimItem(pytest.Item):
     def runtest(self):
         from dpverify.testing import failure
 
-        msg = failure(self.claim, self.config.getoption("dpverify_seed"))
+        msg = failure(self.claim, self.config.getoption("dpverify_seed"), str(self.path))
         if msg:
             raise ClaimMismatch(msg)
 

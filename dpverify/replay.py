@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 
-def replay_command(claim_id: str, params: dict, module: str | None = None) -> str:
-    """The ``dpverify check`` command that pins a claim to a point."""
+def replay_command(claim_id: str, params: dict, module: str | None = None, seed: int | None = None) -> str:
+    """The ``dpverify check`` command that pins a claim to a point; with ``seed``, also the seed
+    (a counterexample of a seeded random check, e.g. Monte Carlo, replays only at its seed)."""
     parts = []
     for k, v in params.items():
         if isinstance(v, (list, tuple)):
@@ -11,7 +12,15 @@ def replay_command(claim_id: str, params: dict, module: str | None = None) -> st
         else:
             parts.append(f"{k}={v!r}" if isinstance(v, float) else f"{k}={v}")
     mod = f" --module {module}" if module else ""
-    return f"dpverify check {claim_id}{mod} --at {','.join(parts)}"
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+    tail = "" if seed is None else f" --seed {seed}"
+    return f"dpverify check {claim_id}{mod} --at {','.join(parts)}{tail}"
 
 
-__all__ = ["replay_command"]
+def replay_counterexample(claim_id: str, counterexample: dict, module: str | None = None) -> str:
+    """The command that replays a check's ``counterexample`` (its ``params``, at its ``seed``)."""
+    return replay_command(claim_id, counterexample.get("params") or {}, module, counterexample.get("seed"))
+
+
+__all__ = ["replay_command", "replay_counterexample"]

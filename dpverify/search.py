@@ -152,7 +152,12 @@ _SEED_ONLY_DEPTH = [0]
 
 
 def sample_points(strategy, n: int, seed: int) -> list[dict]:
-    """``n`` points drawn deterministically from ``strategy`` (Hypothesis, seeded)."""
+    """``n`` points drawn deterministically from ``strategy`` (Hypothesis, seeded).
+
+    The first point is Hypothesis's minimal example (zeros, the lower ends of the boxes) for every
+    seed, so ``n = 1`` is not a random point: draw one with
+    :func:`dpverify.scenarios.sampling.spread_point` (the Monte Carlo points do); the searches,
+    which draw many, keep it as one edge case among them."""
     pts: list = []
 
     def keep(p):

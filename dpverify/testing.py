@@ -31,7 +31,7 @@ import json
 
 from .spec import Claim
 from .contract import Breach, scenario_contract  # noqa: F401  (a user's scenario runs the same contract)
-from .replay import replay_command
+from .replay import replay_counterexample
 from .verdict import Verdict
 
 
@@ -50,8 +50,10 @@ def verdict_of(claim: Claim, seed: int = 0, at: dict | None = None) -> Verdict:
     return hit[1]
 
 
-def explain(claim: Claim, v: Verdict) -> str:
-    """A failure message: verdict against expected, then every piece of evidence."""
+def explain(claim: Claim, v: Verdict, module: str | None = None) -> str:
+    """A failure message: verdict against expected, then every piece of evidence (each
+    counterexample with the command that replays it at its seed; ``module``: the claims file to
+    name in that command, for a claim that is not a registered paper's)."""
     lines = [f"{claim.id} ({claim.source.cite()}): verdict {v.verdict!r}, expected {claim.expected!r}"]
     if claim.reason:
         lines.append(f"  reason given for 'violated': {claim.reason}")
@@ -61,20 +63,20 @@ def explain(claim: Claim, v: Verdict) -> str:
             lines.append(f"      worst point: value {e.value!r}, bound {e.bound!r}, margin {e.min_margin!r}")
         if e.counterexample:
             lines.append(f"      counterexample: {json.dumps(e.counterexample)[:400]}")
-            lines.append(f"      replay: {replay_command(claim.id, e.counterexample.get('params', {}))}")
+            lines.append(f"      replay: {replay_counterexample(claim.id, e.counterexample, module)}")
     return "\n".join(lines)
 
 
-def failure(claim: Claim, seed: int = 0) -> str | None:
+def failure(claim: Claim, seed: int = 0, module: str | None = None) -> str | None:
     """``None`` when the claim's verdict (and witness) are as expected, else the message."""
     v = verdict_of(claim, seed)
     if v.verdict != claim.expected:
-        return explain(claim, v)
+        return explain(claim, v, module)
     if claim.expected == "violated" and claim.witness is not None:
         w = verdict_of(claim, seed, dict(claim.witness))
         if w.verdict != "violated":
             return (f"{claim.id}: the witness {dict(claim.witness)} does not replay as violated "
-                    f"(verdict {w.verdict!r})\n" + explain(claim, w))
+                    f"(verdict {w.verdict!r})\n" + explain(claim, w, module))
     return None
 
 
@@ -96,7 +98,7 @@ def claim_tests(source, seed: int = 0):
 
     @pytest.mark.parametrize("claim", claims, ids=[c.id for c in claims])
     def test_claim(claim):
-        msg = failure(claim, seed)
+        msg = failure(claim, seed, source if isinstance(source, str) and source.endswith(".py") else None)
         if msg:
             pytest.fail(msg, pytrace=False)
 

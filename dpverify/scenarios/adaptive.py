@@ -155,6 +155,7 @@ class AdaptiveGD(MappedScenario):
         if not isinstance(grad, sp.Symbol):
             raise TypeError(f"adaptive_gd: grad must be a SymPy Symbol (the current gradient norm), got {grad!r}")
         self.problem, self.statistic, self.average, self.exceeds = problem, statistic, average, exceeds
+        self.indicator = exceeds is not None
         self.grad, self.start, self.index = grad, starts[0], index
         self.observe_map = dict(observe or {})
         for name, what in self.observe_map.items():

@@ -24,6 +24,7 @@ import sympy as sp
 from ..measured import Measured
 from ..numeric import Compiled, _ClaimView
 from ..search import derive_seed, sample_points
+from .sampling import spread_point
 from .params import T_INDEX, BoundMap, ParamMap  # noqa: F401  (re-exported)
 
 
@@ -74,8 +75,10 @@ class MCPoint:
     problem, the claim parameters its measured constants determine (through the scenario's map);
     then ``then(point)`` (a callable returning more parameters, e.g. a schedule computed from the
     measured constants); whatever is left is drawn from the claim's domain with a seed derived
-    from the run's (:data:`MC_POINT_LABEL`). The point must satisfy every hypothesis of the claim,
-    or it is skipped.
+    from the run's (:data:`MC_POINT_LABEL`), spread over the domain's search box (uniform,
+    log-uniform where declared; :func:`~dpverify.scenarios.sampling.spread_point`), so that
+    different seeds and different points check different parts of the domain. The point must
+    satisfy every hypothesis of the claim, or it is skipped.
     """
 
     problem: Any = "quadratic"
@@ -110,7 +113,9 @@ class Scenario(metaclass=_Immutable):
     * :meth:`mc_instances` ``(seed)`` and :meth:`monte_carlo` ``(inst, runs, seed, chunk_runs) ->
       (mean, variance)``: the same seed gives bit-identical results; no noise gives the
       deterministic algorithm (variance 0); :meth:`rounding_tolerance` bounds the rounding of a
-      deterministic run;
+      deterministic run; :meth:`deterministic` says whether the run at an instance is the
+      deterministic algorithm (the only case in which a variance of 0 means no sampling error);
+      ``indicator`` says that the per-run statistic is 0 or 1 (its mean a probability);
     * :meth:`measure` ``(inst, runs, seed)``: supremum statements, a
       :class:`~dpverify.measured.Measured` (its direction: exact, lower or upper bound, estimate) or
       ``(value, variance)`` (variance 0 only when the measurement is deterministic); :meth:`refine`
@@ -129,6 +134,9 @@ class Scenario(metaclass=_Immutable):
     #: scenario parameters that scale the algorithm's noise (set to 0 they give the deterministic
     #: algorithm; the contract tests use them)
     NOISE: tuple = ()
+    #: whether the Monte Carlo statistic of one run is an indicator (0 or 1), so that its mean is
+    #: a probability with exact binomial bounds (``exceeds=`` statistics)
+    indicator = False
     claim = None
 
     # ------------------------------------------------------------------ immutability
@@ -241,6 +249,12 @@ class Scenario(metaclass=_Immutable):
     def rounding_tolerance(self, inst, value) -> float:
         """An absolute bound on the rounding of a deterministic (noise-free) run's statistic."""
         return 0.0
+
+    def deterministic(self, inst) -> bool:
+        """Whether a Monte Carlo run at ``inst`` is the deterministic algorithm (no noise, nothing
+        else random), so that every run gives the same value. Default ``False``: a run is random,
+        and a sample variance of 0 is a sample's accident, never a proof of no sampling error."""
+        return False
 
     # ------------------------------------------------------------------ suprema
     def measure(self, inst, runs: int, seed: int):
@@ -355,6 +369,34 @@ class MappedScenario(Scenario):
             return None
         return self.with_params(**{k: 0 for k in self.NOISE})
 
+    def deterministic(self, inst) -> bool:
+        """``True`` when every ``NOISE`` parameter is 0 at the instance's point and the algorithm
+        has no other randomness (:meth:`noise_free` is not ``None``)."""
+        self._require_bound()
+        if not self.NOISE or self.noise_free() is None:
+            return False
+        pt = self.point(inst)
+        return all(self._zero_at(key, pt) for key in self.NOISE)
+
+    def _zero_at(self, key: str, pt: Mapping) -> bool:
+        """Whether the scenario parameter ``key`` is 0 at ``pt`` (at every step, if per-step):
+        symbolically where the point's scalars make it 0, else numerically over the horizon."""
+        if key not in self.params.exprs:
+            return True
+        e = self.claim.expand(sp.sympify(self.params.exprs[key]))
+        subs = {s: pt[s.name] for s in e.free_symbols
+                if isinstance(s, sp.Symbol) and s.name in pt and not isinstance(pt[s.name], (list, tuple))}
+        e = e.subs(subs)
+        if e.is_zero:
+            return True
+        if e.is_zero is False and not e.free_symbols:
+            return False
+        try:
+            T = int(round(float(self.map.scalar("horizon", pt)))) if self.map.has("horizon") else 1
+            return all(float(v) == 0.0 for v in self.map.steps(key, pt, T))
+        except (KeyError, TypeError, ValueError, ArithmeticError):
+            return False
+
     def _require_bound(self):
         if self.map is None:
             raise RuntimeError(f"{type(self).__name__} must be bound to a claim first (dpverify.scenarios.bind)")
@@ -402,7 +444,8 @@ class MappedScenario(Scenario):
     def mc_instances(self, seed: int) -> list:
         """The Monte Carlo instances: each :class:`MCPoint` completed to a point of the claim inside
         its hypotheses (free parameters drawn with ``derive_seed(seed, claim id, MC_POINT_LABEL, k)``),
-        then realised (``instance_at`` for a quadratic, :meth:`data_instance` for data)."""
+        then realised (``instance_at`` for a quadratic, :meth:`data_instance` for data). A drawn
+        point is spread over the claim's search box (see :class:`MCPoint`)."""
         self._require_bound()
         out = []
         for k, spec in enumerate(self.mc_spec):
@@ -414,11 +457,13 @@ class MappedScenario(Scenario):
             if spec.then is not None:
                 pt.update(spec.then(dict(pt)))
             if any(n not in pt for n in self.claim.domain.params):
-                drawn = sample_points(self.claim.domain.strategy(fixed=pt), 1,
-                                      derive_seed(seed, self.claim.id, MC_POINT_LABEL, k))
-                if not drawn:
+                s = derive_seed(seed, self.claim.id, MC_POINT_LABEL, k)
+                drawn = spread_point(self.claim.domain, s, fixed=pt)
+                if drawn is None:   # relations too tight for rejection: Hypothesis's filtered draw
+                    drawn = next(iter(sample_points(self.claim.domain.strategy(fixed=pt), 1, s)), None)
+                if drawn is None:
                     continue
-                pt = drawn[0]
+                pt = drawn
             if not self.claim.domain.contains(pt) or not self.admits(measured, pt):
                 continue
             inst = self.instance_at(pt) if spec.problem == "quadratic" else self.data_instance(pt, spec.problem)

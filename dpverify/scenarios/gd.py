@@ -130,6 +130,7 @@ class NoisyGD(MappedScenario):
             if what == "velocity_sq" and "momentum" not in params:
                 raise TypeError("noisy_gd: velocity_sq is observed only with momentum=")
         self.problem, self.statistic, self.exceeds = problem, statistic, exceeds
+        self.indicator = exceeds is not None
         self._set_mc_points("noisy_gd", mc, mc_count)
         if not self.mc_spec and exceeds is not None:
             raise TypeError("noisy_gd: exceeds= is a Monte Carlo statistic; give mc= points or mc_count > 0")

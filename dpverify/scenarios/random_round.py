@@ -71,6 +71,7 @@ class RandomRoundSGD(MappedScenario):
             raise TypeError("random_round_sgd: exceeds= applies to the trajectory statistic (trajectory=True)")
         self._set_mc_points("random_round_sgd", mc, quadratic="convex quadratics")
         self.statistic, self.trajectory, self.exceeds = statistic, trajectory, exceeds
+        self.indicator = exceeds is not None
         self.geometry = "init_dist" if "init_dist" in params else "init_gap"
         self.gap_symbol = str(params["init_gap"]) if "init_dist" in params and "init_gap" in params else None
         self.supports_exact = not trajectory

@@ -109,4 +109,6 @@ def test_pytest_plugin_turns_an_outside_claims_file_into_tests(pytester):
     result.assert_outcomes(passed=1, failed=1)
     out = result.stdout.str()
     assert "mine/claim-wrong" in out and "verdict 'violated', expected 'holds'" in out
-    assert "replay: dpverify check mine/claim-wrong --at" in out
+    # the replay names the claims file (the claim is not a registered paper's) and the seed
+    assert f"replay: dpverify check mine/claim-wrong --module {path} --at" in out.replace("\n", "")
+    assert "--seed 0" in out
