@@ -61,7 +61,7 @@ def margin_function(stmt, claim, cfg: Config, sc):
             return mg
         # close, failing or not finite in double precision: decide in mpmath, twice
         try:
-            m, vm, bm = confirmed_margin(lambda dps: at(inst, dps), cfg.dps)
+            m, vm, bm = confirmed_margin(lambda dps: at(inst, dps), cfg.dps, point=sc.point(inst))
         except (ZeroDivisionError, OverflowError, ValueError) as exc:
             raise EvaluationError(str(exc)) from exc
         return Margin(float(m), float(vm), float(bm))

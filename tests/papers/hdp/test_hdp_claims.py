@@ -71,7 +71,8 @@ def test_noise_needed_closed_form_is_a_lower_bound():
 
 # --------------------------------------------------------------------------- checks that must reject
 def test_eq_2_corrected_with_c_2_is_rejected():
-    """The corrected calibration needs its constant: c = 2 is violated somewhere in the same domain."""
+    """The corrected calibration needs its constant: c = 2 is violated somewhere in the same domain, refuted
+    by the lower bound on delta (an accountant's upper bound can only support a claim, never refute it)."""
     stmt = C.EQ_2_CORRECTED.statements[0]
     sig = 2 * C.G * sp.sqrt(C.T * C.L_DELTA) / (C.n * C.eps)
     from dpverify.scenarios.single_sample_sgd import single_sample_sgd_privacy
@@ -80,7 +81,7 @@ def test_eq_2_corrected_with_c_2_is_rejected():
                   statements=(type(stmt)(stmt.name, bound=stmt.bound, kind="privacy",
                                          scenario=single_sample_sgd_privacy(noise_std=sig, lipschitz=C.G,
                                                                             n_samples=C.n, horizon=C.T, eps=C.eps,
-                                                                            bound="upper")),),
+                                                                            bound="lower")),),
                   expected="violated", reason="c = 2 is too small")
     assert dpverify.check(claim).verdict == "violated"
 
