@@ -41,6 +41,7 @@ from dpverify.sim import (
 )
 from dpverify.sim import kernels, parallel
 from dpverify.sim.sgd import index_rng
+from simresults import same_result  # noqa: E402
 
 needs_numba = pytest.mark.skipif(not kernels.numba_available(), reason="numba not installed")
 
@@ -50,13 +51,7 @@ SIGMAS = np.linspace(3.0, 1.0, T)
 ETAS = np.linspace(0.3, 0.1, T)
 
 
-def _same(a, b):
-    """Bit-identical MCResults (moments and final iterates)."""
-    assert (a.runs, a.steps, a.seed) == (b.runs, b.steps, b.seed)
-    assert a.mean == b.mean and a.sum == b.sum and a.sumsq == b.sumsq
-    assert a.var == b.var or (math.isnan(a.var) and math.isnan(b.var))
-    if a.thetas is not None or b.thetas is not None:
-        assert np.array_equal(a.thetas, b.thetas)
+_same = same_result
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ from dpverify.sim import (
     remove_sample,
     sampling_noise_moments,
 )
+from simresults import same_result
 
 # --------------------------------------------------------------------------- #
 # fixtures
@@ -39,13 +40,7 @@ T = 25
 SIGMAS = np.linspace(3.0, 1.0, T)
 
 
-def _same(a, b):
-    """Bit-identical MCResults (moments and final iterates)."""
-    assert (a.runs, a.steps, a.seed) == (b.runs, b.steps, b.seed)
-    assert a.mean == b.mean and a.sum == b.sum and a.sumsq == b.sumsq
-    assert a.var == b.var or (math.isnan(a.var) and math.isnan(b.var))
-    if a.thetas is not None or b.thetas is not None:
-        assert np.array_equal(a.thetas, b.thetas)
+_same = same_result
 
 
 # --------------------------------------------------------------------------- #
