@@ -86,18 +86,6 @@ def _describe(meas: Measured) -> str:
     return meas.describe()
 
 
-class _Worst:
-    """Records the instance with the smallest relative margin (the largest measured/bound ratio)
-    among every measurement of the search."""
-
-    def __init__(self):
-        self.m, self.inst, self.value, self.bound = math.inf, None, None, None
-
-    def see(self, inst, mg: Margin):
-        if mg.m < self.m:
-            self.m, self.inst, self.value, self.bound = mg.m, inst, mg.value, mg.bound
-
-
 def _search_confirming(sc, claim, stmt, cfg: Config, bound_at):
     """The first instance of a second search (``RESEARCH_FRACTION`` of the samples, no shrinking, fresh
     seed) that fails with the confirmation's measurement (``cfg.runs``), or ``None``."""
@@ -123,7 +111,7 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
     sc = bind(stmt.scenario, claim)
     bound = Compiled(stmt.bound, claim)
     search_runs = max(2, min(cfg.runs, sc.search_runs))
-    worst = _Worst()
+    worst_inst, worst_mg = None, None   # the largest measured/bound ratio the search met (search.py tracks it)
 
     def bound_at(inst) -> float:
         pt = sc.point(inst)
@@ -137,9 +125,7 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
                            cfg.confidence)
         value = meas.value
         scale = max(abs(b), abs(value), 1e-300)
-        mg = Margin((b - value) / scale + REL_TOL, value, b)
-        worst.see(inst, mg)
-        return mg
+        return Margin((b - value) / scale + REL_TOL, value, b)
 
     if cfg.at is not None:
         inst = sc.instance_at(cfg.at)
@@ -163,6 +149,8 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
             return Evidence(stmt.kind, stmt.name, "inconclusive", samples=res.samples, seconds=clock.seconds,
                             detail=f"no instance could be measured ({res.errors} errors)")
         found_by = res.found_by or "closest instance"
+        worst_inst, worst_mg = ((res.worst_point, res.worst) if res.worst_point is not None
+                                else (res.best_point, res.best))
 
     def confirm(inst):
         """(verdict, measurement, bound, notes) of ``inst`` measured with the check's runs."""
@@ -190,14 +178,13 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
 
     verdict, meas, b, notes = confirm(cand)
     inst = cand
-    searched_failure = cfg.at is None and worst.m < 0
-    if (verdict != "violated" and searched_failure and worst.inst is not None
-            and jsonable(worst.inst) != jsonable(cand)):
-        w_verdict, w_meas, w_b, w_notes = confirm(worst.inst)
+    searched_failure = cfg.at is None and worst_mg is not None and worst_mg.m < 0
+    if verdict != "violated" and searched_failure and jsonable(worst_inst) != jsonable(cand):
+        w_verdict, w_meas, w_b, w_notes = confirm(worst_inst)
         if w_verdict == "violated":
             notes = [f"the confirmation at the {found_by} instance gave {_describe(meas)} vs bound {b:.6g} "
                      f"({verdict}); the worst instance found was confirmed instead"] + w_notes
-            verdict, meas, b, inst = w_verdict, w_meas, w_b, worst.inst
+            verdict, meas, b, inst = w_verdict, w_meas, w_b, worst_inst
             found_by = "worst instance found (largest measured/bound ratio)"
     if verdict != "violated" and searched_failure and meas.kind != "estimate":
         # the search's failure was not confirmed anywhere: search again, measuring as the confirmation does
@@ -223,10 +210,10 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
               + "".join(f"; {n}" for n in notes))
     data = {"measured": value, "bound": b, "ratio": value / b if b else None,
             "measurement": {k: _finite(v) for k, v in meas.to_json().items()}}
-    if worst.inst is not None and cfg.at is None:
-        data["worst"] = {"params": jsonable(sc.point(worst.inst)), "seed": cfg.seed, "instance": jsonable(worst.inst),
-                         "measured": worst.value, "bound": worst.bound,
-                         "ratio": worst.value / worst.bound if worst.bound else None}
+    if worst_inst is not None and worst_mg is not None and cfg.at is None:
+        data["worst"] = {"params": jsonable(sc.point(worst_inst)), "seed": cfg.seed, "instance": jsonable(worst_inst),
+                         "measured": worst_mg.value, "bound": worst_mg.bound,
+                         "ratio": worst_mg.value / worst_mg.bound if worst_mg.bound else None}
         data["simplest"] = jsonable(sc.point(cand))
     return Evidence(stmt.kind, stmt.name, verdict, samples=samples, confidence=conf, min_margin=m,
                     value=value, bound=b, point=jsonable(sc.point(inst)), counterexample=ce,
