@@ -52,6 +52,25 @@ class Measured:
         return cls("exact", value, math.nextafter(value - error, -math.inf), math.nextafter(value + error, math.inf))
 
     @classmethod
+    def at_precision(cls, evaluate, dps: int = 30) -> "Measured":
+        """An exact value from ``evaluate(digits)`` (a number computed in mpmath at ``digits``
+        decimal digits), evaluated at ``dps`` and at ``2 dps`` digits: the error is the distance
+        between the two plus the rounding of the second to a double. The precision then sits in
+        the measurement, where a check can see it, instead of in a tolerance."""
+        import mpmath
+
+        if isinstance(dps, bool) or not isinstance(dps, int) or dps < 15:
+            raise ValueError(f"dps must be an integer >= 15. Found {dps!r}.")
+        with mpmath.workdps(2 * dps):
+            lo_prec, hi_prec = mpmath.mpf(evaluate(dps)), mpmath.mpf(evaluate(2 * dps))
+            if not (mpmath.isfinite(lo_prec) and mpmath.isfinite(hi_prec)):   # inf at both: exact
+                return cls.exact(float(hi_prec)) if lo_prec == hi_prec else cls("exact", float(hi_prec),
+                                                                                  -math.inf, math.inf)
+            value = float(hi_prec)
+            error = abs(hi_prec - lo_prec) + abs(hi_prec - value) + abs(hi_prec) * mpmath.mpf(10) ** (1 - 2 * dps)
+            return cls.exact(value, math.nextafter(float(error), math.inf))
+
+    @classmethod
     def lower_bound(cls, value: float) -> "Measured":
         """A valid lower bound on the true value (it can only refute ``true <= bound``)."""
         return cls("lower", value, value, math.inf)

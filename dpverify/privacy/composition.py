@@ -100,31 +100,96 @@ def _direction_epsilon(a: np.ndarray, b: np.ndarray, delta: float) -> float:
     return 0.0
 
 
-def pair_epsilon(p, q, delta: float) -> float:
+def _direction_epsilon_mp(a, b, delta):
+    """:func:`_direction_epsilon` in mpmath at the working precision, without tolerances: the
+    pieces' breakpoints are compared as they are (no cancellation is absorbed by a guard)."""
+    import mpmath
+
+    inf_mass = mpmath.fsum(x for x, y in zip(a, b) if y == 0 and x > 0)
+    if inf_mass > delta:
+        return mpmath.inf
+    atoms = sorted(((x / y, x, y) for x, y in zip(a, b) if x > 0 and y > 0), key=lambda t: -t[0])
+    A = B = mpmath.mpf(0)
+    for k, (r, x, y) in enumerate(atoms):
+        A, B = A + x, B + y
+        xk = (inf_mass + A - delta) / B
+        if xk >= (atoms[k + 1][0] if k + 1 < len(atoms) else 0):
+            return max(mpmath.mpf(0), mpmath.log(min(xk, r))) if xk > 0 else mpmath.mpf(0)
+    return mpmath.mpf(0)
+
+
+def _mp_pmf(name: str, p, dps: int) -> list:
+    """``p`` as mpmath numbers (entries converted exactly; ``dps`` digits for the sum check)."""
+    import mpmath
+
+    with mpmath.workdps(dps):
+        v = [mpmath.mpf(x) for x in (p.tolist() if isinstance(p, np.ndarray) else p)]
+        if not v or any(x < 0 or not mpmath.isfinite(x) for x in v) or abs(mpmath.fsum(v) - 1) > 1e-9:
+            raise ValueError(f"{name} must be a probability vector (non-negative, summing to 1). Found {p!r}.")
+    return v
+
+
+def pair_epsilon(p, q, delta: float, *, dps: int | None = None):
     """The smallest ``eps >= 0`` with ``pair_delta(p, q, eps) <= delta`` (``inf`` when none), exactly
-    (piecewise in e^eps between consecutive likelihood ratios), both directions."""
-    p, q = _check_pmf("p", p), _check_pmf("q", q)
-    check_nonnegative("delta", delta)
-    return max(_direction_epsilon(p, q, float(delta)), _direction_epsilon(q, p, float(delta)))
+    (piecewise in e^eps between consecutive likelihood ratios), both directions.
+
+    In double precision by default. With ``dps``, ``p``, ``q`` and ``delta`` may be mpmath numbers
+    (e.g. from :func:`canonical_pair` with ``dps``) and the result is an mpmath number computed at
+    ``dps`` digits: use it where ``delta`` cancels against an atom (``alpha -> 1`` in
+    :func:`subsampled_pair`, where the double-precision answer can be wrong in its first digit)."""
+    if dps is None:
+        p, q = _check_pmf("p", p), _check_pmf("q", q)
+        check_nonnegative("delta", delta)
+        return max(_direction_epsilon(p, q, float(delta)), _direction_epsilon(q, p, float(delta)))
+    import mpmath
+
+    dps = _check_int("dps", dps)
+    p, q = _mp_pmf("p", p, dps), _mp_pmf("q", q, dps)
+    if len(p) != len(q):
+        raise ValueError(f"p and q must have the same atoms. Found {len(p)} and {len(q)} atoms.")
+    with mpmath.workdps(dps):
+        delta = mpmath.mpf(delta)
+        if not delta >= 0:
+            raise ValueError(f"delta must be >= 0. Found {delta}.")
+        return max(_direction_epsilon_mp(p, q, delta), _direction_epsilon_mp(q, p, delta))
 
 
-def canonical_pair(eps: float, delta: float) -> tuple[np.ndarray, np.ndarray]:
+def canonical_pair(eps: float, delta: float, *, dps: int | None = None):
     """The (eps, delta)-DP pair every (eps, delta)-DP algorithm is a post-processing of
     [Kairouz, Oh & Viswanath 2015, Thm. 2.1]: four atoms, a delta leak on each side and randomised
-    response in between. ``pair_delta(P, Q, eps) == delta``."""
+    response in between. ``pair_delta(P, Q, eps) == delta``. With ``dps``, two lists of mpmath
+    numbers computed at ``dps`` digits (for :func:`pair_epsilon` with ``dps``)."""
     check_nonnegative("eps", eps)
+    if dps is not None:
+        import mpmath
+
+        with mpmath.workdps(_check_int("dps", dps)):
+            delta = mpmath.mpf(_check_prob("delta", delta))
+            e = mpmath.exp(-mpmath.mpf(eps))
+            hi, lo = (1 - delta) / (1 + e), (1 - delta) * e / (1 + e)
+            zero = mpmath.mpf(0)
+            return [delta, hi, lo, zero], [zero, lo, hi, delta]
     delta = _check_prob("delta", delta)
     e = math.exp(-eps)  # (1 - delta) e^eps/(1 + e^eps) = (1 - delta)/(1 + e^-eps)
     hi, lo = (1 - delta) / (1 + e), (1 - delta) * e / (1 + e)
     return np.array([delta, hi, lo, 0.0]), np.array([0.0, lo, hi, delta])
 
 
-def subsampled_pair(p, q, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+def subsampled_pair(p, q, alpha: float, *, dps: int | None = None):
     """The outputs of an algorithm whose neighbouring pair is (q, p) when the differing entry is in
     its input and p otherwise, run on a uniformly random ``alpha`` fraction of the data set: the
-    entry is drawn with probability ``alpha``, so the pair is ``((1 - alpha) p + alpha q, p)``."""
-    p, q = _check_pmf("p", p), _check_pmf("q", q)
+    entry is drawn with probability ``alpha``, so the pair is ``((1 - alpha) p + alpha q, p)``.
+    With ``dps``, in mpmath at ``dps`` digits (``1 - alpha`` is then exact for a double alpha)."""
     alpha = _check_prob("alpha", alpha, allow_zero=False, allow_one=True)
+    if dps is not None:
+        import mpmath
+
+        dps = _check_int("dps", dps)
+        p, q = _mp_pmf("p", p, dps), _mp_pmf("q", q, dps)
+        with mpmath.workdps(dps):
+            a = mpmath.mpf(alpha)
+            return [(1 - a) * x + a * y for x, y in zip(p, q)], p
+    p, q = _check_pmf("p", p), _check_pmf("q", q)
     return (1 - alpha) * p + alpha * q, p
 
 

@@ -41,3 +41,16 @@ def test_bad_input_names_the_parameter():
         Measured.exact(1.0, error=-1.0)
     with pytest.raises(ValueError, match="lower <= value <= upper"):
         Measured("estimate", 1.0, 2.0, 3.0)
+
+
+def test_at_precision_carries_the_distance_between_two_precisions():
+    import mpmath
+
+    # 1 - cos(x) at x = 1e-9 cancels: the value is 5e-19 and both precisions agree to ~30 digits
+    m = Measured.at_precision(lambda d: (lambda x: 1 - mpmath.cos(x))(mpmath.mpf("1e-9")), dps=30)
+    assert m.kind == "exact" and m.lower <= 5e-19 <= m.upper and m.upper - m.lower < 1e-30
+    # a quantity that is not stable between 30 and 60 digits gets that distance as its error
+    m = Measured.at_precision(lambda d: mpmath.mpf(10) ** (-d // 2), dps=30)
+    assert m.lower <= 1e-15 and m.upper >= 1e-15 and m.decide(0.0) == "inconclusive"
+    with pytest.raises(ValueError, match="dps"):
+        Measured.at_precision(lambda d: 1, dps=5)
