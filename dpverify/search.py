@@ -233,7 +233,9 @@ def search(strategy, margin: Callable[[Any], Margin], samples: int, seed: int, d
         fm = np.asarray(screen(pts), dtype=float)
         order = np.argsort(np.where(np.isnan(fm), -np.inf, fm))
         todo = [int(i) for i in order if not (fm[i] >= SCREEN_TOL)]
-        todo += [int(i) for i in order[:KEEP] if int(i) not in todo]
+        # the KEEP closest screened passes are confirmed too (not the points whose screen failed to
+        # evaluate: they are in todo already, and taking them again could leave no pass confirmed)
+        todo += [int(i) for i in [j for j in order if not np.isnan(fm[j])][:KEEP] if int(i) not in todo]
         for i in order:
             if fm[i] >= SCREEN_TOL and int(i) not in todo:
                 st.pool.append((float(fm[i]), pts[int(i)]))

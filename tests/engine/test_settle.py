@@ -64,3 +64,28 @@ def test_a_shrunk_point_that_does_not_confirm_falls_back_to_the_worst_failure():
     assert res.counterexample is not None and margin(res.counterexample).m < 0
     assert res.found_by.startswith("hypothesis (the worst point found")
     assert res.worst_point == res.counterexample and res.worst.m == margin(res.worst_point).m
+
+
+def test_points_that_cannot_be_evaluated_do_not_crowd_out_the_confirmed_passes():
+    """A fifth of the points cannot be evaluated (NaN screen, EvaluationError on the exact margin),
+    every other one passes the screen clearly: some passes must still be confirmed exactly, or a
+    clean statement is left with no evidence (erm/lemma-12-corrected at seed 7 was ``inconclusive``
+    this way)."""
+    import numpy as np
+
+    from dpverify.search import KEEP, EvaluationError
+
+    def bad(pt):
+        return pt["x"] < 2.0
+
+    def margin(pt):
+        if bad(pt):
+            raise EvaluationError("outside the domain")
+        return Margin(0.5, pt["x"], 2 * pt["x"])
+
+    def screen(pts):
+        return np.array([np.nan if bad(p) else 0.5 for p in pts])
+
+    res = search(st.fixed_dictionaries({"x": st.floats(0, 10)}), margin, 60, seed=0, screen=screen)
+    assert res.errors > KEEP and res.counterexample is None
+    assert res.confirmed >= KEEP
