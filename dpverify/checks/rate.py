@@ -1,7 +1,9 @@
 """Rate check: estimate the hidden constants of ``expr = Theta(rate)`` or ``O(rate)``.
 
 Along each declared path (a parameter sent to 0+ or infinity, others fixed at a drawn base point
-or tied to it) the ratio ``expr / rate`` is evaluated over ``DECADES`` decades in mpmath. The
+or tied to it) the ratio ``expr / rate`` is evaluated over ``DECADES`` decades in mpmath, each point
+at two precisions (the sweep ends where they stop agreeing: a value that moves with the precision
+is rounding, not a drift). The
 claim holds on a path when the ratio settles: its log-slope per decade over the last third of the
 sweep is below ``FLAT``. It is violated when the ratio keeps drifting (to infinity, or to 0 for
 Theta) at a slope above ``DRIFT`` per decade over the last third and has moved by more than a
@@ -24,6 +26,8 @@ STEPS_PER_DECADE = 2
 FLAT = 0.02
 DRIFT = 0.08
 BASE_POINTS = 4
+#: relative agreement between two precisions for a point of a sweep to count
+AGREE = 1e-12
 
 
 def applies(stmt) -> bool:
@@ -45,15 +49,35 @@ def sweep(claim, path, base, cfg, fns):
             pt[name] = fn(x, base)
         if not claim.domain.contains(pt):
             break
-        try:
-            vals = [f(pt, cfg.dps) for f in fns]
-        except (ZeroDivisionError, OverflowError, ValueError):
-            break
-        if not all(is_finite_real(v) for v in vals):
+        vals = _settled_values(fns, pt, cfg.dps)
+        if vals is None:
             break
         pts.append(pt)
-        values.append([real(v) for v in vals])
+        values.append(vals)
     return pts, values
+
+
+def _settled_values(fns, pt, dps):
+    """The values of ``fns`` at ``pt``, each agreeing to ``AGREE`` (relative) between ``d`` and ``2d``
+    digits for ``d = dps`` or ``2 dps``; ``None`` where they are undefined, not finite or never agree
+    (far along a path the parameters cancel, e.g. ``1 - 1/kappa`` at kappa = 1e27, and a fixed precision
+    returns noise that would read as a drift)."""
+    def at(d):
+        try:
+            vals = [f(pt, d) for f in fns]
+        except (ZeroDivisionError, OverflowError, ValueError):
+            return None
+        return [real(v) for v in vals] if all(is_finite_real(v) for v in vals) else None
+
+    low = at(dps)
+    for d in (2 * dps, 4 * dps):
+        if low is None:
+            return None
+        high = at(d)
+        if high is not None and all(abs(h - lo_) <= AGREE * max(abs(h), abs(lo_)) for h, lo_ in zip(high, low)):
+            return high
+        low = high
+    return None
 
 
 def _sweep(stmt, claim, path, base, cfg, num, den):

@@ -11,6 +11,8 @@ call ``holds``), every expected verdict being the mathematical truth:
   digits);
 * values far below any absolute floor (``e^-1000``) and a pass at 50 digits that is a failure at
   the point's own scale;
+* a rate along a path where a fixed precision turns into noise (``1 - sqrt(1 - 1/k)`` at k = 1e27 has
+  no correct digit at 50 digits, and the noise read as a drift), with its false twin that really drifts;
 * a false inequality whose violation is large at some points and at rounding level near the point
   Hypothesis shrinks to (the worst violation must be reported beside the simplest one), and one
   whose shrunk point is no counterexample at all (a double-precision artefact: the check must fall
@@ -20,7 +22,7 @@ Loaded the way a user's file is (``dpverify check --module tests/textbook/hostil
 """
 import sympy as sp
 
-from dpverify import Claim, Domain, Inequality, Int, Real, Source
+from dpverify import Claim, Domain, Inequality, Int, LimitPath, Rate, Real, Source
 
 BOOK = "elementary inequalities (exp, log, sin, Bernoulli), at the edges of floating point"
 x, N = sp.symbols("x N")
@@ -103,7 +105,29 @@ SINE_BELOW_PARABOLA = _claim("sine-below-parabola", "sin", "sin(pi x)^2 <= pi^2 
 EXP_ABOVE_TAYLOR = _claim("exp-above-taylor-5", "exp", "sum_{k<=5} x^k/k! <= e^x for x > 0.", _pos, EXP_TAYLOR_5,
                           sp.exp(x))
 
+# ------------------------------------------------------------------------- a rate whose path outruns a fixed precision
+k, a = sp.symbols("k a")
+_T_STATIONARY = 2 * sp.log(1 + (1 - sp.sqrt(1 - 1 / k)) ** 2 / a) / -sp.log(1 - 1 / k)
+_rate_domain = Domain(k=Real(ge=1, search=(1.0, 1e4), log=True), a=Real(gt=0, search=(1e-8, 10.0), log=True))
+
+
+def _rate_claim(id, summary, rate, expected, reason="", witness=None):
+    return Claim(id=f"textbook/hostile-{id}", source=Source(BOOK, "rate"), summary=summary, domain=_rate_domain,
+                 statements=(Rate(summary, expr=_T_STATIONARY, rate=rate, kind="O",
+                                  paths=(LimitPath("a", "0+"), LimitPath("k", "inf"))),),
+                 expected=expected, reason=reason, witness=witness)
+
+
+RATE_THROUGH_CANCELLATION = _rate_claim(
+    "rate-through-cancellation", "2 ln(1 + (1 - sqrt(1 - 1/k))^2/a)/ln(1/(1 - 1/k)) = O(2 k ln(1 + 1/(k^2 a))).",
+    2 * k * sp.log(1 + 1 / (k**2 * a)), "holds")
+RATE_MISSING_K = _rate_claim(
+    "rate-missing-k", "PLANTED: 2 ln(1 + (1 - sqrt(1 - 1/k))^2/a)/ln(1/(1 - 1/k)) = O(2 ln(1 + 1/(k^2 a))).",
+    2 * sp.log(1 + 1 / (k**2 * a)), "violated",
+    reason="planted: the factor k is dropped; as k -> inf the ratio grows like k/4",
+    witness={"k": 1e6, "a": 1.0})
+
 CLAIMS = (EXP_BELOW_ONE, LOG_BELOW_X, SIN_BELOW_X, RECIPROCAL_BELOW_ONE, EXP_BELOW_CHORD_TINY, EXP_ABOVE_CHORD_TINY,
           EXP_BELOW_ONE_AT_ZERO, RECIPROCAL_ABOVE_ONE, BERNOULLI, BERNOULLI_REVERSED, BERNOULLI_TINY,
           BERNOULLI_HALF_TINY, HALF_EXP, TWICE_EXP, EXP_TAYLOR, EXP_ABOVE_TAYLOR,
-          SINE_BELOW_DECAYING_PARABOLA, SINE_BELOW_PARABOLA)
+          SINE_BELOW_DECAYING_PARABOLA, SINE_BELOW_PARABOLA, RATE_THROUGH_CANCELLATION, RATE_MISSING_K)
