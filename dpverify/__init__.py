@@ -19,7 +19,7 @@ from .spec import (  # noqa: E402
     Choice, Claim, ClaimError, Constant, Domain, DomainError, ExpectationBound, Identity, Inequality, Int,
     Limit, LimitPath, Minimiser, Rate, Real, Relation, Seq, Source, SupBound,
 )
-from .verdict import Evidence, Verdict  # noqa: E402
+from .verdict import Basis, Evidence, Verdict  # noqa: E402
 
 
 def check(claim, *, seed: int = 0, runs: int = 20000, samples: int = 150, confidence: float = 0.99,
@@ -48,7 +48,7 @@ def list_claims(paper: str | None = None) -> list[Claim]:
 
 
 __all__ = [
-    "Choice", "Claim", "ClaimError", "Constant", "Domain", "DomainError", "Evidence", "ExpectationBound",
+    "Basis", "Choice", "Claim", "ClaimError", "Constant", "Domain", "DomainError", "Evidence", "ExpectationBound",
     "Identity", "Inequality", "Infimum", "Int", "Limit", "LimitPath", "Minimiser", "Rate", "Real", "Relation",
     "Seq", "Source", "SupBound", "Supremum", "Verdict", "check", "list_claims", "__version__",
 ]

@@ -1,7 +1,8 @@
 """``dpverify``: list, check, report and reproduce claims -- the registered papers' and your own.
 
-Exit status: 0 when every verdict equals its claim's expected verdict, 1 otherwise, 2 on a usage
-error (bad option, unknown claim or module, a pinned point outside the claim's hypotheses).
+Exit status: 0 when every verdict meets its claim's expected verdict (``expected="holds"`` is met by
+``verified`` too; ``expected="verified"`` demands a proof), 1 otherwise, 2 on a usage error (bad
+option, unknown claim or module, a pinned point outside the claim's hypotheses).
 """
 from __future__ import annotations
 

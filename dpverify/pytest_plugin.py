@@ -1,8 +1,9 @@
 """pytest plugin: every claim of a claims file becomes a test item (see :mod:`dpverify.testing`).
 
 Claims files are named with ``--dpverify-claims PATH`` (repeatable) or the ``dpverify_claims`` ini
-option (glob patterns relative to the rootdir). An item passes when the claim's verdict equals its
-``expected`` verdict; it fails with the evidence and the replay command otherwise.
+option (glob patterns relative to the rootdir). An item passes when the claim's verdict meets its
+``expected`` verdict (``holds`` is met by a proof too, see :func:`dpverify.verdict.as_expected`); it
+fails with the evidence and the replay command otherwise.
 """
 from __future__ import annotations
 

@@ -65,6 +65,10 @@ def errata_markdown(claims) -> str:
 
 def _evidence_line(e) -> str:
     bits = [f"{e.check}: {e.verdict}", e.detail]
+    if e.basis is not None:
+        bits.append(f"basis: {e.basis}")
+    if e.coverage is not None:
+        bits.append(f"coverage {e.coverage:.0%} (share of points where the statement is not trivially true)")
     if e.value is not None or e.bound is not None:
         bits.append(f"worst point: value {e.value:.6g} vs bound {e.bound:.6g}" if e.value is not None and
                     e.bound is not None else "")
@@ -90,8 +94,13 @@ def render(verdicts, claims, fmt: str = "md", title: str = "dpverify report") ->
         for v in verdicts:
             c = by_id[v.id]
             mark = "" if v.ok else " **(differs from expected)**"
-            out.append(f"### `{v.id}` -- {c.label}: {v.verdict} (expected {v.expected}){mark}")
+            flags = "".join(f" **[{f}]**" for f in v.flags)
+            out.append(f"### `{v.id}` -- {c.label}: {v.verdict}{flags} (expected {v.expected}){mark}")
             out.append("")
+            if v.basis:
+                out.append(f"*Basis:* {', '.join(v.basis)}" + ("" if v.coverage is None else
+                                                                f"; coverage {v.coverage:.0%}"))
+                out.append("")
             out.append(f"{c.source.cite()} {c.summary}")
             if c.reason:
                 out.append(f"\n*Why it fails:* {c.reason}")

@@ -101,6 +101,7 @@ class SearchResult:
     unresolved: int = 0
     unresolved_point: Any = None
     unresolved_reason: str = ""
+    drawn: list = field(default_factory=list)   # the points drawn from the strategy
 
 
 def _settings(samples: int, phases) -> settings:
@@ -308,6 +309,7 @@ def search(strategy, margin: Callable[[Any], Margin], samples: int, seed: int, d
         result.unresolved = len(st.unresolved)
         result.unresolved_point, result.unresolved_reason = st.unresolved[0]
     result.samples = st.n
+    result.drawn = pts
     result.errors = st.errors
     result.confirmed = st.confirmed
     result.tightness = None if st.tight == math.inf else st.tight

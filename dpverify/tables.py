@@ -17,16 +17,24 @@ def fmt3(x) -> str:
     return "" if x is None else f"{x:.3g}"
 
 
+def basis_cell(v) -> str:
+    """A verdict's basis kinds, then its flags in brackets: ``rate [algebra-only]``."""
+    return ",".join(v.basis) + "".join(f" [{f}]" for f in v.flags)
+
+
 def table(verdicts) -> str:
     rows = []
     for v in verdicts:
         mark = "" if v.ok else "  <-- differs"
-        rows.append([v.id, v.label, ",".join(v.checks), v.verdict, v.expected + mark,
+        rows.append([v.id, v.label, ",".join(v.checks), v.verdict, basis_cell(v), v.expected + mark,
                      fmt3(v.tightness), f"{v.seconds:.1f}"])
-    out = text_table(["id", "label", "checks", "verdict", "expected", "tightness", "seconds"], rows)
+    out = text_table(["id", "label", "checks", "verdict", "basis", "expected", "tightness", "seconds"], rows)
     bad = sum(not v.ok for v in verdicts)
+    flagged = sum(bool(v.flags) for v in verdicts)
     out += f"\n\n{len(verdicts)} claims: {len(verdicts) - bad} as expected, {bad} differ."
+    if flagged:
+        out += f" {flagged} flagged (a holds that is mostly vacuous or algebra-only)."
     return out
 
 
-__all__ = ["fmt3", "table", "text_table"]
+__all__ = ["basis_cell", "fmt3", "table", "text_table"]

@@ -32,7 +32,7 @@ import json
 from .spec import Claim
 from .contract import Breach, scenario_contract  # noqa: F401  (a user's scenario runs the same contract)
 from .replay import replay_counterexample
-from .verdict import Verdict
+from .verdict import Verdict, as_expected
 
 
 _CACHE: dict[tuple, tuple[Claim, Verdict]] = {}
@@ -70,7 +70,7 @@ def explain(claim: Claim, v: Verdict, module: str | None = None) -> str:
 def failure(claim: Claim, seed: int = 0, module: str | None = None) -> str | None:
     """``None`` when the claim's verdict (and witness) are as expected, else the message."""
     v = verdict_of(claim, seed)
-    if v.verdict != claim.expected:
+    if not as_expected(v.verdict, claim.expected):
         return explain(claim, v, module)
     if claim.expected == "violated" and claim.witness is not None:
         w = verdict_of(claim, seed, dict(claim.witness))

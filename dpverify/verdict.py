@@ -13,6 +13,21 @@ Every check returns an :class:`Evidence`; a claim's :class:`Verdict` combines th
   it alone);
 * a claim is ``violated`` if any statement is, else ``inconclusive`` if any statement is, else
   ``holds`` if any statement only holds, else ``verified``.
+
+A claim's ``expected`` verdict is what is true of it: ``expected="holds"`` is met by ``holds`` and by
+``verified`` (a proof is not a failure), ``expected="verified"`` demands a proof (a ``holds`` then
+differs), ``violated`` and ``inconclusive`` are met only by themselves (:func:`as_expected`, the one
+place where ``Verdict.ok``, the report's "differs" and the command line's exit status are decided).
+
+**What was tested.** Every evidence carries a :class:`Basis`: a ``kind`` from :data:`BASIS_KINDS`
+(what the check tested) and a free ``on`` text (which family, algorithm, problems or mechanism, from
+the scenario's ``describe``). A statement may declare when it is trivially true (``trivial=``, a
+SymPy relation in the claim's symbols); the checks that evaluate points report ``coverage``, the
+share of the points they evaluated where it is not trivially true (``None`` when nothing is
+declared). A claim's :attr:`Verdict.basis` lists, per statement, the strongest kind of the evidence
+that supports its verdict; :attr:`Verdict.flags` marks a ``holds`` that is *mostly vacuous*
+(coverage below :data:`VACUOUS_BELOW`) or *algebra-only* (a claim ``about="algorithm"`` whose
+``holds`` rests only on :data:`ALGEBRAIC` kinds). Flags never change a verdict.
 """
 from __future__ import annotations
 
@@ -20,6 +35,57 @@ import html
 import json
 from dataclasses import dataclass, field
 from .spec import VERDICTS
+
+#: What a check tested, strongest support first (the order :attr:`Verdict.basis` ranks by).
+BASIS_KINDS = {
+    "proof": "a symbolic proof on the whole domain (SymPy: an identity, a sign, a limit)",
+    "exact-cases": "exact symbolic computation for small cases only (e.g. every T = 1..6), no general proof",
+    "privacy-exact": "the privacy loss of the mechanism computed exactly (with its error), worst over instances",
+    "privacy-upper": "a valid upper bound on the privacy loss (a pessimistic accountant), worst over instances",
+    "exact-expectation": "the algorithm's expectation computed exactly on problems of a family",
+    "worst-case": "a measured quantity (sensitivity, stability, ...) maximised over a class of instances",
+    "monte-carlo": "runs of the algorithm on problems, means with one-sided confidence bounds",
+    "privacy-estimate": "a privacy loss estimated with a confidence interval, worst over instances",
+    "privacy-lower": "a lower bound on the privacy loss (an optimistic accountant, a best half-line)",
+    "algebra": "the printed expressions evaluated at points of the domain (mpmath)",
+    "limit": "the printed expression swept towards its limit",
+    "rate": "the ratio of the printed expression to its rate swept along paths to a limit",
+    "audit": "an empirical privacy audit of the algorithm (refutes only)",
+    "scaling": "both sides' scaling in the loss and the parameters (refutes only)",
+}
+#: Kinds that test the printed expressions, not what an algorithm attains.
+ALGEBRAIC = frozenset({"proof", "exact-cases", "algebra", "limit", "rate", "scaling"})
+#: A ``holds`` whose coverage is below this share is flagged "mostly vacuous".
+VACUOUS_BELOW = 0.5
+
+
+@dataclass(frozen=True)
+class Basis:
+    """What one check tested: ``kind`` (one of :data:`BASIS_KINDS`) and ``on`` (which family,
+    algorithm, problems or mechanism; free text)."""
+
+    kind: str
+    on: str = ""
+
+    def __post_init__(self):
+        if self.kind not in BASIS_KINDS:
+            raise ValueError(f"Basis.kind must be one of {tuple(BASIS_KINDS)}, got {self.kind!r}")
+
+    def __str__(self) -> str:
+        return f"{self.kind} on {self.on}" if self.on else self.kind
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "on": self.on}
+
+    @classmethod
+    def from_json(cls, d) -> "Basis | None":
+        return None if not d else cls(kind=d["kind"], on=d.get("on", ""))
+
+
+def as_expected(verdict: str, expected: str) -> bool:
+    """Whether ``verdict`` meets ``expected``: ``holds`` is met by a proof too (``verified``);
+    every other expected verdict only by itself."""
+    return verdict == expected or (expected == "holds" and verdict == "verified")
 
 
 @dataclass
@@ -40,10 +106,14 @@ class Evidence:
     value: float | None = None
     bound: float | None = None
     point: dict | None = None
+    basis: Basis | None = None
+    coverage: float | None = None
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if self.basis is not None and not isinstance(self.basis, Basis):
+            raise ValueError(f"basis must be a Basis(kind, on), got {self.basis!r}")
         if self.tightness is None and self.verdict != "violated":
             from .search import tightness
 
@@ -65,6 +135,8 @@ class Evidence:
             "counterexample": self.counterexample,
             "seconds": round(self.seconds, 3) if timing else 0.0,
             "detail": self.detail,
+            "basis": None if self.basis is None else self.basis.to_json(),
+            "coverage": _round(self.coverage),
             **({"data": self.data} if self.data else {}),
         }
 
@@ -138,10 +210,61 @@ class Verdict:
     reason: str = ""
     seed: int = 0
     at: dict | None = None
+    about: str | None = None
 
     @property
     def ok(self) -> bool:
-        return self.verdict == self.expected
+        return as_expected(self.verdict, self.expected)
+
+    def _supporting(self) -> list[Evidence]:
+        """The evidence that supports the verdict: the passes of supporting checks for ``holds`` and
+        ``verified``, the counterexamples for ``violated``, nothing for ``inconclusive``."""
+        if self.verdict in ("holds", "verified"):
+            return [e for e in self.evidence if e.verdict in ("holds", "verified") and e.check not in REFUTE_ONLY]
+        if self.verdict == "violated":
+            return [e for e in self.evidence if e.verdict == "violated"]
+        return []
+
+    @property
+    def basis(self) -> list[str]:
+        """Per statement, the strongest basis kind of the evidence supporting the verdict (in
+        :data:`BASIS_KINDS` order), each kind once, in the order of the statements."""
+        rank = {k: i for i, k in enumerate(BASIS_KINDS)}
+        best: dict[str, str] = {}
+        for e in self._supporting():
+            if e.basis is None:
+                continue
+            cur = best.get(e.statement)
+            if cur is None or rank[e.basis.kind] < rank[cur]:
+                best[e.statement] = e.basis.kind
+        out: list[str] = []
+        for k in best.values():
+            if k not in out:
+                out.append(k)
+        return out
+
+    @property
+    def coverage(self) -> float | None:
+        """The smallest coverage of the evidence (the share of checked points where a statement is
+        not trivially true), or None when no statement declares when it is trivial."""
+        vals = [e.coverage for e in self.evidence if e.coverage is not None]
+        return min(vals) if vals else None
+
+    @property
+    def flags(self) -> list[str]:
+        """``"mostly vacuous"`` (a ``holds`` with coverage below :data:`VACUOUS_BELOW`) and
+        ``"algebra-only"`` (a ``holds`` of a claim about an algorithm resting only on
+        :data:`ALGEBRAIC` kinds). Flags qualify a verdict; they never change it."""
+        out = []
+        if self.verdict != "holds":
+            return out
+        cov = self.coverage
+        if cov is not None and cov < VACUOUS_BELOW:
+            out.append("mostly vacuous")
+        kinds = {e.basis.kind for e in self._supporting() if e.basis is not None}
+        if self.about == "algorithm" and kinds <= ALGEBRAIC:
+            out.append("algebra-only")
+        return out
 
     @property
     def checks(self) -> list[str]:
@@ -176,6 +299,10 @@ class Verdict:
             "reason": self.reason,
             "seed": self.seed,
             "at": self.at,
+            "about": self.about,
+            "basis": self.basis,
+            "coverage": _round(self.coverage),
+            "flags": self.flags,
             "tightness": _round(self.tightness),
             "seconds": round(self.seconds, 3) if timing else 0.0,
             "evidence": [e.to_json(timing) for e in self.evidence],
@@ -191,10 +318,11 @@ class Verdict:
                                min_margin=e.get("min_margin"), tightness=e.get("tightness"),
                                counterexample=e.get("counterexample"), seconds=e.get("seconds", 0.0),
                                detail=e.get("detail", ""), data=e.get("data", {}), value=e.get("value"),
-                               bound=e.get("bound"), point=e.get("worst_point")))
+                               bound=e.get("bound"), point=e.get("worst_point"),
+                               basis=Basis.from_json(e.get("basis")), coverage=e.get("coverage")))
         return cls(id=d["id"], label=d.get("label", ""), verdict=d["verdict"], expected=d["expected"],
                    evidence=ev, seconds=d.get("seconds", 0.0), reason=d.get("reason", ""),
-                   seed=d.get("seed", 0), at=d.get("at"))
+                   seed=d.get("seed", 0), at=d.get("at"), about=d.get("about"))
 
     def __str__(self) -> str:
         from .tables import table
@@ -204,7 +332,8 @@ class Verdict:
     def _repr_html_(self) -> str:
         rows = "".join(
             "<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in (
-                e.statement, e.check, e.verdict, e.samples,
+                e.statement, e.check, "" if e.basis is None else e.basis, e.verdict, e.samples,
+                "" if e.coverage is None else f"{e.coverage:.0%}",
                 "" if e.confidence is None else e.confidence,
                 "" if e.min_margin is None else f"{e.min_margin:.3g}",
                 "" if e.tightness is None else f"{e.tightness:.3g}",
@@ -212,10 +341,12 @@ class Verdict:
                 f"{e.seconds:.2f}")) + "</tr>"
             for e in self.evidence)
         colour = "#2e7d32" if self.ok else "#c62828"
-        head = "".join(f"<th>{h}</th>" for h in ("statement", "check", "verdict", "samples",
+        head = "".join(f"<th>{h}</th>" for h in ("statement", "check", "basis", "verdict", "samples", "coverage",
                                                  "confidence", "min margin", "tightness",
                                                  "counterexample", "s"))
         reason = f"<br><i>{html.escape(self.reason)}</i>" if self.reason else ""
+        flags = "".join(f" <b style='color:#c62828'>[{html.escape(f)}]</b>" for f in self.flags)
+        basis = f"; basis: {html.escape(', '.join(self.basis))}" if self.basis else ""
         return (f"<div><b>{html.escape(self.id)}</b> ({html.escape(self.label)}): "
-                f"<b style='color:{colour}'>{self.verdict}</b> (expected {self.expected}){reason}"
+                f"<b style='color:{colour}'>{self.verdict}</b>{flags} (expected {self.expected}{basis}){reason}"
                 f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>")

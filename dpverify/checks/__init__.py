@@ -52,7 +52,7 @@ def run(claim: Claim, config: Config | None = None) -> Verdict:
         per_statement.append(statement_verdict(ev))
     return Verdict(id=claim.id, label=claim.label, verdict=claim_verdict(per_statement),
                    expected=claim.expected, evidence=evidence, seconds=clock.seconds,
-                   reason=claim.reason, seed=cfg.seed, at=cfg.at)
+                   reason=claim.reason, seed=cfg.seed, at=cfg.at, about=claim.about)
 
 
 __all__ = ["CHECKS", "Config", "DomainError", "checks_for", "run"]

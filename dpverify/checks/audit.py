@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..spec import SupBound
-from ..verdict import Evidence
+from ..verdict import Basis, Evidence
 from . import sup
-from .base import Config
+from .base import Config, scenario_on
 
 
 def applies(stmt) -> bool:
@@ -23,4 +23,6 @@ def applies(stmt) -> bool:
 def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
     delta = stmt.audit.params.exprs["delta"]
     probe = replace(stmt, bound=delta, scenario=stmt.audit, kind="audit", audit=None)
-    return sup.check(probe, claim, cfg)
+    ev = sup.check(probe, claim, cfg)
+    ev.basis = Basis("audit", scenario_on(stmt.audit))
+    return ev

@@ -1,15 +1,21 @@
-"""What every check shares: its configuration, a clock, and a time limit for SymPy."""
+"""What every check shares: its configuration, a clock, a time limit for SymPy, what a check
+tested (:func:`based`, :func:`scenario_on`) and the share of its points where a statement is not
+trivially true (:class:`Triviality`)."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import threading
 import time
+
+import numpy as np
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from ..measured import Measured
 from ..search import derive_seed
+from ..verdict import Basis
 
 
 @dataclass(frozen=True)
@@ -256,3 +262,112 @@ def confirmed_margin(values, dps: int, tol=None, point=None):
     tol = mpmath.mpf(10) ** -30 if tol is None else tol
     s = settle(values, dps, tol=tol, point=point)
     return (0.0 if s.status == "unresolved" else s.m), s.value, s.bound
+
+
+# --------------------------------------------------------------------------- what a check tested
+def based(basis):
+    """Decorate a check ``(stmt, claim, cfg) -> Evidence`` so that its evidence says what it tested:
+    ``basis`` is a :class:`~dpverify.verdict.Basis` or a function ``(stmt, claim, evidence) -> Basis``,
+    applied where the check did not set one itself."""
+    def deco(fn):
+        @functools.wraps(fn)
+        def check(stmt, claim, cfg):
+            ev = fn(stmt, claim, cfg)
+            if ev.basis is None:
+                ev.basis = basis(stmt, claim, ev) if callable(basis) else basis
+            return ev
+        return check
+    return deco
+
+
+def scenario_on(sc, inst=None, monte_carlo: bool = False) -> str:
+    """The ``on`` text of a scenario's evidence: its algorithm (when it names one) on its problem
+    family (``name``, or ``mc_name`` for the Monte Carlo problems), or the scenario's ``describe``
+    where it names no family (a :class:`~dpverify.scenarios.PointScenario`)."""
+    family = sc.mc_name if monte_carlo else sc.name
+    if not family or family in ("scenario", "none"):
+        try:
+            family = sc.describe(inst)
+        except Exception:  # noqa: BLE001 - a description needing an instance: no family to name
+            family = ""
+    alg = getattr(sc, "algorithm", "") or ""
+    return f"{alg} on {family}" if alg and family else (alg or family)
+
+
+def inside_points(sc, claim, instances) -> list:
+    """The claim's points of the ``instances`` a scenario drew that lie inside its hypotheses."""
+    out = []
+    for inst in instances:
+        try:
+            pt = sc.point(inst)
+        except Exception:  # noqa: BLE001 - an instance the scenario cannot map is not a checked point
+            continue
+        if claim.domain.contains(pt):
+            out.append(pt)
+    return out
+
+
+class Triviality:
+    """Where a statement is trivially true: its ``trivial=`` relation evaluated at points of the
+    claim (double precision; points NumPy cannot evaluate in mpmath at 30 digits; points where it
+    cannot be evaluated at all are not counted).
+
+    ``coverage(points)``: the share of ``points`` where the statement is NOT trivially true, or
+    ``None`` when the statement declares nothing (or no point could be evaluated)."""
+
+    _OPS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
+
+    def __init__(self, stmt, claim):
+        self.rel = getattr(stmt, "trivial", None)
+        self.claim = claim
+        self._compiled: dict = {}
+
+    def _side(self, expr):
+        from ..numeric import Compiled
+
+        if expr not in self._compiled:
+            self._compiled[expr] = Compiled(expr, self.claim)
+        return self._compiled[expr]
+
+    def _values(self, expr, points) -> np.ndarray:
+        f = self._side(expr)
+        with np.errstate(all="ignore"):
+            try:
+                v = np.broadcast_to(np.asarray(f.batch(points), dtype=float), (len(points),)).copy()
+            except (ValueError, TypeError, ZeroDivisionError, OverflowError, ArithmeticError):
+                v = np.full(len(points), np.nan)
+        for i in np.flatnonzero(np.isnan(v)):
+            try:
+                import mpmath
+
+                x = f(points[i], 30)
+                v[i] = float(mpmath.re(x)) if mpmath.im(x) == 0 else np.nan
+            except (ValueError, TypeError, ZeroDivisionError, OverflowError, ArithmeticError):
+                v[i] = np.nan
+        return v
+
+    def _truth(self, rel, points) -> np.ndarray:
+        """1.0 where ``rel`` holds, 0.0 where not, NaN where it cannot be evaluated."""
+        import sympy as sp
+
+        if isinstance(rel, sp.And) or isinstance(rel, sp.Or):
+            parts = [self._truth(a, points) for a in rel.args]
+            comb = np.minimum if isinstance(rel, sp.And) else np.maximum
+            return functools.reduce(comb, parts)
+        if isinstance(rel, sp.Not):
+            return 1.0 - self._truth(rel.args[0], points)
+        a, b = self._values(rel.lhs, points), self._values(rel.rhs, points)
+        with np.errstate(all="ignore"):
+            out = self._OPS[rel.rel_op](a, b).astype(float)
+        out[np.isnan(a) | np.isnan(b)] = np.nan
+        return out
+
+    def coverage(self, points) -> float | None:
+        if self.rel is None:
+            return None
+        points = [p for p in points if p is not None]
+        if not points:
+            return None
+        t = self._truth(self.rel, points)
+        t = t[~np.isnan(t)]
+        return None if t.size == 0 else float(np.mean(t == 0.0))

@@ -19,8 +19,8 @@ from ..numeric import Compiled, jsonable
 from ..scenarios import bind
 from ..search import SCREEN_TOL, EvaluationError, Margin, search
 from ..spec import ExpectationBound
-from ..verdict import Evidence
-from .base import Clock, Config, confirmed_margin
+from ..verdict import Basis, Evidence
+from .base import Clock, Config, Triviality, confirmed_margin, inside_points, scenario_on
 
 def applies(stmt) -> bool:
     return isinstance(stmt, ExpectationBound) and stmt.scenario.supports_exact
@@ -83,21 +83,25 @@ def check(stmt: ExpectationBound, claim, cfg: Config) -> Evidence:
     clock = Clock()
     sc = bind(stmt.scenario, claim)
     margin = margin_function(stmt, claim, cfg, sc)
+    basis, triv = Basis("exact-expectation", scenario_on(sc)), Triviality(stmt, claim)
     if cfg.at is not None:
+        cov = triv.coverage([cfg.at])
         inst = sc.instance_at(cfg.at)
         if inst is None:
-            return Evidence("exact", stmt.name, "inconclusive", seconds=clock.seconds,
+            return Evidence("exact", stmt.name, "inconclusive", seconds=clock.seconds, basis=basis, coverage=cov,
                             detail="the scenario cannot build a problem at the pinned point")
         mg = margin(inst)
         ok = mg.m >= 0
         return Evidence("exact", stmt.name, "holds" if ok else "violated", samples=1, min_margin=mg.m,
                         value=mg.value, bound=mg.bound, point=jsonable(cfg.at), seconds=clock.seconds,
+                        basis=basis, coverage=cov,
                         counterexample=None if ok else {"params": jsonable(cfg.at), "seed": cfg.seed,
                                                         "instance": jsonable(inst)},
                         detail=f"exact expectation on {sc.describe(inst)}")
     seed = cfg.seed_for(claim.id, stmt.name, "exact")
     res = search(sc.strategy(), margin, cfg.samples, seed, domain=claim.domain, screen=margin.screen,
                  embed=(sc.point, sc.with_point))
+    cov = triv.coverage(inside_points(sc, claim, res.drawn))
     best = res.best
     if res.counterexample is not None:
         inst = res.counterexample
@@ -105,14 +109,14 @@ def check(stmt: ExpectationBound, claim, cfg: Config) -> Evidence:
                         value=best.value, bound=best.bound, point=jsonable(sc.point(inst)),
                         counterexample={"params": jsonable(sc.point(inst)), "seed": cfg.seed,
                                         "instance": jsonable(inst)},
-                        seconds=clock.seconds,
+                        seconds=clock.seconds, basis=basis, coverage=cov,
                         detail=f"exact expectation exceeds the bound on {sc.describe(inst)} (confirmed in mpmath)")
     if res.samples == 0 or res.confirmed == 0:
-        return Evidence("exact", stmt.name, "inconclusive", seconds=clock.seconds,
+        return Evidence("exact", stmt.name, "inconclusive", seconds=clock.seconds, basis=basis, coverage=cov,
                         detail=f"no problem could be evaluated ({res.errors} errors)")
     return Evidence("exact", stmt.name, "holds", samples=res.samples, min_margin=res.min_margin,
                     tightness=res.tightness, value=None if best is None else best.value,
                     bound=None if best is None else best.bound,
                     point=None if res.best_point is None else jsonable(sc.point(res.best_point)),
-                    seconds=clock.seconds,
+                    seconds=clock.seconds, basis=basis, coverage=cov,
                     detail=f"exact expectations on {res.samples} {sc.name} problems drawn by Hypothesis")

@@ -17,8 +17,8 @@ import sympy as sp
 from ..numeric import Compiled, jsonable
 from ..search import sample_points
 from ..spec import Limit, Real
-from ..verdict import Evidence
-from .base import Clock, Config, SymbolicTimeout, time_limit
+from ..verdict import Basis, Evidence
+from .base import Clock, Config, SymbolicTimeout, based, time_limit
 from .rate import DECADES, STEPS_PER_DECADE, sweep
 
 BASE_POINTS = 4
@@ -31,6 +31,12 @@ def applies(stmt) -> bool:
     return isinstance(stmt, Limit)
 
 
+def _where(stmt) -> str:
+    p = stmt.path
+    return f"{p.param} -> {p.to}" + (f" ({p.label})" if p.label else "")
+
+
+@based(lambda stmt, claim, ev: Basis("proof", f"SymPy's limit as {_where(stmt)}"))
 def check_symbolic(stmt: Limit, claim, cfg: Config) -> Evidence:
     clock = Clock()
     pos = {}
@@ -66,6 +72,7 @@ def _sweep(claim, path, base, cfg, f, g):
     return pts, [v[0] for v in values], [v[1] for v in values]
 
 
+@based(lambda stmt, claim, ev: Basis("limit", f"the printed expression swept as {_where(stmt)}"))
 def check_numeric(stmt: Limit, claim, cfg: Config) -> Evidence:
     clock = Clock()
     f, g = Compiled(stmt.expr, claim), Compiled(stmt.value, claim)

@@ -19,8 +19,8 @@ from scipy.optimize import minimize
 from ..numeric import Compiled, is_finite_real, jsonable, real
 from ..search import EvaluationError, Margin, search
 from ..spec import Minimiser, Seq
-from ..verdict import Evidence
-from .base import Clock, Config, SymbolicTimeout, time_limit
+from ..verdict import Basis, Evidence
+from .base import Clock, Config, SymbolicTimeout, based, time_limit
 
 SMALL_T = 5
 REL_TOL = 1e-9
@@ -37,6 +37,7 @@ def _length_name(claim) -> str:
     raise ValueError("a Minimiser needs a sequence parameter in the domain")
 
 
+@based(Basis("exact-cases", f"KKT stationarity, feasibility and value for every T = 1..{SMALL_T}"))
 def check_symbolic(stmt: Minimiser, claim, cfg: Config) -> Evidence:
     clock = Clock()
     Tn = _length_name(claim)
@@ -85,6 +86,7 @@ def check_symbolic(stmt: Minimiser, claim, cfg: Config) -> Evidence:
                            "(a linear objective over a convex feasible set: KKT points are minima)")
 
 
+@based(Basis("algebra", "the claimed argmin and value, and SLSQP from feasible points, at points of the domain"))
 def check_numeric(stmt: Minimiser, claim, cfg: Config) -> Evidence:
     clock = Clock()
     Tn = _length_name(claim)

@@ -48,8 +48,8 @@ from ..numeric import Compiled, jsonable
 from ..scenarios import bind
 from ..spec import ExpectationBound
 from ..stats import binomial_bounds, bonferroni, mean_bounds
-from ..verdict import Evidence
-from .base import Clock, Config
+from ..verdict import Basis, Evidence
+from .base import Clock, Config, Triviality, scenario_on
 
 #: a violated random point is re-run with this many times the runs before it is reported
 RETEST_FACTOR = 4
@@ -167,8 +167,10 @@ def check(stmt: ExpectationBound, claim, cfg: Config) -> Evidence:
     sc = bind(stmt.scenario, claim)
     bound = Compiled(stmt.bound, claim)
     indexed, outside = _instances(sc, claim, cfg)
+    basis = Basis("monte-carlo", scenario_on(sc, monte_carlo=True))
+    cov = Triviality(stmt, claim).coverage([sc.point(inst) for _, inst in indexed])
     if not indexed:
-        return Evidence("monte_carlo", stmt.name, "inconclusive", seconds=clock.seconds,
+        return Evidence("monte_carlo", stmt.name, "inconclusive", seconds=clock.seconds, basis=basis,
                         detail="no problem instance inside the claim's hypotheses for Monte Carlo"
                                + (f" ({outside} outside)" if outside else ""))
     triples, pts, tols, dets = [], [], [], []
@@ -234,7 +236,8 @@ def check(stmt: ExpectationBound, claim, cfg: Config) -> Evidence:
         "monte_carlo", stmt.name, verdict, samples=cfg.runs * len(rows),
         confidence=cfg.confidence, min_margin=(w["bound"] - w["upper"]) / scale,
         tightness=min(tight) if tight and verdict != "violated" else None, counterexample=ce,
-        value=w["mean"], bound=w["bound"], point=jsonable(pts[worst][0]), seconds=clock.seconds,
+        value=w["mean"], bound=w["bound"], point=jsonable(pts[worst][0]), seconds=clock.seconds, basis=basis,
+        coverage=cov,
         detail=(f"{len(rows)} point(s) x {cfg.runs} runs of {sc.algorithm} on {sc.mc_name}; "
                 f"one-sided bounds ({', '.join(hows)}) at level {level:.2g} each (Bonferroni)"
                 + "".join(f"; {n}" for n in notes)),

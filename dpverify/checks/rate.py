@@ -18,8 +18,8 @@ import mpmath
 from ..numeric import Compiled, is_finite_real, jsonable, real
 from ..search import sample_points
 from ..spec import Rate
-from ..verdict import Evidence
-from .base import Clock, Config
+from ..verdict import Basis, Evidence
+from .base import Clock, Config, based
 
 DECADES = 24
 STEPS_PER_DECADE = 2
@@ -93,6 +93,12 @@ def _sweep(stmt, claim, path, base, cfg, num, den):
     return xs, ratios
 
 
+def _basis(stmt, claim, ev) -> Basis:
+    paths = ", ".join(f"{p.param} -> {p.to}" for p in stmt.paths)
+    return Basis("rate", f"the printed expr / rate along {paths}")
+
+
+@based(_basis)
 def check(stmt: Rate, claim, cfg: Config) -> Evidence:
     clock = Clock()
     num = Compiled(stmt.expr, claim)

@@ -31,8 +31,8 @@ import sympy as sp
 from ..numeric import Compiled, golden_section, is_finite_real, jsonable, real
 from ..search import EvaluationError, Margin, search
 from ..spec import Identity, Inequality, Real
-from ..verdict import Evidence
-from .base import Clock, Config, SymbolicTimeout, settle, time_limit
+from ..verdict import Basis, Evidence
+from .base import Clock, Config, SymbolicTimeout, Triviality, based, settle, time_limit
 from .symbolic import simple_fraction
 
 TOL = mpmath.mpf(10) ** -30
@@ -197,38 +197,42 @@ def margin_function(stmt, claim, cfg: Config):
     return inner
 
 
+@based(Basis("algebra", "the printed lhs and rhs at points of the claim's domain (mpmath)"))
 def check(stmt, claim, cfg: Config) -> Evidence:
     clock = Clock()
+    triv = Triviality(stmt, claim)
     margin = margin_function(stmt, claim, cfg)
     screen = None if isinstance(stmt, Identity) else margin.screen
     quant = f"; exists {', '.join(stmt.exists)} (grid + refinement)" if getattr(stmt, "exists", ()) else ""
     if cfg.at is not None:
+        cov = triv.coverage([cfg.at])
         try:
             mg = margin(cfg.at)
         except EvaluationError as exc:
-            return Evidence("sampled", stmt.name, "inconclusive", samples=1, seconds=clock.seconds,
+            return Evidence("sampled", stmt.name, "inconclusive", samples=1, seconds=clock.seconds, coverage=cov,
                             detail=f"cannot evaluate at the pinned point: {exc}")
         verdict = "violated" if mg.m < 0 else "inconclusive" if mg.unresolved else "holds"
         return Evidence("sampled", stmt.name, verdict, samples=1, min_margin=mg.m, value=mg.value, bound=mg.bound,
                         point=jsonable(cfg.at),
                         counterexample={"params": jsonable(cfg.at), "seed": cfg.seed} if mg.m < 0 else None,
-                        seconds=clock.seconds,
+                        seconds=clock.seconds, coverage=cov,
                         detail=(f"unresolved at the pinned point: {mg.unresolved}" if mg.unresolved else
                                 f"evaluated at the pinned point ({cfg.dps} digits or more){quant}"))
     seed = cfg.seed_for(claim.id, stmt.name, "sampled")
     res = search(claim.domain.strategy(), margin, cfg.samples, seed, domain=claim.domain, screen=screen)
+    cov = triv.coverage(res.drawn)
     best = res.best
     if res.counterexample is not None:
         return Evidence("sampled", stmt.name, "violated", samples=res.samples, min_margin=res.min_margin,
                         value=best.value, bound=best.bound, point=jsonable(res.counterexample),
                         counterexample={"params": jsonable(res.counterexample), "seed": cfg.seed},
-                        seconds=clock.seconds, data=_worst(res, cfg),
+                        seconds=clock.seconds, coverage=cov, data=_worst(res, cfg),
                         detail=f"counterexample found by {res.found_by}; replay with --at{quant}")
     if res.samples == 0 or res.confirmed == 0:
-        return Evidence("sampled", stmt.name, "inconclusive", samples=res.samples, seconds=clock.seconds,
+        return Evidence("sampled", stmt.name, "inconclusive", samples=res.samples, seconds=clock.seconds, coverage=cov,
                         detail=f"no point could be evaluated ({res.errors} evaluation errors)")
     if res.unresolved:
-        return Evidence("sampled", stmt.name, "inconclusive", samples=res.samples, seconds=clock.seconds,
+        return Evidence("sampled", stmt.name, "inconclusive", samples=res.samples, seconds=clock.seconds, coverage=cov,
                         point=jsonable(res.unresolved_point),
                         detail=f"no counterexample, but {res.unresolved} point(s) could not be decided at any "
                                f"precision tried, e.g. {jsonable(res.unresolved_point)}: {res.unresolved_reason}{quant}")
@@ -240,7 +244,7 @@ def check(stmt, claim, cfg: Config) -> Evidence:
                     tightness=res.tightness, value=None if best is None else best.value,
                     bound=None if best is None else best.bound,
                     point=jsonable(res.best_point) if res.best_point else None,
-                    seconds=clock.seconds, detail=detail)
+                    seconds=clock.seconds, coverage=cov, detail=detail)
 
 
 def _worst(res, cfg: Config) -> dict:

@@ -12,8 +12,8 @@ import mpmath
 
 from ..numeric import Compiled, is_finite_real, jsonable, real
 from ..spec import Identity, Inequality, Limit, Rate, Seq
-from ..verdict import Evidence
-from .base import Clock, Config
+from ..verdict import Basis, Evidence
+from .base import Clock, Config, based
 from ..search import sample_points
 
 C, S = mpmath.mpf(3) / 2, mpmath.mpf(5) / 7
@@ -62,6 +62,7 @@ def exponents(fn, claim, point, dps):
         return tuple(out)
 
 
+@based(Basis("scaling", "both printed sides with the loss scaled by c and the parameters by s"))
 def check(stmt, claim, cfg: Config) -> Evidence:
     clock = Clock()
     missing = [n for n, p in claim.domain.params.items() if p.units is None]

@@ -36,8 +36,8 @@ from ..scenarios import bind
 from ..search import EvaluationError, Margin, search
 from ..spec import SupBound
 from ..stats import mean_bounds
-from ..verdict import Evidence
-from .base import Clock, Config
+from ..verdict import Basis, Evidence
+from .base import Clock, Config, Triviality, inside_points, scenario_on
 
 REL_TOL = 1e-9
 #: a Monte Carlo violation is re-tested with this many times the check's runs (fresh seeds)
@@ -106,12 +106,23 @@ def _search_confirming(sc, claim, stmt, cfg: Config, bound_at):
     return res.counterexample
 
 
+def _basis(stmt: SupBound, sc, meas: Measured | None = None, inst=None) -> Basis:
+    """A privacy statement's basis is the direction of its confirmed measurement (privacy-exact,
+    -upper, -lower, -estimate); any other supremum, or one never measured, is a worst case over the
+    scenario's instances."""
+    on = scenario_on(sc, inst)
+    if stmt.kind == "privacy" and meas is not None:
+        return Basis(f"privacy-{meas.kind}", on)
+    return Basis("worst-case", f"{on} ({stmt.kind})" if on else stmt.kind)
+
+
 def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
     clock = Clock()
     sc = bind(stmt.scenario, claim)
     bound = Compiled(stmt.bound, claim)
     search_runs = max(2, min(cfg.runs, sc.search_runs))
     worst_inst, worst_mg = None, None   # the largest measured/bound ratio the search met (search.py tracks it)
+    triv, unmeasured = Triviality(stmt, claim), _basis(stmt, sc)
 
     def bound_at(inst) -> float:
         pt = sc.point(inst)
@@ -128,9 +139,10 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
         return Margin((b - value) / scale + REL_TOL, value, b)
 
     if cfg.at is not None:
+        cov = triv.coverage([cfg.at])
         inst = sc.instance_at(cfg.at)
         if inst is None:
-            return Evidence(stmt.kind, stmt.name, "inconclusive", seconds=clock.seconds,
+            return Evidence(stmt.kind, stmt.name, "inconclusive", seconds=clock.seconds, basis=unmeasured, coverage=cov,
                             detail="the scenario cannot build an instance at the pinned point")
         cand, samples, found_by = inst, 1, "pinned point"
     else:
@@ -141,12 +153,14 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
         res = search(strategy, margin, cfg.samples, seed, domain=domain,
                      optimise=sc.optimise)
         samples = res.samples
+        cov = triv.coverage(inside_points(sc, claim, res.drawn))
         if res.samples == 0:
-            return Evidence(stmt.kind, stmt.name, "inconclusive", seconds=clock.seconds,
+            return Evidence(stmt.kind, stmt.name, "inconclusive", seconds=clock.seconds, basis=unmeasured, coverage=cov,
                             detail=f"no instance could be measured ({res.errors} errors)")
         cand = res.counterexample if res.counterexample is not None else res.best_point
         if cand is None:
             return Evidence(stmt.kind, stmt.name, "inconclusive", samples=res.samples, seconds=clock.seconds,
+                            basis=unmeasured, coverage=cov,
                             detail=f"no instance could be measured ({res.errors} errors)")
         found_by = res.found_by or "closest instance"
         worst_inst, worst_mg = ((res.worst_point, res.worst) if res.worst_point is not None
@@ -217,4 +231,5 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
         data["simplest"] = jsonable(sc.point(cand))
     return Evidence(stmt.kind, stmt.name, verdict, samples=samples, confidence=conf, min_margin=m,
                     value=value, bound=b, point=jsonable(sc.point(inst)), counterexample=ce,
-                    seconds=clock.seconds, detail=detail, data=data)
+                    seconds=clock.seconds, detail=detail, data=data, basis=_basis(stmt, sc, meas, inst),
+                    coverage=cov)

@@ -11,6 +11,8 @@ from .statements import Constant, Inequality, Minimiser, Statement, _set, expand
 
 
 VERDICTS = ("verified", "holds", "violated", "inconclusive")
+#: What a claim is about (``Claim.about``): a mathematical fact, or what an algorithm attains.
+ABOUT = ("math", "algorithm")
 ID_RE = re.compile(r"^[a-z0-9_]+/[a-z0-9][a-z0-9.\-_]*$")
 
 
@@ -72,6 +74,12 @@ class Claim:
     ``witness``: for a claim expected ``violated``, a point of the domain where it fails; it is
     the replay command of the errata (``dpverify check ID --at witness``) and the contract tests
     replay it.
+
+    ``expected``: what is true of the claim. ``"holds"`` is met by ``holds`` and by ``verified`` (a
+    proof is not a failure); ``"verified"`` demands a proof.
+
+    ``about``: ``"algorithm"`` for a claim about what an algorithm attains (its ``holds`` is flagged
+    "algebra-only" when it rests only on the printed expressions), ``"math"`` or ``None`` otherwise.
     """
 
     _: KW_ONLY
@@ -86,6 +94,7 @@ class Claim:
     constants: tuple[Constant, ...] = ()
     summary: str = ""
     witness: Mapping[str, Any] | None = None
+    about: str | None = None
 
     def _fail(self, fieldname: str, problem: str) -> None:
         raise ClaimError(f"claim {self.id!r}: {fieldname}: {problem}")
@@ -115,6 +124,8 @@ class Claim:
         if self.expected == "violated":
             if not self.reason:
                 self._fail("reason", "a claim expected 'violated' gives no reason (say in one line what is wrong)")
+        if self.about is not None and self.about not in ABOUT:
+            self._fail("about", f"must be one of {ABOUT} or None, got {self.about!r}")
         if not isinstance(self.definitions, Mapping):
             self._fail("definitions", f"must be a mapping symbol -> expression, got {self.definitions!r}")
         for k, v in self.definitions.items():
@@ -161,6 +172,13 @@ class Claim:
                                f"symbol(s) {', '.join(unknown)} are neither domain parameters "
                                f"({', '.join(self.domain.params)}) nor definitions"
                                + (f" nor scenario observables ({', '.join(sorted(extra))})" if extra else ""))
+            trivial = getattr(s, "trivial", None)
+            if trivial is not None:  # in the claim's own symbols (a scenario's observables are not at its points)
+                unknown = sorted(symbol_names(self.expand(trivial)) - allowed)
+                if unknown:
+                    self._fail(f"statement {s.name!r}: trivial",
+                               f"symbol(s) {', '.join(unknown)} of {trivial} are neither domain parameters "
+                               f"({', '.join(self.domain.params)}) nor definitions")
         del def_syms
 
     def corrected(self, **changes: Any) -> "Claim":
@@ -218,4 +236,5 @@ class Claim:
             "reason": self.reason,
             "summary": self.summary,
             "witness": None if self.witness is None else dict(self.witness),
+            "about": self.about,
         }

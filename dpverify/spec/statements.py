@@ -59,6 +59,29 @@ def _expr_field(owner: str, fieldname: str, value):
     return expr
 
 
+_TRIVIAL_OPS = ("<", "<=", ">", ">=")
+
+
+def _trivial_field(owner: str, value):
+    """Check ``trivial=`` (when the statement is trivially true): ``None``, or a SymPy relation
+    (``sp.Ge(bound, 2)``) or ``And`` / ``Or`` / ``Not`` of relations; its symbols are checked by the claim."""
+    if value is None:
+        return None
+
+    def ok(v) -> bool:
+        if isinstance(v, sp.core.relational.Relational):
+            return v.rel_op in _TRIVIAL_OPS
+        if isinstance(v, (sp.And, sp.Or, sp.Not)):
+            return all(ok(a) for a in v.args)
+        return False
+
+    if not ok(value):
+        raise ClaimError(f"{owner}: trivial must be a SymPy relation ({', '.join(_TRIVIAL_OPS)}, e.g. "
+                         f"sp.Ge(bound, 2)) or And/Or/Not of relations, saying where the statement is trivially "
+                         f"true, got {value!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class Statement:
     """Base class: every statement has a short name shown in evidence (the only positional field).
@@ -122,6 +145,11 @@ class Inequality(Statement):
     every value of the other parameters there EXISTS a value of these (in their domain and search
     box) with lhs <= rhs" -- e.g. the Renyi order of an RDP-to-DP conversion, or the step size
     of a tuned rate. The check optimises the margin over them before the outer search.
+
+    ``trivial``: where the statement is trivially true, a SymPy relation in the claim's symbols
+    (e.g. ``sp.Ge(rhs, 1)`` for a probability bound); the checks then report the share of their
+    points where it is not (``Evidence.coverage``). Also on :class:`ExpectationBound` and
+    :class:`SupBound`.
     """
 
     lhs: sp.Basic = None
@@ -129,11 +157,13 @@ class Inequality(Statement):
     strict: bool = False
     reparam: Mapping = field(default_factory=dict)
     exists: tuple = ()
+    trivial: Any = None
 
     def __post_init__(self):
         super().__post_init__()
         _set(self, "lhs", _expr_field(self._owner(), "lhs", self.lhs))
         _set(self, "rhs", _expr_field(self._owner(), "rhs", self.rhs))
+        _trivial_field(self._owner(), self.trivial)
         if isinstance(self.exists, str):
             _set(self, "exists", (self.exists,))
         if not isinstance(self.strict, bool):
@@ -242,10 +272,12 @@ class ExpectationBound(Statement):
 
     bound: sp.Basic = None
     scenario: Any = None
+    trivial: Any = None
 
     def __post_init__(self):
         super().__post_init__()
         _set(self, "bound", _expr_field(self._owner(), "bound", self.bound))
+        _trivial_field(self._owner(), self.trivial)
         if self.scenario is None:
             raise ClaimError(f"{self._owner()}: scenario is missing (e.g. dpverify.scenarios.noisy_gd(...))")
         _check_scenario(self._owner(), "scenario", self.scenario)
@@ -270,16 +302,20 @@ class SupBound(Statement):
     ``audit``: for a privacy statement, an empirical audit of the algorithm
     (:func:`dpverify.scenarios.dp_audit`) run beside the accounting; it can refute the statement
     (a lower confidence bound on delta above the claimed delta) but never supports it alone.
+    ``trivial``: where the bound is trivially true (e.g. ``sp.Ge(bound, 2)`` for a gap of losses
+    bounded by 1), as on :class:`Inequality`.
     """
 
     bound: sp.Basic = None
     scenario: Any = None
     kind: str = "sensitivity"
     audit: Any = None
+    trivial: Any = None
 
     def __post_init__(self):
         super().__post_init__()
         _set(self, "bound", _expr_field(self._owner(), "bound", self.bound))
+        _trivial_field(self._owner(), self.trivial)
         if self.scenario is None:
             raise ClaimError(f"{self._owner()}: scenario is missing")
         _check_scenario(self._owner(), "scenario", self.scenario)

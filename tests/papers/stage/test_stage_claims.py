@@ -158,3 +158,33 @@ def test_momentum_factor_is_increasing_at_small_rho_by_hand():
     vals = [f(1e-3, t) for t in range(1, 30)]
     assert all(b >= a for a, b in zip(vals, vals[1:])) and vals[0] >= 0
     assert mpmath.mpf(vals[0]) == pytest.approx(math.log(1 + 500) - math.log(1 + 1000) / 2)
+
+
+# ----------------------------------------------------------------------------- Theorem 3.3: a mostly vacuous holds
+def test_theorem_3_3_is_mostly_vacuous_on_its_search_domain():
+    """|f| <= 1 bounds f(A(S); z) - f(A(S'); z) by 2, so alpha >= 2 says nothing: the share of the stability
+    search's instances with alpha < 2, computed here from the printed formula in plain mpmath, is the evidence's
+    coverage, and it is below one half (the holds is flagged, its verdict unchanged)."""
+    from dpverify.checks import Config
+    from dpverify.search import sample_points
+
+    claim, samples = C.THM_3_3, 40
+    stmt = claim.statements[0]
+    v = dpverify.check(claim, samples=samples, runs=400)
+    sc = bind(stmt.scenario, claim)
+    insts = sample_points(sc.strategy(), samples, Config(samples=samples).seed_for(claim.id, stmt.name, stmt.kind))
+
+    def alpha(p):
+        n, K, T0, t0, rho = p["n"], p["K"], p["T0"], p["t0"], mpmath.mpf(p["rho"])
+        TK, tK = 2**K * T0, 2**K * t0
+        q = (1 - mpmath.mpf(1) / n) * p["beta"] / (p["c4"] * p["theta"] * p["mu"])
+        L2 = mpmath.mpf(p["L"]) ** 2
+        return (2 * L2 / (p["c4"] * p["theta"] * p["mu"] * n) * mpmath.power(TK, q) * mpmath.exp(2 * rho * (tK - 1))
+                * (mpmath.log(1 + 1 / (2 * rho)) - mpmath.log(1 + 1 / (rho * tK)) / 2)
+                + 2 * L2 / ((n - 1) * p["beta"]) * mpmath.power(TK, q) + (TK + 1) * mpmath.mpf(p["B"]) / n)
+
+    pts = [sc.point(i) for i in insts if claim.domain.contains(sc.point(i))]
+    share = sum(alpha(p) < 2 for p in pts) / len(pts)
+    (ev,) = v.evidence
+    assert ev.coverage == pytest.approx(share, abs=1e-12) and share < 0.5
+    assert v.verdict == "holds" and v.flags == ["mostly vacuous"] and v.ok
