@@ -1,7 +1,9 @@
 """The checks, and which apply to which kind of statement.
 
 Each check is a small module with ``applies(statement)`` and ``check(statement, claim, config)``
-returning an :class:`~dpverify.verdict.Evidence`. :func:`run` applies every check that fits
+returning an :class:`~dpverify.verdict.Evidence` that says what it tested (``basis``, a
+:class:`~dpverify.verdict.Basis`) and, where the statement declares when it is trivially true, on
+what share of its points it is not (``coverage``). :func:`run` applies every check that fits
 every statement of a claim and combines the evidence into a :class:`~dpverify.verdict.Verdict`.
 """
 from __future__ import annotations

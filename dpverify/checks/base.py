@@ -15,7 +15,6 @@ from typing import Any, NamedTuple
 
 from ..measured import Measured
 from ..search import derive_seed
-from ..verdict import Basis
 
 
 @dataclass(frozen=True)
