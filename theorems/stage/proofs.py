@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from dpverify.measured import Measured
 from dpverify.privacy import mixture_delta_lower, wor_gaussian_epsilon
 
 
@@ -110,7 +111,7 @@ def algorithm1_delta_lower(pt):
     """A lower bound on Algorithm 1's delta(eps) (one stage, full batches): the best half-line of the output's
     projection, exact for these two Gaussian mixtures (:func:`dpverify.privacy.mixture_delta_lower`)."""
     means, sds = algorithm1_full_batch_laws(pt)
-    return mixture_delta_lower(means, -means, sds, float(pt["epsilon"]))
+    return Measured.lower_bound(mixture_delta_lower(means, -means, sds, float(pt["epsilon"])))
 
 
 def thm31_delta_at_t0star(c1, c2, delta):
@@ -143,14 +144,16 @@ def transcript_epsilon(pt):
     replacement, replace-one neighbours, noise multiplier z = pi B/(2L) (dp_accounting's RDP accountant)."""
     lengths, _, _ = _schedule(pt)
     z = algorithm1_noise(pt) / 2
-    return wor_gaussian_epsilon(int(pt["n"]), int(pt["B"]), float(z), int(sum(lengths)), float(pt["delta"]))
+    return Measured.upper_bound(wor_gaussian_epsilon(int(pt["n"]), int(pt["B"]), float(z), int(sum(lengths)),
+                                                     float(pt["delta"])))
 
 
 def sgd_transcript_epsilon(pt):
     """The same for Theorem 2.1's T steps (noise L pi on the sum, sensitivity 2L: z = pi/2)."""
     q = pt["B"] / pt["n"]
     pi = pt["c2"] * q * math.sqrt(pt["T"] * math.log(1 / pt["delta"])) / pt["epsilon"]
-    return wor_gaussian_epsilon(int(pt["n"]), int(pt["B"]), float(pi / 2), int(pt["T"]), float(pt["delta"]))
+    return Measured.upper_bound(wor_gaussian_epsilon(int(pt["n"]), int(pt["B"]), float(pi / 2), int(pt["T"]),
+                                                     float(pt["delta"])))
 
 
 # ----------------------------------------------------------------------------- Theorem 2.2 on an exact model
