@@ -19,6 +19,7 @@ import mpmath
 import numpy as np
 from sympy.utilities.lambdify import implemented_function
 
+from dpverify.measured import Measured
 from dpverify.scenarios.one_sample_sgd import seeded_least_squares
 
 
@@ -516,7 +517,7 @@ def pidp_1d(pt):
             "c_i": (theta0 - pt["x_i"]) / n}
 
 
-def noise_free_leak(pt) -> float:
+def noise_free_leak(pt) -> Measured:
     """A lower bound on the delta of Algorithm 1 at every eps (the point's 1-D instance): the
     probability that a step of round 0 draws the replaced sample z_i and passes the test, so that the
     released increment is exactly -alpha grad l(theta_t; z_i) (alpha = 1/L = 1), which no step on D'
@@ -524,7 +525,7 @@ def noise_free_leak(pt) -> float:
     every run, so the probability is exact: 1 - (1 - p_i/n)^T_local."""
     q = pidp_1d(pt)
     p = pass_probability(2 * (q["c_i"] + q["E"]), q["sigma_c"], q["threshold"])
-    return float(-math.expm1(q["T_local"] * math.log1p(-p / q["n"])))
+    return Measured.lower_bound(float(-math.expm1(q["T_local"] * math.log1p(-p / q["n"]))))
 
 
 def pidp_sampler(*, noise_free: bool = True):

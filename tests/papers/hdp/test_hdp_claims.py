@@ -32,7 +32,7 @@ def test_noise_free_leak_of_theorem_5_against_simulation():
     """The exact probability that round 0 releases z_i's noise-free step, against 40000 simulated runs of
     Algorithm 1 on the witness's 1-D instance (R = 1): within 5 binomial standard errors."""
     pt = dict(C.THM_5.witness)
-    exact = P.noise_free_leak(pt)
+    exact = P.noise_free_leak(pt).value
     runs = 40_000
     counts = P.pidp_sampler()(pt, "D", runs, np.random.default_rng(1))
     freq = float(np.mean(counts > 0))
