@@ -43,7 +43,7 @@ import sympy as sp
 from hypothesis import strategies as st
 
 from .. import sim
-from ..numeric import Compiled
+from ..numeric import Compiled, golden_section
 from ..sim.moments_mp import gd_moments_mp, momentum_moments_mp
 from .base import T_INDEX, MappedScenario, MCPoint, SyntheticData
 
@@ -212,8 +212,11 @@ class NoisyGD(MappedScenario):
         def build(pt, draw):
             # one problem in four is the class's extreme one (spectrum at its ends, theta_1 on the
             # slowest direction: where contraction bounds are tight); the rest are general
-            if draw(st.integers(0, 3)) == 0:
+            kind = draw(st.integers(0, 3))
+            if kind == 0:
                 return self.instance_at(pt)
+            if kind == 1 and self._has_slow_mode(pt):
+                return self._slow_mode_instance(pt)
             D = self._values(pt)["D"]
             out = {"point": pt, "u": self._draw_fractions(D, draw),
                    "dir": draw(st.lists(st.floats(-1, 1), min_size=D, max_size=D).filter(
@@ -222,8 +225,31 @@ class NoisyGD(MappedScenario):
 
         return self.instances_from(build)
 
+    def _has_slow_mode(self, pt) -> bool:
+        return self.problem == "convex" and self.map.has("init_dist") and "batch" not in self.params
+
+    def _slow_mode_instance(self, pt):
+        """The convex class's worst case for a start at distance R, which random spectra rarely draw:
+        every eigenvalue at the lambda maximising the noise-free excess ``lambda/2 prod_t (1 - eta_t
+        lambda)^2 R^2`` (``M/(2T + 1)`` for the constant step ``1/M``), theta_1 along the first axis."""
+        v = self._values(pt)
+        M, etas = float(v["M"]), np.array([float(e) for e in v["eta"]], dtype=float)
+
+        def log_excess(log_lam):
+            lam = math.exp(log_lam)
+            with np.errstate(divide="ignore"):
+                return log_lam + 2 * float(np.sum(np.log(np.abs(1 - etas * lam))))
+
+        # unimodal on [0, min(M, 1/max eta)]; beyond it (steps above 1/M) the canonical instance has lambda = M
+        log_lam, _ = golden_section(lambda x: -log_excess(x), math.log(M) - 40, math.log(M), 80)
+        lam = math.exp(log_lam)
+        D = v["D"]
+        return {"point": pt, "u": [min(1.0, lam / M)] * D, "dir": [1.0] + [0.0] * (D - 1)}
+
     def make_instance(self, point):
         self._require_bound()
+        if self._has_slow_mode(point):   # a convex start at distance R: the slowest mode is the extreme problem
+            return self._slow_mode_instance(point)
         D = self._values(point)["D"]
         u = self._canonical_fractions(D)
         k = 0 if self.problem != "convex" else max(range(D), key=lambda i: u[i])

@@ -11,7 +11,7 @@ import sympy as sp
 from dpverify import Claim, Domain, ExpectationBound, Int, Real, Relation, Seq, Source, SupBound
 from dpverify.scenarios import (additive_noise, adaptive_gd, budget_filter_gd, dp_audit, gd_sensitivity,
                                 output_perturbation_gd, output_perturbation_privacy, random_round_sgd, sampled_gaussian,
-                                squared_loss_sensitivity, step_decay_risk, step_decay_stability)
+                                noisy_gd, squared_loss_sensitivity, step_decay_risk, step_decay_stability)
 from dpverify.scenarios.one_sample_sgd import one_sample_sgd
 from dpverify.scenarios.schedule_privacy import gaussian_renyi, gd_schedule_privacy, noisy_gd_audit
 from dpverify.scenarios.single_sample_sgd import linear_pair_sampler, single_sample_sgd_privacy
@@ -373,9 +373,28 @@ STEP_DECAY_STABILITY, STEP_DECAY_STABILITY_PLANTED = _twins(
     "the replaced sample moves the batch step by up to 2 eta L/B, with probability B/n: 2 eta L/n in expectation",
     {"L": 1.0, "beta": 1e-3, "mu": 1e-3, "theta": 1.0, "eta": 1.0, "T0": 1, "pi": 0.0, "B": 1, "n": 8, "D": 1})
 
+# ------------------------------------------------------------------------- noisy_gd: the convex class's slow mode
+# GD with step 1/M on a convex quadratic from distance R: f(x_T) - f* = max over lambda of lambda/2 (1 - lambda/M)^(2T)
+# R^2, attained at lambda = M/(2T + 1), i.e. M R^2/(2(2T + 1)) (1 - 1/(2T + 1))^(2T) ~ M R^2/(4 e T). A spectrum
+# drawn at random has an eigenvalue that small with probability ~1/T: the planted bound, too small by 1.1x for
+# large T, was `holds` at every seed until the strategy drew the slow mode.
+Mc, Rc, Tc = sp.symbols("M R T", positive=True)
+_gdc = Domain(M=Real(gt=0, search=(0.1, 10.0), log=True), R=Real(gt=0, search=(0.1, 10.0), log=True),
+              T=Int(ge=1, search=(1, 200)))
+_GDC = noisy_gd(problem="convex", smooth=Mc, step=1 / Mc, noise_std=0, dim=2, horizon=Tc, init_dist=Rc)
+GD_CONVEX, GD_CONVEX_PLANTED = _twins(
+    "thm-gd-convex-quadratic", NES, "Theorem 2.1.14 (GD on convex M-smooth functions, step 1/M), on quadratics",
+    "T steps of GD with step 1/M on a convex M-smooth quadratic from distance R: f(x_T) - f* <= M R^2/(4T).", _gdc,
+    ExpectationBound("f(x_T) - f* <= M R^2/(4T)", bound=Mc * Rc**2 / (4 * Tc), scenario=_GDC),
+    ("thm-gd-convex-quadratic-twelfth", "f(x_T) - f* <= M R^2/(12 T) (a constant taken from the wrong line).",
+     ExpectationBound("f(x_T) - f* <= M R^2/(12 T)", bound=Mc * Rc**2 / (12 * Tc), scenario=_GDC)),
+    "at lambda = M/(2T + 1) the excess is M R^2/(2(2T + 1)) (1 - 1/(2T + 1))^(2T) ~ M R^2/(4 e T) > M R^2/(12 T) "
+    "for T >= 3",
+    {"M": 1.0, "R": 1.0, "T": 100})
+
 CLAIMS = (LAPLACE_L2, LAPLACE_L2_PLANTED, SQUARED, SQUARED_PLANTED, GD_SENS, GD_SENS_PLANTED, OUTPUT_PRIVACY,
           OUTPUT_PRIVACY_PLANTED, OUTPUT_UTILITY, OUTPUT_UTILITY_PLANTED, BUDGET_FILTER, BUDGET_FILTER_PLANTED,
           SCHEDULE, SCHEDULE_PLANTED, NOISY_GD_DP, NOISY_GD_DP_PLANTED, RENYI, RENYI_PLANTED, ONE_SAMPLE_DP,
           ONE_SAMPLE_DP_PLANTED, SAMPLED, SAMPLED_PLANTED, RANDOM_ROUND, RANDOM_ROUND_PLANTED, ADAPTIVE,
           ADAPTIVE_PLANTED, ONE_SAMPLE_SGD, ONE_SAMPLE_SGD_PLANTED, STEP_DECAY_RISK, STEP_DECAY_RISK_PLANTED,
-          STEP_DECAY_STABILITY, STEP_DECAY_STABILITY_PLANTED)
+          STEP_DECAY_STABILITY, STEP_DECAY_STABILITY_PLANTED, GD_CONVEX, GD_CONVEX_PLANTED)
