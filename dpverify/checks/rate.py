@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 import mpmath
+import numpy as np
 
 from ..numeric import Compiled, is_finite_real, jsonable, real
 from ..search import sample_points
@@ -28,16 +29,20 @@ DRIFT = 0.08
 BASE_POINTS = 4
 #: relative agreement between two precisions for a point of a sweep to count
 AGREE = 1e-12
+#: values per parameter of a path's worst_over search (per coordinate sweep)
+WORST_GRID = 25
 
 
 def applies(stmt) -> bool:
     return isinstance(stmt, Rate)
 
 
-def sweep(claim, path, base, cfg, fns):
+def sweep(claim, path, base, cfg, fns, worst=None):
     """Evaluate ``fns`` (compiled expressions) along ``path`` from ``base``, decade by decade, in
     mpmath, while every point satisfies the claim's hypotheses and every value is finite.
-    Returns the points and, per point, the list of values."""
+    Returns the points and, per point, the list of values. ``worst`` (+1 or -1), with
+    ``path.worst_over``: at each point those parameters maximise ``worst * log(fns[0]/fns[1])``
+    (:func:`worst_point`)."""
     pts, values = [], []
     x0 = float(base[path.param])
     for k in range(DECADES * STEPS_PER_DECADE + 1):
@@ -47,6 +52,8 @@ def sweep(claim, path, base, cfg, fns):
         pt[path.param] = x
         for name, fn in path.tied.items():
             pt[name] = fn(x, base)
+        if worst is not None and path.worst_over:
+            pt = worst_point(claim, path.worst_over, pt, fns, worst, widen=fac)
         if not claim.domain.contains(pt):
             break
         vals = _settled_values(fns, pt, cfg.dps)
@@ -55,6 +62,42 @@ def sweep(claim, path, base, cfg, fns):
         pts.append(pt)
         values.append(vals)
     return pts, values
+
+
+def _grid(spec, n: int, widen: float = 1.0) -> list:
+    """``n`` values spread over a parameter's search box (log-spaced where the box is positive, and
+    then widened by the factor ``widen`` on both sides)."""
+    lo, hi = (float(v) for v in spec.box())
+    if lo > 0:
+        lo, hi = lo / widen, hi * widen
+    if lo > 0 and hi / lo > 10:
+        vals = [lo * (hi / lo) ** (i / (n - 1)) for i in range(n)]
+    else:
+        vals = [lo + (hi - lo) * i / (n - 1) for i in range(n)]
+    if not hasattr(spec, "log"):     # an integer parameter
+        vals = sorted({int(round(v)) for v in vals})
+    return vals
+
+
+def worst_point(claim, names, pt, fns, sign, widen: float = 1.0, rounds: int = 2):
+    """``pt`` with the parameters ``names`` set, one after the other (``rounds`` sweeps), to the grid
+    value of their search box that maximises ``sign * log(fns[0] / fns[1])`` in double precision
+    (points outside the claim's hypotheses excluded); ``pt`` itself where no grid value is usable.
+    A positive box is widened by ``widen`` on both sides (the distance the path has travelled, so
+    that a parameter whose worst value moves with the path's, e.g. D = 1/n, is followed)."""
+    best = dict(pt)
+    for _ in range(rounds):
+        for name in names:
+            cands = [{**best, name: v} for v in _grid(claim.domain.params[name], WORST_GRID, widen)]
+            cands = [c for c in cands if claim.domain.contains(c)]
+            if not cands:
+                continue
+            with np.errstate(all="ignore"):
+                score = sign * (np.log(np.abs(fns[0].batch(cands))) - np.log(np.abs(fns[1].batch(cands))))
+            score = np.where(np.isfinite(score), score, -np.inf)
+            if np.isfinite(score.max()):
+                best = cands[int(np.argmax(score))]
+    return best
 
 
 def _settled_values(fns, pt, dps):
@@ -80,9 +123,9 @@ def _settled_values(fns, pt, dps):
     return None
 
 
-def _sweep(stmt, claim, path, base, cfg, num, den):
+def _sweep(stmt, claim, path, base, cfg, num, den, worst=None):
     xs, ratios = [], []
-    for pt, (a, b) in zip(*sweep(claim, path, base, cfg, (num, den))):
+    for pt, (a, b) in zip(*sweep(claim, path, base, cfg, (num, den), worst)):
         if b == 0:
             break
         r = a / b
@@ -98,6 +141,20 @@ def _basis(stmt, claim, ev) -> Basis:
     return Basis("rate", f"the printed expr / rate along {paths}")
 
 
+def _sides(stmt, path) -> list:
+    """The sweeps of a path: one with its other parameters as drawn; with ``worst_over``, the
+    largest ratio (and for Theta also the smallest) over those parameters at each point."""
+    if not path.worst_over:
+        return [None]
+    return [1] if stmt.kind == "O" else [1, -1]
+
+
+def _worst_text(path, worst) -> str:
+    if worst is None:
+        return ""
+    return f", {', '.join(path.worst_over)} chosen for the {'largest' if worst > 0 else 'smallest'} ratio at each point"
+
+
 @based(_basis)
 def check(stmt: Rate, claim, cfg: Config) -> Evidence:
     clock = Clock()
@@ -109,12 +166,12 @@ def check(stmt: Rate, claim, cfg: Config) -> Evidence:
     evaluated = 0
     undecided = []
     used = 0
-    for path in stmt.paths:
+    for path, worst in [(p, w) for p in stmt.paths for w in _sides(stmt, p)]:
         swept = 0
         for base in bases:
             if swept >= BASE_POINTS:
                 break
-            pts, logs = _sweep(stmt, claim, path, base, cfg, num, den)
+            pts, logs = _sweep(stmt, claim, path, base, cfg, num, den, worst)
             evaluated += len(logs)
             if len(logs) < 3 * STEPS_PER_DECADE:
                 continue  # the base point sits where the expressions are undefined or leave the domain
@@ -133,10 +190,14 @@ def check(stmt: Rate, claim, cfg: Config) -> Evidence:
                     "rate", stmt.name, "violated", samples=evaluated, seconds=clock.seconds,
                     counterexample={"params": jsonable(pts[-1]), "seed": cfg.seed,
                                     "path": f"{path.param} -> {path.to}" + (f" ({path.label})" if path.label else ""),
-                                    "base": jsonable(base)},
+                                    "base": jsonable(base),
+                                    **({"worst_over": list(path.worst_over),
+                                        "points": [jsonable(p) for p in pts[::STEPS_PER_DECADE]]}
+                                       if worst is not None else {})},
                     min_margin=None,
                     detail=(f"{stmt.kind}: expr/rate drifts to {where} as {path.param} -> {path.to}"
-                            f"{' (' + path.label + ')' if path.label else ''}: log10 ratio "
+                            f"{' (' + path.label + ')' if path.label else ''}"
+                            f"{_worst_text(path, worst)}: log10 ratio "
                             f"{logs[0]:.3g} -> {logs[-1]:.3g}, slope {slope:.3g} per decade"),
                     data={"log10_ratio": [round(v, 6) for v in logs]})
             if abs(slope) > FLAT and not (stmt.kind == "O" and slope < 0):

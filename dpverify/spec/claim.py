@@ -119,6 +119,11 @@ class Claim:
             if s.name in names:
                 self._fail("statements", f"two statements are named {s.name!r}")
             names.add(s.name)
+            for path in getattr(s, "paths", None) or ((s.path,) if getattr(s, "path", None) is not None else ()):
+                unknown = sorted(set(path.worst_over) - set(self.domain.params))
+                if unknown:
+                    self._fail("statements", f"{s.name!r}: the path of {path.param} takes the worst over "
+                                             f"{', '.join(unknown)}, which are not parameters of the domain")
         if self.expected not in VERDICTS:
             self._fail("expected", f"must be one of {VERDICTS}, got {self.expected!r}")
         if self.expected == "violated":

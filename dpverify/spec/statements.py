@@ -206,16 +206,29 @@ class Minimiser(Statement):
 @dataclass(frozen=True)
 class LimitPath:
     """A sweep towards a limit: ``param`` goes to ``to`` ("0+" or "inf"); ``tied`` expresses other
-    parameters along the path as functions of it (e.g. keep kappa*alpha fixed)."""
+    parameters along the path as functions of it (e.g. keep kappa*alpha fixed).
+
+    ``worst_over`` names parameters chosen adversarially at every point of the path (a rate's
+    hidden constant may not depend on them): the rate check takes, at each point, the largest ratio
+    (and, for Theta, also the smallest) over their search boxes, instead of keeping them at the base
+    point. Which parameters an O(.) lets vary is a reading of the claim: say it in ``label``."""
 
     param: str
     to: str
     tied: Mapping[str, Callable[[float, Mapping[str, Any]], float]] = field(default_factory=dict)
     label: str = ""
+    worst_over: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.to not in ("0+", "inf"):
             raise ClaimError(f"LimitPath({self.param!r}): to must be '0+' or 'inf', got {self.to!r}")
+        if isinstance(self.worst_over, str) or not all(isinstance(n, str) for n in self.worst_over):
+            raise ClaimError(f"LimitPath({self.param!r}): worst_over must be a tuple of parameter names, "
+                             f"got {self.worst_over!r}")
+        clash = set(self.worst_over) & ({self.param} | set(self.tied))
+        if clash:
+            raise ClaimError(f"LimitPath({self.param!r}): worst_over names {sorted(clash)}, which the path "
+                             "itself sets")
 
 
 @dataclass(frozen=True)

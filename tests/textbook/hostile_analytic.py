@@ -13,6 +13,8 @@ call ``holds``), every expected verdict being the mathematical truth:
   the point's own scale;
 * a rate along a path where a fixed precision turns into noise (``1 - sqrt(1 - 1/k)`` at k = 1e27 has
   no correct digit at 50 digits, and the noise read as a drift), with its false twin that really drifts;
+* a rate whose hidden constant depends on a parameter the statement quantifies over (the sup over it
+  at each point of the path, ``LimitPath(worst_over=...)``), with the fixed-parameter reading beside it;
 * a false inequality whose violation is large at some points and at rounding level near the point
   Hypothesis shrinks to (the worst violation must be reported beside the simplest one), and one
   whose shrunk point is no counterexample at all (a double-precision artefact: the check must fall
@@ -127,7 +129,34 @@ RATE_MISSING_K = _rate_claim(
     reason="planted: the factor k is dropped; as k -> inf the ratio grows like k/4",
     witness={"k": 1e6, "a": 1.0})
 
+# ------------------------------------------------------------------------- a rate whose constant hides a parameter
+# 1/sqrt(n) + e^(-1/(D n))/(D n) is O(1/sqrt n) for each fixed D, but its sup over D (at D = 1/n) is 1/e: a
+# step rule or radius chosen against n defeats the rate. The same with one more 1/sqrt(n) stays O(1/sqrt n).
+nn, DD = sp.symbols("n D", positive=True)
+_hidden = Domain(n=Real(gt=0, search=(1.0, 100.0), log=True), D=Real(gt=0, search=(1e-2, 1e2), log=True))
+
+
+def _hidden_claim(id, summary, expr, worst_over, expected, reason="", witness=None):
+    return Claim(id=f"textbook/hostile-{id}", source=Source(BOOK, "rate"), summary=summary, domain=_hidden,
+                 statements=(Rate(summary, expr=expr, rate=1 / sp.sqrt(nn), kind="O",
+                                  paths=(LimitPath("n", "inf", worst_over=worst_over,
+                                                   label="D adversarial" if worst_over else "D fixed"),)),),
+                 expected=expected, reason=reason, witness=witness)
+
+
+_HIDDEN = 1 / sp.sqrt(nn) + sp.exp(-1 / (DD * nn)) / (DD * nn)
+RATE_D_FIXED = _hidden_claim("rate-hidden-d-fixed", "1/sqrt(n) + e^(-1/(D n))/(D n) = O(1/sqrt n), D fixed.",
+                             _HIDDEN, (), "holds")
+RATE_D_ADVERSARIAL = _hidden_claim(
+    "rate-hidden-d-adversarial", "PLANTED: 1/sqrt(n) + e^(-1/(D n))/(D n) = O(1/sqrt n) uniformly in D.", _HIDDEN,
+    ("D",), "violated", reason="planted: at D = 1/n the second term is 1/e, so the ratio grows like sqrt(n)/e",
+    witness={"n": 1e6, "D": 1e-6})
+RATE_D_ADVERSARIAL_TRUE = _hidden_claim(
+    "rate-hidden-d-adversarial-true", "1/sqrt(n) + e^(-1/(D n))/(D n^1.5) = O(1/sqrt n) uniformly in D.",
+    1 / sp.sqrt(nn) + sp.exp(-1 / (DD * nn)) / (DD * nn ** sp.Rational(3, 2)), ("D",), "holds")
+
 CLAIMS = (EXP_BELOW_ONE, LOG_BELOW_X, SIN_BELOW_X, RECIPROCAL_BELOW_ONE, EXP_BELOW_CHORD_TINY, EXP_ABOVE_CHORD_TINY,
           EXP_BELOW_ONE_AT_ZERO, RECIPROCAL_ABOVE_ONE, BERNOULLI, BERNOULLI_REVERSED, BERNOULLI_TINY,
           BERNOULLI_HALF_TINY, HALF_EXP, TWICE_EXP, EXP_TAYLOR, EXP_ABOVE_TAYLOR,
-          SINE_BELOW_DECAYING_PARABOLA, SINE_BELOW_PARABOLA, RATE_THROUGH_CANCELLATION, RATE_MISSING_K)
+          SINE_BELOW_DECAYING_PARABOLA, SINE_BELOW_PARABOLA, RATE_THROUGH_CANCELLATION, RATE_MISSING_K,
+          RATE_D_FIXED, RATE_D_ADVERSARIAL, RATE_D_ADVERSARIAL_TRUE)
