@@ -81,18 +81,17 @@ against a reference loop).  Examples:
   schedule ``etas`` (halve ``eta_t`` at each stage) for ``quadratic_theta``
   or ``linear_gd``; a stage-dependent ``beta`` is one more ``(T,)`` argument.
 
-Why one module, and two copies of the clipped gradient
-------------------------------------------------------
+Why one module; the per-sample gradient
+---------------------------------------
 The kernels share the generator (``_normal``, ``_index``), the loss
-derivatives and the momentum update, and numba compiles what one kernel
-calls together with it, so they live in one module (about 700 lines).
-``linear_gd`` (through ``_linear_grad``) and ``linear_sgd`` both accumulate
-the (clipped) per-sample gradients of a linear model, over all samples and
-over a drawn mini-batch.  Factoring that loop into one inlined helper
-(indexing the full batch through ``arange(N)``) keeps every result bit for
-bit but made both kernels measurably slower (10-25 % on 200 x 10 data, 50
-steps, one thread: the indirect row index and the helper's early return cost
-LLVM its loop optimisations), so the loop is written twice on purpose.
+derivatives, the momentum update and the (clipped) per-sample gradient sum of
+a linear model (``_per_sample_sum``: all samples for ``linear_gd``, a drawn
+mini-batch for ``linear_sgd``), and numba compiles what one kernel calls
+together with it, so they live in one module.  The two linear kernels run each
+block in a function compiled without reference counting (``_nrt=False``; it
+allocates nothing): an inlined helper taking arrays costs, in a kernel with
+reference counting, one atomic increment and decrement per array and call, in
+the innermost loop (10-60 % with small batches).
 
 Without numba
 -------------
@@ -195,6 +194,8 @@ if numba is not None:
 
     _jit = _compiled(nogil=True)
     _inline = _compiled(inline="always")
+    # Hot loops that only read and write arrays given to them: no reference counting.
+    _borrow = _compiled(nogil=True, _nrt=False)
 
     _WI = np.ascontiguousarray(wi_double, dtype=np.float64)
     _KI = np.ascontiguousarray(ki_double, dtype=np.uint64)
@@ -499,47 +500,100 @@ if numba is not None:
 
     # -- linear models ----------------------------------------------------------
     @_inline
-    def _linear_grad(th, X, y, sqn, N, kind, lam, normaliser, ridge, clip, g, m, rr):
-        """Full-batch gradient of a linear model at ``th`` into ``g`` (``problems._LinearModel.grad``)."""
+    def _per_sample_sum(th, X, rows, count, y, sqn, kind, lam, clip, g, m, rr):
+        """Sum of the (clipped) per-sample gradients of a linear model at ``th``.
+
+        Sample ``j < count`` is row ``rows[j]`` of ``X`` (``y``, ``sqn``), or row
+        ``j`` when ``rows`` is ``None`` (full batch; numba compiles that case
+        without the index).  Fills ``m`` (margins) and ``rr`` (``phi'``),
+        writes ``sum_j sc_j rr_j x_j`` into ``g`` (``sc_j = 1`` without clipping,
+        ``clip <= 0``) and returns ``sum_j sc_j`` (``0.0`` without clipping); the
+        caller scales ``g`` and adds the ridge term.
+        """
         D = th.shape[0]
-        for j in range(N):
+        for j in range(count):
+            q = j if rows is None else rows[j]
             acc = 0.0
             for d in range(D):
-                acc += X[j, d] * th[d]
+                acc += X[q, d] * th[d]
             m[j] = acc
-            rr[j] = _dloss(kind, acc, y[j])
+            rr[j] = _dloss(kind, acc, y[q])
         for d in range(D):
             g[d] = 0.0
+        total = 0.0
         if clip <= 0.0:
-            for j in range(N):
+            for j in range(count):
+                q = j if rows is None else rows[j]
                 rj = rr[j]
                 for d in range(D):
-                    g[d] += rj * X[j, d]
+                    g[d] += rj * X[q, d]
+        else:
+            tt = 0.0
+            if lam != 0.0:
+                for d in range(D):
+                    tt += th[d] * th[d]
+            for j in range(count):
+                q = j if rows is None else rows[j]
+                rj = rr[j]
+                sq = rj * rj * sqn[q]
+                if lam != 0.0:
+                    sq = sq + 2.0 * lam * rj * m[j] + (lam * lam) * tt
+                norm = np.sqrt(max(sq, 0.0))
+                sc = min(1.0, clip / max(norm, _TINY))
+                total += sc
+                w = sc * rj
+                for d in range(D):
+                    g[d] += w * X[q, d]
+        return total
+
+    @_inline
+    def _linear_grad(th, X, y, sqn, N, kind, lam, normaliser, ridge, clip, g, m, rr):
+        """Full-batch gradient of a linear model at ``th`` into ``g`` (``problems._LinearModel.grad``)."""
+        total = _per_sample_sum(th, X, None, N, y, sqn, kind, lam, clip, g, m, rr)
+        D = th.shape[0]
+        if clip <= 0.0:
             for d in range(D):
                 g[d] = g[d] / normaliser
                 if ridge != 0.0:
                     g[d] += ridge * th[d]
-            return
-        tt = 0.0
-        if lam != 0.0:
+        else:
             for d in range(D):
-                tt += th[d] * th[d]
-        total = 0.0
-        for j in range(N):
-            rj = rr[j]
-            sq = rj * rj * sqn[j]
-            if lam != 0.0:
-                sq = sq + 2.0 * lam * rj * m[j] + (lam * lam) * tt
-            norm = np.sqrt(max(sq, 0.0))
-            sc = min(1.0, clip / max(norm, _TINY))
-            total += sc
-            w = sc * rj
-            for d in range(D):
-                g[d] += w * X[j, d]
-        for d in range(D):
-            g[d] = g[d] / normaliser
-            if lam != 0.0:
-                g[d] += ((lam / normaliser) * total) * th[d]
+                g[d] = g[d] / normaliser
+                if lam != 0.0:
+                    g[d] += ((lam / normaliser) * total) * th[d]
+
+    @_borrow
+    def _linear_gd_block(states, i, n, theta1, X, y, sqn, nsamp, kind, lam, normaliser, ridge,
+                         clip, etas, scales, beta, corr, momentum, out, v, g, z, m, rr):
+        """Block ``i`` of :func:`linear_gd` (all ``T`` steps), its state updated in place."""
+        K, _, D = out.shape
+        T = etas.shape[0]
+        lo = i * _BLOCK
+        hi = min(n, lo + _BLOCK)
+        a, b, cc, k = states[i, 0], states[i, 1], states[i, 2], states[i, 3]
+        for p in range(K):
+            for r in range(lo, hi):
+                for d in range(D):
+                    out[p, r, d] = theta1[d]
+                    v[p, r - lo, d] = 0.0
+        for t in range(T):
+            eta = etas[t]
+            s = scales[t]
+            for r in range(lo, hi):
+                for d in range(D):
+                    zz, a, b, cc, k = _normal(a, b, cc, k)
+                    z[d] = zz
+                for p in range(K):
+                    th = out[p, r]
+                    _linear_grad(th, X[p], y[p], sqn[p], nsamp[p], kind[p], lam[p],
+                                 normaliser[p], ridge[p], clip, g, m, rr)
+                    for d in range(D):
+                        gd = z[d] * s + g[d]
+                        if momentum:
+                            vv, gd = _momentum(v[p, r - lo, d], gd, beta, corr[t])
+                            v[p, r - lo, d] = vv
+                        th[d] = th[d] - gd * eta
+        states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
 
     @_jit
     def linear_gd(states, n, theta1, X, y, sqn, nsamp, kind, lam, normaliser, ridge, clip,
@@ -551,7 +605,6 @@ if numba is not None:
         ``clip <= 0`` means no clipping.  ``out`` has shape ``(K, n, D)``.
         """
         K, _, D = out.shape
-        T = etas.shape[0]
         Nmax = X.shape[1]
         v = np.zeros((K, _BLOCK, D))
         g = np.empty(D)
@@ -559,32 +612,53 @@ if numba is not None:
         m = np.empty(Nmax)
         rr = np.empty(Nmax)
         for i in range(states.shape[0]):
-            lo = i * _BLOCK
-            hi = min(n, lo + _BLOCK)
-            a, b, cc, k = states[i, 0], states[i, 1], states[i, 2], states[i, 3]
-            for p in range(K):
-                for r in range(lo, hi):
+            _linear_gd_block(states, i, n, theta1, X, y, sqn, nsamp, kind, lam, normaliser,
+                             ridge, clip, etas, scales, beta, corr, momentum, out, v, g, z, m, rr)
+
+    @_borrow
+    def _linear_sgd_block(states, istates, i, n, theta1, X, y, sqn, hi_index, kind, lam, ridge,
+                          clip, etas, scales, batch, factor, beta, corr, momentum, out, v, g,
+                          idx, m, rr):
+        """Block ``i`` of :func:`linear_sgd` (all ``T`` steps), its states updated in place."""
+        D = out.shape[1]
+        T = etas.shape[0]
+        lo = i * _BLOCK
+        hi = min(n, lo + _BLOCK)
+        a, b, cc, k = states[i, 0], states[i, 1], states[i, 2], states[i, 3]
+        ia, ib, ic, ik = istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3]
+        has, buf = False, uint64(0)
+        for r in range(lo, hi):
+            for d in range(D):
+                out[r, d] = theta1[d]
+                v[r - lo, d] = 0.0
+        for t in range(T):
+            eta = etas[t]
+            s = scales[t]
+            for r in range(lo, hi):
+                th = out[r]
+                for j in range(batch):
+                    q, ia, ib, ic, ik, has, buf = _index(ia, ib, ic, ik, has, buf, hi_index)
+                    idx[j] = q
+                total = _per_sample_sum(th, X, idx, batch, y, sqn, kind, lam, clip, g, m, rr)
+                if clip <= 0.0:
                     for d in range(D):
-                        out[p, r, d] = theta1[d]
-                        v[p, r - lo, d] = 0.0
-            for t in range(T):
-                eta = etas[t]
-                s = scales[t]
-                for r in range(lo, hi):
+                        g[d] = g[d] * factor
+                        if lam != 0.0:
+                            g[d] += ridge * th[d]
+                else:
                     for d in range(D):
-                        zz, a, b, cc, k = _normal(a, b, cc, k)
-                        z[d] = zz
-                    for p in range(K):
-                        th = out[p, r]
-                        _linear_grad(th, X[p], y[p], sqn[p], nsamp[p], kind[p], lam[p],
-                                     normaliser[p], ridge[p], clip, g, m, rr)
-                        for d in range(D):
-                            gd = z[d] * s + g[d]
-                            if momentum:
-                                vv, gd = _momentum(v[p, r - lo, d], gd, beta, corr[t])
-                                v[p, r - lo, d] = vv
-                            th[d] = th[d] - gd * eta
-            states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
+                        if lam != 0.0:
+                            g[d] += (lam * total) * th[d]
+                        g[d] = g[d] * factor
+                for d in range(D):
+                    zz, a, b, cc, k = _normal(a, b, cc, k)
+                    gd = zz * s + g[d]
+                    if momentum:
+                        vv, gd = _momentum(v[r - lo, d], gd, beta, corr[t])
+                        v[r - lo, d] = vv
+                    th[d] = th[d] - gd * eta
+        states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
+        istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3] = ia, ib, ic, ik
 
     @_jit
     def linear_sgd(states, istates, n, theta1, X, y, sqn, nsamp, kind, lam, normaliser, ridge,
@@ -596,7 +670,6 @@ if numba is not None:
         * batch)`` times the (clipped) sum of the batch's per-sample gradients.
         """
         _, D = out.shape
-        T = etas.shape[0]
         v = np.zeros((_BLOCK, D))
         g = np.empty(D)
         idx = np.empty(batch, dtype=np.int64)
@@ -605,72 +678,9 @@ if numba is not None:
         hi_index = uint64(nsamp - 1)
         factor = nsamp / (normaliser * batch)
         for i in range(states.shape[0]):
-            lo = i * _BLOCK
-            hi = min(n, lo + _BLOCK)
-            a, b, cc, k = states[i, 0], states[i, 1], states[i, 2], states[i, 3]
-            ia, ib, ic, ik = istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3]
-            has, buf = False, uint64(0)
-            for r in range(lo, hi):
-                for d in range(D):
-                    out[r, d] = theta1[d]
-                    v[r - lo, d] = 0.0
-            for t in range(T):
-                eta = etas[t]
-                s = scales[t]
-                for r in range(lo, hi):
-                    th = out[r]
-                    for j in range(batch):
-                        q, ia, ib, ic, ik, has, buf = _index(ia, ib, ic, ik, has, buf, hi_index)
-                        idx[j] = q
-                    for j in range(batch):
-                        q = idx[j]
-                        acc = 0.0
-                        for d in range(D):
-                            acc += X[q, d] * th[d]
-                        m[j] = acc
-                        rr[j] = _dloss(kind, acc, y[q])
-                    for d in range(D):
-                        g[d] = 0.0
-                    if clip <= 0.0:
-                        for j in range(batch):
-                            q = idx[j]
-                            for d in range(D):
-                                g[d] += rr[j] * X[q, d]
-                        for d in range(D):
-                            g[d] = g[d] * factor
-                            if lam != 0.0:
-                                g[d] += ridge * th[d]
-                    else:
-                        tt = 0.0
-                        if lam != 0.0:
-                            for d in range(D):
-                                tt += th[d] * th[d]
-                        total = 0.0
-                        for j in range(batch):
-                            q = idx[j]
-                            rj = rr[j]
-                            sq = rj * rj * sqn[q]
-                            if lam != 0.0:
-                                sq = sq + 2.0 * lam * rj * m[j] + (lam * lam) * tt
-                            norm = np.sqrt(max(sq, 0.0))
-                            sc = min(1.0, clip / max(norm, _TINY))
-                            total += sc
-                            w = sc * rj
-                            for d in range(D):
-                                g[d] += w * X[q, d]
-                        for d in range(D):
-                            if lam != 0.0:
-                                g[d] += (lam * total) * th[d]
-                            g[d] = g[d] * factor
-                    for d in range(D):
-                        zz, a, b, cc, k = _normal(a, b, cc, k)
-                        gd = zz * s + g[d]
-                        if momentum:
-                            vv, gd = _momentum(v[r - lo, d], gd, beta, corr[t])
-                            v[r - lo, d] = vv
-                        th[d] = th[d] - gd * eta
-            states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
-            istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3] = ia, ib, ic, ik
+            _linear_sgd_block(states, istates, i, n, theta1, X, y, sqn, hi_index, kind, lam,
+                              ridge, clip, etas, scales, batch, factor, beta, corr, momentum,
+                              out, v, g, idx, m, rr)
 
 
 def self_check() -> bool:
