@@ -222,17 +222,23 @@ if numba is not None:
         return float(u >> uint64(11)) * _TO_UNIT
 
     # -- standard normal: 256-layer ziggurat ---------------------------------
+    @_inline
+    def _layer(r0):
+        """One 64-bit draw read as a ziggurat candidate: ``(x, layer, |r|, accepted at once)``."""
+        idx = int64(r0 & uint64(0xFF))
+        r = r0 >> uint64(8)
+        rabs = (r >> uint64(1)) & _MASK52
+        x = float(rabs) * _WI[idx]
+        if r & uint64(1):
+            x = -x
+        return x, idx, rabs, rabs < _KI[idx]
+
     @_jit
     def _normal_rare(r0, a, b, c, k):
         """Rejection branch of :func:`_normal`, entered with the rejected draw *r0*."""
         while True:
-            idx = int64(r0 & uint64(0xFF))
-            r = r0 >> uint64(8)
-            rabs = (r >> uint64(1)) & _MASK52
-            x = float(rabs) * _WI[idx]
-            if r & uint64(1):
-                x = -x
-            if rabs < _KI[idx]:
+            x, idx, rabs, accepted = _layer(r0)
+            if accepted:
                 return x, a, b, c, k
             if idx == 0:                       # tail beyond the base layer
                 while True:
@@ -251,16 +257,19 @@ if numba is not None:
             r0, a, b, c, k = _next(a, b, c, k)
 
     @_inline
+    def _fill_scaled(buf, m, scale, a, b, c, k):
+        """``buf[:m]`` = ``scale`` times standard normals (``scale = 1`` is exact: ``z * 1.0 == z``)."""
+        for j in range(m):
+            z, a, b, c, k = _normal(a, b, c, k)
+            buf[j] = z * scale
+        return a, b, c, k
+
+    @_inline
     def _normal(a, b, c, k):
         """One standard normal: returns ``(z, a, b, c, counter)``."""
         r0, a, b, c, k = _next(a, b, c, k)
-        idx = int64(r0 & uint64(0xFF))
-        r = r0 >> uint64(8)
-        rabs = (r >> uint64(1)) & _MASK52
-        x = float(rabs) * _WI[idx]
-        if r & uint64(1):
-            x = -x
-        if rabs < _KI[idx]:
+        x, _, _, accepted = _layer(r0)
+        if accepted:
             return x, a, b, c, k
         return _normal_rare(r0, a, b, c, k)
 
@@ -389,9 +398,7 @@ if numba is not None:
             At = Atile[t]
             for j0 in range(0, n, CH):
                 m = min(CH, n - j0)
-                for j in range(m):
-                    z, a, b, c, k = _normal(a, b, c, k)
-                    buf[j] = z
+                a, b, c, k = _fill_scaled(buf, m, 1.0, a, b, c, k)
                 seg = flat[j0:j0 + m]
                 for j in range(m):
                     seg[j] = seg[j] * At[j] - buf[j] * c_t
@@ -438,9 +445,7 @@ if numba is not None:
             cr = corr[t]
             for j0 in range(0, n, CH):
                 m = min(CH, n - j0)
-                for j in range(m):
-                    z, a, b, c, k = _normal(a, b, c, k)
-                    buf[j] = z * s
+                a, b, c, k = _fill_scaled(buf, m, s, a, b, c, k)
                 for p in range(K):
                     seg = flat[p, j0:j0 + m]
                     ev = eigs[p]
