@@ -103,7 +103,7 @@ def _table_statements(runtime_2):
 
 TABLE_1 = Claim(
     id="erm/table-1",
-    source=_src("Table 1", None, _TABLE_TEXT),
+    source=_src("Section 1, Table 1", None, _TABLE_TEXT),
     kind="rate",
     summary=("Table 1: each row's utility and runtime order follows from the bound it cites (Theorem 2 items 1-2, "
              "Theorem 5, T steps of O(nd)), and ours improves on Bassily et al.'s utility by a log factor and on "

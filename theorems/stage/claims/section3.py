@@ -371,7 +371,7 @@ _N_THETA_D = LimitPath("n", "inf", tied={"d": lambda x, base: base["d"] * x / ba
 _CORR_DOMAIN = THM_3_2_CORRECTED.domain
 REMARK_3 = Claim(
     id="stage/remark-3",
-    source=_src("Remark 3", None,
+    source=_src("Section 3, Remark 3", None,
                 "'The above theorem shows that the excess empirical risk of DpageEM is O(d log(1/delta)/(n^2 eps^2)), "
                 "which matches the result in [Zhang et al., 2017]. ... Compared with nonconvex settings under different "
                 "utility measures and different assumptions, our result is also much better' [Zhang et al.: O(d "
@@ -418,7 +418,7 @@ def expand_setting(expr, **at):
 _R4_PATHS = (LimitPath("n", "inf"), LimitPath("epsilon", "inf"), LimitPath("L", "0+"))
 REMARK_4 = Claim(
     id="stage/remark-4",
-    source=_src("Remark 4", None,
+    source=_src("Section 3, Remark 4", None,
                 "'By the generality of the analysis, the above result also implies that the two special cases, i.e., "
                 "stagewise DP-SGD with momentum always on and always off, also have the same order of excess empirical "
                 "risk' [read on (5) as printed (refuted as a bound in stage/thm-3.2; the momentum-free case holds in "
