@@ -162,3 +162,65 @@ def test_table_3_settings_are_the_theorems_by_hand():
     W = np.random.default_rng(0).normal(size=(3, q.d))
     idx = np.tile(np.arange(q.n), (3, 1))                                          # the whole data set as a batch
     assert np.allclose(q.grad(W, idx), q.grad(W), atol=1e-12)
+
+
+# ----------------------------------------------------------------------------- Table 1, Section 3.1's unnumbered results
+def test_table_1_row_2_runtime_as_printed_is_not_real_and_the_log_1_over_delta_reading_is():
+    pt = dict(erm.TABLE_1.witness)
+    assert float(evaluate(erm.d * sp.log(erm.delta), erm.TABLE_1, pt)) < 0      # sqrt(d log(delta)) is imaginary
+    assert complex(erm.OURS_TIME_2_PRINTED.subs({sp.Symbol(k): v for k, v in pt.items()}).evalf()).imag != 0
+    # the reading log(1/delta): n d T of Theorem 2 item 2 over it is 2 (mu^2 + beta^2)/(mu beta) (= 4) plus o(1)
+    big = {**pt, "n": 1e30}
+    ratio = float(evaluate(erm.n * erm.d * erm.T_2B / erm.OURS_TIME_2, erm.TABLE_1, big))
+    assert ratio == pytest.approx(4.0, rel=1e-9)                                 # mu = beta = L = D = 1: exact
+    assert dpverify.check(erm.TABLE_1, at=pt).verdict == "violated"
+    assert dpverify.check(erm.TABLE_1_CORRECTED, at=pt).verdict == "holds"
+
+
+def test_table_1_comparisons_by_hand():
+    pt = {"n": 1e4, "d": 10.0, "epsilon": 1.0, "delta": 1e-5}
+    sub = {sp.Symbol(k): v for k, v in pt.items()}
+    assert float((erm.BASSILY_UTIL_1 / erm.OURS_UTIL_1).subs(sub)) == pytest.approx(math.log(1e4), rel=1e-12)
+    assert float((erm.OURS_UTIL_2 / erm.BASSILY_UTIL_2).subs(sub)) == pytest.approx(
+        math.log(1e5) / math.log(1e9) ** 3, rel=1e-12)
+    assert float((erm.OURS_TIME_2 / erm.BASSILY_TIME_2).subs(sub)) < 1e-3
+
+
+def test_section_3_1_excess_risk_scales_with_the_loss_and_the_printed_order_with_its_root():
+    claim = erm.SEC_3_1_EXCESS_RISK
+    pt = dict(claim.witness)
+    scaled = {**pt, "L": 100 * pt["L"], "beta": 100 * pt["beta"], "mu": 100 * pt["mu"]}
+    derived = [float(evaluate(erm.GEN_SC, claim, p)) for p in (pt, scaled)]
+    printed = [float(evaluate(erm.GEN_PRINTED, claim, p)) for p in (pt, scaled)]
+    corrected = [float(evaluate(erm.GEN_CORRECTED, claim, p)) for p in (pt, scaled)]
+    assert derived[1] / derived[0] == pytest.approx(100, rel=1e-9)
+    assert printed[1] / printed[0] == pytest.approx(10, rel=1e-9)
+    assert corrected[1] / corrected[0] == pytest.approx(100, rel=1e-9)
+    assert dpverify.check(claim, at=pt).verdict == "violated"
+    assert dpverify.check(erm.SEC_3_1_EXCESS_RISK_CORRECTED, at=pt).verdict == "holds"
+
+
+def test_section_3_1_below_generalization_fails_for_d_proportional_to_n_only():
+    claim = erm.SEC_3_1_BELOW_GENERALIZATION
+    pt = dict(claim.witness)
+    assert dpverify.check(claim, at=pt).verdict == "violated"
+    # the corrected regime's boundary: at d = eps n^(1/4) Theorem 3's eps-DP order equals n^(-1/2)
+    edge = {"n": 1e8, "d": 100.0, "epsilon": 1.0, "delta": 1e-5}
+    assert float(evaluate(erm.OURS_CVX_A / erm.N_HALF, claim, edge)) == pytest.approx(1.0, rel=1e-12)
+    assert float(evaluate(erm.OURS_CVX_A / erm.N_HALF, claim, {**edge, "d": 101.0})) > 1
+
+
+def test_section_3_1_regularised_rate_and_footnote_2():
+    claim = erm.SEC_3_1_CONVEX_REGULARIZED
+    pt = dict(claim.witness)
+    assert dpverify.check(claim, at=pt).verdict == "violated"
+    # the corrected minimiser: mu* = (3A'/R^2)^(2/5) beats mu* (1 +- 1e-3)
+    f = erm.mu * erm.Rb**2 / 2 + erm.A_CORRECTED / erm.mu ** sp.Rational(3, 2)
+    mstar = float(evaluate(erm.MU_REG_CORRECTED, claim, pt))
+    at = [float(evaluate(f, claim, {**pt, "mu": m})) for m in (mstar, mstar * 0.999, mstar * 1.001)]
+    assert at[0] < at[1] and at[0] < at[2]
+    for g in (0.5, 0.3, 1e-3, 1e-9):
+        k = math.ceil(math.log2(1 / g))
+        assert 2.0**-k <= g < 2.0 ** -(k - 1)
+    assert dpverify.check(erm.FOOTNOTE_2, at={"gam": 1e-3, "beta": 1.0, "mu": 1.0, "L": 1.0, "n": 1e4, "d": 10.0,
+                                              "epsilon": 1.0}).verdict == "holds"

@@ -188,3 +188,34 @@ def test_theorem_3_3_is_mostly_vacuous_on_its_search_domain():
     (ev,) = v.evidence
     assert ev.coverage == pytest.approx(share, abs=1e-12) and share < 0.5
     assert v.verdict == "holds" and v.flags == ["mostly vacuous"] and v.ok
+
+
+# ----------------------------------------------------------------------------- Remarks 3 and 4
+def test_remark_3_comparisons_by_hand():
+    sub = {sp.Symbol("n"): 1e4, sp.Symbol("d"): 10.0, sp.Symbol("epsilon"): 1.0, sp.Symbol("delta"): 1e-5}
+    assert float((C.REMARK_RATE / C.E2).subs(sub)) == pytest.approx(1 / math.log(1e4) ** 2, rel=1e-12)
+    # the comparison with E-2 needs n >= 3 (log n >= 1): at n = 2 our order is the larger
+    assert float((C.REMARK_RATE / C.E2).subs({**sub, sp.Symbol("n"): 2.0})) > 1
+
+
+def test_remark_3_corrected_bound_at_the_chosen_K_is_theta_of_the_rate():
+    """Corrected (5) at K = log2(n^2 eps^2 theta^2 mu/(d L^2 log(1/delta))) over d log(1/delta)/(n^2 eps^2) settles:
+    its values at n = 1e6 and 1e12 agree to 1e-6 (the sampling and Delta0 terms are (1/2)^K times constants)."""
+    pt = {"T0": 40, "t0": 0, "c4": 0.1, "theta": 1.0, "mu": 1.0, "beta": 1.0, "L": 1.0, "sigma": 0.1, "d": 10.0,
+          "B": 4, "c2": 1.0, "epsilon": 1.0, "delta": 1e-5, "Delta0": 0.1, "tau": 0.5}
+    from dpverify.numeric import evaluate
+
+    r = [float(evaluate(C.CORRECTED_5 / C.REMARK_RATE, C.REMARK_3, {**pt, "n": n})) for n in (1e6, 1e12)]
+    assert r[0] == pytest.approx(r[1], rel=1e-6)
+    assert dpverify.check(C.REMARK_3, at={**pt, "n": 1e4}).verdict == "holds"
+
+
+def test_remark_4_momentum_factor_and_rates():
+    from dpverify.numeric import evaluate
+
+    pt = {"T0": 8, "t0": 2, "rho": 0.5, "c4": 1.0, "theta": 1.0, "mu": 1.0, "beta": 1.0, "sigma": 0.1,
+          "B": 4, "c2": 1.0, "delta": 1e-5, "Delta0": 0.1, "n": 1e4, "d": 10.0, "epsilon": 1.0, "L": 1.0}
+    on = C.expand_setting(C.RATIO, t0=C.T0)
+    assert float(evaluate(on, C.REMARK_4, pt)) == pytest.approx(8.0, rel=1e-12)      # 2/(1 - 0.5)^2
+    assert float(evaluate(C.expand_setting(C.RATIO, t0=0), C.REMARK_4, pt)) == 1.0
+    assert dpverify.check(C.REMARK_4, at=pt).verdict == "holds"

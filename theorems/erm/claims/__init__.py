@@ -17,6 +17,7 @@ lists them in printed order."""
 from __future__ import annotations
 
 from .common import *  # noqa: F401,F403
+from .section1 import *  # noqa: F401,F403
 from .section2 import *  # noqa: F401,F403
 from .section3_1 import *  # noqa: F401,F403
 from .section3_2 import *  # noqa: F401,F403
@@ -25,8 +26,11 @@ from .section3_1 import _ALG1_GAU_T3, _GD_SENS, _SC_SENS, _UTIL_2B  # noqa: F401
 from .section3_2 import _ALG2_UTIL, _loss_tail  # noqa: F401 (used by the tests and notebooks)
 
 CLAIMS = (
+    TABLE_1, TABLE_1_CORRECTED,
     LEMMA_1, LEMMA_1_CORRECTED, LEMMA_2, LEMMA_3, LEMMA_3_INDUCTION, THM_1, THM_1_CORRECTED,
-    THM_2A, THM_2B, THM_2B_CORRECTED, THM_3A, THM_3A_CORRECTED, THM_3B, THM_3B_CORRECTED,
+    THM_2A, THM_2B, THM_2B_CORRECTED, SEC_3_1_EXCESS_RISK, SEC_3_1_EXCESS_RISK_CORRECTED, FOOTNOTE_2,
+    THM_3A, THM_3A_CORRECTED, THM_3B, THM_3B_CORRECTED, SEC_3_1_BELOW_GENERALIZATION,
+    SEC_3_1_BELOW_GENERALIZATION_CORRECTED, SEC_3_1_CONVEX_REGULARIZED, SEC_3_1_CONVEX_REGULARIZED_CORRECTED,
     THM_4, THM_5, LEMMA_4, THM_6,
     LEMMA_5, LEMMA_6, LEMMA_7, LEMMA_8,
     STEP_LOSS, STEP_LOSS_CORRECTED, THM4_COMPOSITION, THM4_COMPOSITION_CORRECTED, LEMMA_9, LEMMA_9_CORRECTED, LEMMA_10,

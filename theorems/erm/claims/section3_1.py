@@ -5,11 +5,11 @@ import sympy as sp
 
 from dpverify.scenarios import MCPoint, dp_audit, gd_sensitivity, output_perturbation_gd, output_perturbation_privacy
 from dpverify.scenarios.output_perturbation import ERMData
-from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, LimitPath, Rate, Real, Relation,
-                           SupBound)
+from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, Limit, LimitPath, Rate, Real,
+                           Relation, SupBound)
 
 from .. import proofs
-from .common import BETA, D, EPS, ETA, L, LIP, LOG_B, MU, RADIUS, T, W, _src, beta, d, delta, eps, eta, mu, n, t
+from .common import BETA, D, EPS, ETA, L, LIP, LOG_B, MU, RADIUS, T, W, _src, beta, d, delta, eps, eta, gamma, mu, n, t
 
 # ============================================================================= Lemma 2
 _GD = dict(beta=BETA, eta=ETA, T=Int(ge=1, search=(1, 40)), n=Int(ge=1, search=(1, 12)), L=LIP)
@@ -326,5 +326,203 @@ THM_3B_CORRECTED = THM_3B.corrected(
         Rate("O-form with D: the explicit bound at the printed T", expr=(OPT_3 + NOISE_3B).subs(T, T_3B),
              rate=(L * sp.sqrt(beta * d * sp.log(1 / delta)) * D**2 / (n * eps)) ** sp.Rational(2, 3), kind="O",
              paths=_T3_PATHS + (LimitPath("delta", "0+"),)),
+    ),
+)
+
+# ============================================================================= Section 3.1, unnumbered results
+# Excess population risk of the strongly convex case: "by substituting our utility bound in Theorem 2" into
+# [21]'s Theorem 5 / inequality (18) (Shalev-Shwartz et al. 2009: for mu-strongly convex, L-Lipschitz f, with
+# probability 1 - gamma_1 over S, for every w: G(w) - G(w*) <= sqrt((2L^2/mu)(F(w) - F(w_hat))) + 4L^2/(gamma_1 mu n)),
+# F(w_priv) - F(w_hat) <= U/gamma_2 by Markov (U: Theorem 2 item 2's bound at its T), gamma_1 = gamma_2 = gamma/2.
+U_2B = (OPT_2 + NOISE_2B).subs(T, T_2B)
+GEN_SC = 2 * L * sp.sqrt(U_2B / (mu * gamma)) + 8 * L**2 / (gamma * mu * n)
+GEN_PRINTED = L * sp.sqrt(beta * d) / (n * eps * mu * gamma)
+GEN_CORRECTED = L**2 * sp.sqrt(beta * d) / (n * eps * mu ** sp.Rational(3, 2) * gamma)
+
+
+def _scale_loss(*names):
+    """Multiply the loss by c: L, beta and mu (and whatever else is named) move with L, T is unchanged."""
+    return {k: (lambda x, base, k=k: base[k] * x / base["L"]) for k in names}
+
+
+LOSS_SCALE = LimitPath("L", "inf", tied=_scale_loss("beta", "mu"), label="the loss multiplied by c: L, beta, mu x c")
+_GAMMA = Real(gt=0, lt=1, search=(1e-6, 0.5), log=True)
+_GEN_DOMAIN = Domain(
+    Relation(sp.Le(mu, beta), "mu <= beta"),
+    Relation(sp.Gt(mu**2 * n**2 * eps**2 * D**2, L**2 * d * sp.log(1 / delta)), "Theorem 2 item 2's T is positive"),
+    beta=BETA, mu=MU, L=LIP, D=RADIUS, n=Real(ge=1, search=(1e2, 1e6), log=True), d=Real(ge=1, search=(1.0, 100.0)),
+    epsilon=Real(gt=0, le=1, search=(0.1, 1.0), log=True), delta=Real(gt=0, lt=1, search=(1e-8, 1e-2), log=True),
+    gam=_GAMMA)
+_GEN_PATHS = (LimitPath("n", "inf"), LimitPath("gam", "0+"), LOSS_SCALE)
+SEC_3_1_EXCESS_RISK = Claim(
+    id="erm/sec-3.1-excess-risk",
+    source=_src("Section 3.1", None,
+                "after Theorem 2: 'The most usual technique to obtain excess risk is to use Theorem 5 and inequality (18) "
+                "in [21]. In this case, we assume loss function f(w, xi) is mu-strongly convex and L-Lipschitz ... "
+                "Thus, by substituting our utility bound in Theorem 2, we can obtain: with probability at least 1 - "
+                "gamma, ExcessRisk(w_priv) <= O~(L sqrt(beta d)/(n eps mu gamma))' ((eps, delta)-DP; O~ ignores log "
+                "factors) [[21] = Shalev-Shwartz, Shamir, Srebro, Sridharan 2009: G(w) - G(w*) <= sqrt((2L^2/mu)(F(w) "
+                "- F(w_hat))) + 4L^2/(gamma mu n) w.p. 1 - gamma; the utility bound made high-probability by Markov, "
+                "gamma split in halves; eps <= 1]"),
+    kind="rate",
+    summary=("Strongly convex, (eps, delta)-DP: with probability 1 - gamma the excess population risk of w_priv, "
+             "2L sqrt(U/(mu gamma)) + 8L^2/(gamma mu n) from [21] and Theorem 2, is O~(L sqrt(beta d)/(n eps mu gamma))."),
+    domain=_GEN_DOMAIN,
+    statements=(
+        Rate("[21]'s inequality with Theorem 2 item 2's bound is O(L sqrt(beta d)/(n eps mu gamma))", expr=GEN_SC,
+             rate=GEN_PRINTED, kind="O", paths=_GEN_PATHS),
+    ),
+    expected="violated",
+    reason=("the printed order scales as the square root of the loss (L sqrt(beta)/mu has units loss^(1/2)) while the "
+            "excess risk scales with it: multiplying the loss by c multiplies [21]'s bound by c and the printed order by "
+            "sqrt(c) (already f = (c/2)(w - xi)^2, xi = +-1, has excess risk >= c/(2n) with probability > 0.15 against "
+            "the printed ~ sqrt(c)/(n eps gamma))"),
+    witness={"beta": 1.0, "mu": 1.0, "L": 1.0, "D": 1.0, "n": 1e4, "d": 10.0, "epsilon": 1.0, "delta": 1e-5,
+             "gam": 0.05},
+)
+SEC_3_1_EXCESS_RISK_CORRECTED = SEC_3_1_EXCESS_RISK.corrected(
+    summary=("With eps <= 1 and mu <= beta the bound from [21] and Theorem 2 is O~(L^2 sqrt(beta d)/(n eps mu^(3/2) "
+             "gamma)): the printed order times L/sqrt(mu), in n, d, eps and gamma as printed."),
+    statements=(
+        Rate("[21]'s inequality with Theorem 2 item 2's bound is O(L^2 sqrt(beta d)/(n eps mu^(3/2) gamma)) (log(1/delta) "
+             "fixed)", expr=GEN_SC, rate=GEN_CORRECTED, kind="O", paths=_GEN_PATHS),
+    ),
+)
+
+# The general convex case (after Theorem 3): 'we can solve it along the same road as strongly convex case by adding a
+# regularization term mu/2 ||w||^2 (where mu = sqrt(2) L^(1/2) (beta d)^(1/4)/(sqrt(n eps gamma) R))': the excess risk
+# is at most mu R^2/2 plus the strongly convex bound at that mu (||w*|| <= R).
+Rb = sp.Symbol("R")
+A_PRINTED = L * sp.sqrt(beta * d) / (n * eps * gamma)          # the printed strongly convex order is A/mu
+MU_REG = sp.sqrt(2) * sp.sqrt(L) * (beta * d) ** sp.Rational(1, 4) / (sp.sqrt(n * eps * gamma) * Rb)
+REG_PRINTED = Rb * sp.sqrt(L) * (beta * d) ** sp.Rational(1, 4) / sp.sqrt(n * eps * gamma)
+A_CORRECTED = L**2 * sp.sqrt(beta * d) / (n * eps * gamma)     # the corrected order is A'/mu^(3/2)
+MU_REG_CORRECTED = (3 * A_CORRECTED / Rb**2) ** sp.Rational(2, 5)
+REG_CORRECTED = Rb ** sp.Rational(6, 5) * A_CORRECTED ** sp.Rational(2, 5)
+_REG_DOMAIN = Domain(beta=BETA, L=LIP, mu=MU, R=RADIUS, n=Real(ge=1, search=(1e2, 1e8), log=True),
+                     d=Real(ge=1, search=(1.0, 100.0)), epsilon=Real(gt=0, le=1, search=(0.1, 1.0), log=True), gam=_GAMMA)
+SEC_3_1_CONVEX_REGULARIZED = Claim(
+    id="erm/sec-3.1-convex-regularized",
+    source=_src("Section 3.1", None,
+                "after Theorem 3: 'As for generalization property for general convex loss, we can solve it along the same "
+                "road as strongly convex case by adding a regularization term (mu/2)||w||_2^2 (where mu = sqrt(2) "
+                "L^(1/2) (beta d)^(1/4)/(sqrt(n eps gamma) R)). Therefore, in convex case, we can obtain: with "
+                "probability at least 1 - gamma, ExcessRisk(w_priv) <= O~(R L^(1/2) (beta d)^(1/4)/sqrt(n eps "
+                "gamma))' [excess risk <= mu R^2/2 + the strongly convex order at mu]"),
+    kind="rate",
+    summary=("Regularising with the printed mu, mu R^2/2 + (strongly convex order at mu) is O~(R L^(1/2) (beta d)^(1/4)/"
+             "sqrt(n eps gamma)) (the printed mu minimises it for the printed order A/mu)."),
+    domain=_REG_DOMAIN,
+    statements=(
+        Identity("with the printed strongly convex order A/mu: mu R^2/2 + A/mu at the printed mu = sqrt(2) x the printed "
+                 "rate", lhs=(mu * Rb**2 / 2 + A_PRINTED / mu).subs(mu, MU_REG), rhs=sp.sqrt(2) * REG_PRINTED),
+        Rate("with the strongly convex bound [21] and Theorem 2 give (order A'/mu^(3/2), erm/sec-3.1-excess-risk-"
+             "corrected): mu R^2/2 + A'/mu^(3/2) at the printed mu is O(R L^(1/2) (beta d)^(1/4)/sqrt(n eps gamma))",
+             expr=(mu * Rb**2 / 2 + A_CORRECTED / mu ** sp.Rational(3, 2)).subs(mu, MU_REG), rate=REG_PRINTED, kind="O",
+             paths=(LimitPath("L", "inf", tied=_scale_loss("beta"), label="the loss multiplied by c: L, beta x c"),)),
+    ),
+    expected="violated",
+    reason=("the printed rate inherits the strongly convex order's units (loss^(3/4) here): with the order [21] and "
+            "Theorem 2 give, A'/mu^(3/2), the regularised bound at the printed mu grows as c^(11/8) when the loss is "
+            "multiplied by c, the printed rate as c^(3/4) (and Algorithm 1's own noise, Delta ~ L/(n mu) ~ c^(1/4), "
+            "costs ~ L |z| ~ c^(5/4) on a Huber loss)"),
+    witness={"beta": 1.0, "L": 1.0, "mu": 1.0, "R": 1.0, "n": 1e4, "d": 10.0, "epsilon": 1.0, "gam": 0.05},
+)
+SEC_3_1_CONVEX_REGULARIZED_CORRECTED = SEC_3_1_CONVEX_REGULARIZED.corrected(
+    summary=("With the strongly convex order A'/mu^(3/2), A' = L^2 sqrt(beta d)/(n eps gamma): mu = (3A'/R^2)^(2/5) "
+             "minimises mu R^2/2 + A'/mu^(3/2), whose value (5/6) 3^(2/5) R^(6/5) A'^(2/5) is O~(R^(6/5) L^(4/5) "
+             "(beta d)^(1/5)/(n eps gamma)^(2/5))."),
+    statements=(
+        Identity("mu R^2/2 + A'/mu^(3/2) at mu = (3A'/R^2)^(2/5) equals (5/6) 3^(2/5) R^(6/5) A'^(2/5)",
+                 lhs=(mu * Rb**2 / 2 + A_CORRECTED / mu ** sp.Rational(3, 2)).subs(mu, MU_REG_CORRECTED),
+                 rhs=sp.Rational(5, 6) * 3 ** sp.Rational(2, 5) * REG_CORRECTED),
+        Inequality("mu = (3A'/R^2)^(2/5) minimises mu R^2/2 + A'/mu^(3/2)",
+                   lhs=(mu * Rb**2 / 2 + A_CORRECTED / mu ** sp.Rational(3, 2)).subs(mu, MU_REG_CORRECTED),
+                   rhs=mu * Rb**2 / 2 + A_CORRECTED / mu ** sp.Rational(3, 2)),
+    ),
+)
+
+# "when d is smaller than n, then both bounds are below the typical Theta~(n^(-1/2)) generalization error": ours
+# (Theorem 3, constants dropped) and Bassily et al.'s, which the paper gives as Theorem 5's convex order ("this
+# algorithm also achieve same utility bound with [1]").
+OURS_CVX_A = (d / (n * eps)) ** sp.Rational(2, 3)
+OURS_CVX_B = (sp.sqrt(d * sp.log(1 / delta)) / (n * eps)) ** sp.Rational(2, 3)
+BASSILY_CVX_B = sp.sqrt(d * sp.log(n / delta) * sp.log(1 / delta)) / (n * eps)
+N_HALF = 1 / sp.sqrt(n)
+_D_LT_N = LimitPath("n", "inf", tied={"d": lambda x, base: base["d"] * x / base["n"]}, label="d < n, d/n fixed")
+_BELOW_DOMAIN = Domain(Relation(sp.Lt(d, n), "d smaller than n"), n=Real(ge=2, search=(1e2, 1e5), log=True),
+                       d=Real(ge=1, search=(1.0, 50.0), log=True), epsilon=Real(gt=0, le=1, search=(0.1, 1.0), log=True),
+                       delta=Real(gt=0, lt=1, search=(1e-8, 1e-2), log=True))
+_BELOW_FIXED = (
+    Limit("d fixed: (ours eps-DP / n^(-1/2))^6 -> 0 (the sixth power: same limit, resolved by the sweep)",
+          expr=(OURS_CVX_A / N_HALF) ** 6, value=sp.Integer(0), path=LimitPath("n", "inf")),
+    Limit("d fixed: (ours (eps, delta)-DP / n^(-1/2))^6 -> 0", expr=(OURS_CVX_B / N_HALF) ** 6, value=sp.Integer(0),
+          path=LimitPath("n", "inf")),
+    Limit("d fixed: (Bassily et al.'s / n^(-1/2))^2 -> 0", expr=(BASSILY_CVX_B / N_HALF) ** 2, value=sp.Integer(0),
+          path=LimitPath("n", "inf")),
+)
+SEC_3_1_BELOW_GENERALIZATION = Claim(
+    id="erm/sec-3.1-below-generalization",
+    source=_src("Section 3.1", None,
+                "after Theorem 3: 'Though the utility guarantee is weaker than Bassily et al. [1] in general convex case "
+                "by a factor of O(1/n^(1/3)), but when d is smaller than n, then both bounds are below the typical "
+                "Theta~(n^(-1/2)) generalization error in learning theory' [ours: Theorem 3's (d/(n eps))^(2/3) and "
+                "(sqrt(d log(1/delta))/(n eps))^(2/3); Bassily et al.'s: Theorem 5's convex sqrt(d log(n/delta) "
+                "log(1/delta))/(n eps), which 'achieve[s] same utility bound with [1]'; two readings of 'd smaller than "
+                "n': d fixed as n grows, and d < n with d/n fixed]"),
+    kind="limit",
+    summary="With d smaller than n, Theorem 3's and Bassily et al.'s convex utility orders are O~(n^(-1/2)).",
+    domain=_BELOW_DOMAIN,
+    statements=_BELOW_FIXED + (
+        Rate("d < n with d/n fixed: Bassily et al.'s is O~(n^(-1/2)) (log(n/delta) is the ignored log factor)",
+             expr=BASSILY_CVX_B / sp.sqrt(sp.log(n / delta)), rate=N_HALF, kind="O", paths=(_D_LT_N,)),
+        Rate("d < n with d/n fixed: ours (eps-DP) is O(n^(-1/2))", expr=OURS_CVX_A, rate=N_HALF, kind="O",
+             paths=(_D_LT_N,)),
+        Rate("d < n with d/n fixed: ours ((eps, delta)-DP) is O~(n^(-1/2))", expr=OURS_CVX_B, rate=N_HALF, kind="O",
+             paths=(_D_LT_N,)),
+    ),
+    expected="violated",
+    reason=("with d < n but d/n fixed (n = Theta(d)) Theorem 3's (d/(n eps))^(2/3) is a constant, not below n^(-1/2) "
+            "(ratio ~ n^(1/2)); it is below n^(-1/2) exactly when d <= eps n^(1/4) (eps-DP), d log(1/delta) <= eps^2 "
+            "n^(1/2) ((eps, delta)-DP)"),
+    witness={"n": 1e3, "d": 500.0, "epsilon": 1.0, "delta": 1e-5},
+)
+SEC_3_1_BELOW_GENERALIZATION_CORRECTED = SEC_3_1_BELOW_GENERALIZATION.corrected(
+    summary=("Both orders are O~(n^(-1/2)) for d fixed; Theorem 3's are at most n^(-1/2) exactly when d <= eps n^(1/4) "
+             "(eps-DP) and d log(1/delta) <= eps^2 n^(1/2) ((eps, delta)-DP)."),
+    domain=Domain(Relation(sp.Le(d, eps * n ** sp.Rational(1, 4)), "d <= eps n^(1/4)"),
+                  Relation(sp.Le(d * sp.log(1 / delta), eps**2 * sp.sqrt(n)), "d log(1/delta) <= eps^2 n^(1/2)"),
+                  *_BELOW_DOMAIN.relations, **_BELOW_DOMAIN.params),
+    statements=_BELOW_FIXED + (
+        Inequality("ours (eps-DP) <= n^(-1/2) when d <= eps n^(1/4)", lhs=OURS_CVX_A, rhs=N_HALF),
+        Inequality("ours ((eps, delta)-DP) <= n^(-1/2) when d log(1/delta) <= eps^2 n^(1/2)", lhs=OURS_CVX_B, rhs=N_HALF),
+    ),
+)
+
+# Footnote 2 (on the 1/gamma of the strongly convex excess risk): 'Note 1/gamma dependence on failure probability gamma
+# can be improved to log(1/gamma) by boosting the confidence method used in [20]'.
+_K_BOOST = sp.log(1 / gamma, 2)                                 # runs, each failing with probability at most 1/2
+BOOSTED = L * sp.sqrt(beta * d) / ((n / _K_BOOST) * eps * mu * sp.Rational(1, 2))  # the printed order at (n/k, 1/2)
+FOOTNOTE_2 = Claim(
+    id="erm/footnote-2",
+    source=_src("Section 3.1", "footnote 2",
+                "'Note 1/gamma dependence on failure probability gamma can be improved to log(1/gamma) by boosting the "
+                "confidence method used in [20]' [read: k = log2(1/gamma) independent runs, each on n/k of the samples "
+                "(parallel composition keeps eps) at failure probability 1/2, all fail with probability 2^-k <= "
+                "gamma; each run's bound is the printed order at (n/k, gamma = 1/2); the selection of the best run on "
+                "held-out data is not modelled]"),
+    kind="rate",
+    summary=("Boosting the confidence: ceil(log2(1/gamma)) runs at failure probability 1/2 fail together with probability "
+             "<= gamma, and the bound of a run on n/k samples is O(log(1/gamma)) in gamma, not O(1/gamma)."),
+    domain=Domain(gam=Real(gt=0, le=0.5, search=(1e-12, 0.5), log=True), beta=BETA, mu=MU, L=LIP,
+                  n=Real(ge=1, search=(1e2, 1e6), log=True), d=Real(ge=1, search=(1.0, 100.0)), epsilon=EPS),
+    statements=(
+        Inequality("all of ceil(log2(1/gamma)) runs fail with probability 2^-ceil(log2(1/gamma)) <= gamma",
+                   lhs=sp.Rational(1, 2) ** sp.ceiling(_K_BOOST), rhs=gamma),
+        Rate("a run on n/k samples at gamma = 1/2, k = log2(1/gamma): 2k L sqrt(beta d)/(n eps mu) = Theta(L sqrt(beta d) "
+             "log(1/gamma)/(n eps mu)) as gamma -> 0", expr=BOOSTED,
+             rate=L * sp.sqrt(beta * d) * sp.log(1 / gamma) / (n * eps * mu), paths=(LimitPath("gam", "0+"),)),
+        Limit("the boosted bound over the printed one at gamma -> 0", expr=BOOSTED / GEN_PRINTED,
+              value=sp.Integer(0), path=LimitPath("gam", "0+")),
     ),
 )

@@ -364,6 +364,84 @@ CLAIM_EER_RATE = Claim(
     ),
 )
 
+# ----------------------------------------------------------------------------- Remarks 3 and 4 (after Theorem 3.2)
+REMARK_RATE = d * LOG / (n**2 * eps**2)              # Remark 3's O(d log(1/delta)/(n^2 eps^2)); also Zhang et al.'s
+E1 = 1 / (n * eps**2) + d / sp.log(n)                # E-1 (DP-GLD)
+E1_TAU = 1 / (n * eps) ** sp.Symbol("tau")           # E-1's finer C_0(d)/(n^tau eps^tau), C_0(d) = 1
+E2 = d * sp.log(n) ** 2 * LOG / (n**2 * eps**2)      # E-2 (DP-GD under PL)
+E3 = d / (n * eps)                                   # E-3 (exponential-time)
+_N_THETA_D = LimitPath("n", "inf", tied={"d": lambda x, base: base["d"] * x / base["n"]}, label="n = Theta(d)")
+_CORR_DOMAIN = THM_3_2_CORRECTED.domain
+REMARK_3 = Claim(
+    id="stage/remark-3",
+    source=_src("Section 3, Remark 3", None,
+                "'The above theorem shows that the excess empirical risk of DpageEM is O(d log(1/delta)/(n^2 eps^2)), "
+                "which matches the result in [Zhang et al., 2017]. ... Compared with nonconvex settings under different "
+                "utility measures and different assumptions, our result is also much better' [Zhang et al.: O(d "
+                "log(1/delta)/(n^2 eps^2)) for strongly convex losses (Section 1.1); E-1: O(1/(n eps^2) + d/log(n)) "
+                "and C_0(d)/(n^tau eps^tau), tau in (0, 1); E-2: O(d log^2(n) log(1/delta)/(n^2 eps^2)); E-3: "
+                "O~(d/(n eps)). The rate is read on (5) where it holds, stage/thm-3.2-corrected (no momentum, 0 < c4 < "
+                "1/4), at K = log2(n^2 eps^2 theta^2 mu/(d L^2 log(1/delta))); the comparisons in n, d, eps, delta, "
+                "constants dropped as the remark does]"),
+    kind="rate",
+    summary=("DpageEM's excess empirical risk is Theta(d log(1/delta)/(n^2 eps^2)) (as Zhang et al.'s) and of lower "
+             "order than E-1, E-2 (by log^2 n) and E-3."),
+    domain=Domain(*_CORR_DOMAIN.relations,
+                  **{**{k: v for k, v in _CORR_DOMAIN.params.items() if k != "K"},
+                     **{k: _RATE_PARAMS[k] for k in ("d", "epsilon", "L")},
+                     "n": Real(ge=3, search=(10.0, 1e4), log=True), "tau": Real(gt=0, lt=1, search=(0.05, 0.95))}),
+    definitions={**THM_3_2_CORRECTED.definitions, K: K_CHOICE},
+    statements=(
+        Rate("corrected (5) at K = log2(n^2 eps^2 theta^2 mu/(d L^2 log(1/delta))) is Theta(d log(1/delta)/(n^2 eps^2))",
+             expr=CORRECTED_5, rate=REMARK_RATE,
+             paths=(LimitPath("n", "inf"), LimitPath("epsilon", "inf"), LimitPath("delta", "0+")), skip=("scaling",)),
+        Identity("Theorem 3.2's O(d L^2 log(1/delta)/(theta^2 mu n^2 eps^2)) with L, theta, mu constant is Zhang et al.'s "
+                 "d log(1/delta)/(n^2 eps^2)", lhs=EER_RATE * theta**2 * mu / L**2, rhs=REMARK_RATE),
+        Limit("ours / E-1 -> 0 as n -> infinity (d fixed)", expr=REMARK_RATE / E1, value=sp.Integer(0),
+              path=LimitPath("n", "inf")),
+        Limit("ours / E-1's C_0(d)/(n eps)^tau -> 0 as n -> infinity", expr=REMARK_RATE / E1_TAU, value=sp.Integer(0),
+              path=LimitPath("n", "inf")),
+        Identity("ours / E-2 = 1/log^2(n)", lhs=REMARK_RATE / E2, rhs=1 / sp.log(n) ** 2),
+        Inequality("ours <= E-2 (n >= 3)", lhs=REMARK_RATE, rhs=E2),
+        Limit("ours / E-3 -> 0 as n -> infinity (d fixed)", expr=REMARK_RATE / E3, value=sp.Integer(0),
+              path=LimitPath("n", "inf")),
+        Limit("ours / E-3 -> 0 as n -> infinity (n = Theta(d))", expr=REMARK_RATE / E3, value=sp.Integer(0),
+              path=_N_THETA_D),
+    ),
+)
+
+
+def expand_setting(expr, **at):
+    """``expr`` with Theorem 3.2's setting expanded and then ``at`` substituted (t0 sits inside eta0 and Gamma)."""
+    for sym in (Gamma, eta0, pi_, T_tot):
+        expr = expr.subs(sym, SETTING[sym])
+    return expr.subs({sp.Symbol(k): v for k, v in at.items()})
+
+
+_R4_PATHS = (LimitPath("n", "inf"), LimitPath("epsilon", "inf"), LimitPath("L", "0+"))
+REMARK_4 = Claim(
+    id="stage/remark-4",
+    source=_src("Section 3, Remark 4", None,
+                "'By the generality of the analysis, the above result also implies that the two special cases, i.e., "
+                "stagewise DP-SGD with momentum always on and always off, also have the same order of excess empirical "
+                "risk' [read on (5) as printed (refuted as a bound in stage/thm-3.2; the momentum-free case holds in "
+                "stage/thm-3.2-corrected): t0_Mon = 0 (off) and t0_Mon = T0 (on) at Theorem 3.2's K]"),
+    kind="rate",
+    summary=("(5) with momentum always off (t0 = 0) and always on (t0 = T0) is Theta(d L^2 log(1/delta)/(theta^2 mu n^2 "
+             "eps^2)) at Theorem 3.2's K; the momentum changes the constant by 2/(1 - rho)^2."),
+    domain=_EER_RATE_DOMAIN,
+    definitions={K: K_CHOICE},
+    statements=(
+        Rate("momentum always off: (5) at t0 = 0 is Theta(d L^2 log(1/delta)/(theta^2 mu n^2 eps^2))",
+             expr=expand_setting(BOUND_5, t0=0), rate=EER_RATE, paths=_R4_PATHS, skip=("scaling",)),
+        Rate("momentum always on: (5) at t0 = T0 is Theta(d L^2 log(1/delta)/(theta^2 mu n^2 eps^2))",
+             expr=expand_setting(BOUND_5, t0=T0), rate=EER_RATE, paths=_R4_PATHS, skip=("scaling",)),
+        Identity("the DP term's momentum factor: 1 at t0 = 0", lhs=expand_setting(RATIO, t0=0), rhs=sp.Integer(1)),
+        Identity("the DP term's momentum factor: 2/(1 - rho)^2 at t0 = T0", lhs=expand_setting(RATIO, t0=T0),
+                 rhs=2 / (1 - rho) ** 2),
+    ),
+)
+
 # ----------------------------------------------------------------------------- Remark 5 (after Theorem 3.3)
 tt = sp.Symbol("t")
 MOMENTUM_FACTOR = sp.exp(2 * rho * (tt - 1)) * (sp.log(1 + 1 / (2 * rho)) - sp.log(1 + 1 / (rho * tt)) / 2)
