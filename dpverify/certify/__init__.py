@@ -11,6 +11,9 @@ certificate holds). Kinds of certificate:
   hypothesis (single-parameter bounds exactly in rationals, relations in ball arithmetic);
 * ``gaussian-privacy`` -- a privacy :class:`~dpverify.spec.SupBound` measured by the Gaussian
   mechanism's exact privacy profile: a ball enclosing delta(eps) lies above the claimed delta;
+* ``subsampled-pair`` -- a privacy :class:`~dpverify.spec.SupBound` measured on the canonical (eps,
+  delta)-DP pair behind a subsample (``scenarios.subsampled_dp``): a lower bound on the pair's delta at
+  the claimed eps' (its four atoms in ball arithmetic) lies above the target delta;
 * ``gaussian-renyi`` -- the same measured by the Gaussian mechanism's Renyi divergence: a lower bound on
   it from its defining integral over a finite window (rigorous quadrature, ``acb.integral``), divided by
   the order, lies above the claimed bound;
@@ -95,12 +98,21 @@ def _gaussian_measure(stmt) -> str | None:
 
 
 def privacy_plan(claim, stmt, evidence) -> Plan:
+    from ..scenarios.privacy import SubsampledDP
+
+    if isinstance(stmt.scenario, SubsampledDP):
+        ex = stmt.scenario.params.exprs
+        return Plan("subsampled-pair", f"{stmt.name}: eps' of the subsampled canonical pair <= claimed eps'",
+                    _witness(claim, evidence),
+                    {"EPS": ex["eps"], "DELTA": ex["delta"], "SAMPLING": ex["sampling"], "TARGET": ex["target_delta"],
+                     "BOUND": stmt.bound}, runtime.SUBSAMPLED_PAIR)
     measure = _gaussian_measure(stmt)
     if measure is None:
         name = getattr(stmt.scenario, "name", "")
         name = name if name and name != "scenario" else f"a {type(stmt.scenario).__name__}"
         raise NoCertificate(f"the privacy loss is measured on {name}; only the Gaussian mechanism (its exact "
-                            "profile delta(eps), its Renyi divergence) has a standalone checker")
+                            "profile delta(eps), its Renyi divergence) and the subsampled canonical pair have a "
+                            "standalone checker")
     ex = stmt.scenario.params.exprs
     if measure == "renyi_over_order":
         return Plan("gaussian-renyi", f"{stmt.name}: D_a(N(0, s^2) || N(Delta, s^2))/a <= claimed bound",

@@ -282,6 +282,46 @@ def VERDICT(P, cert):
     raise Undecided(f"delta(eps) {d} and the claimed {claimed} overlap")
 '''
 
+SUBSAMPLED_PAIR = r'''
+def subsampled_pair(eps, delta, a):
+    """The canonical (eps, delta)-DP pair P, Q (Kairouz, Oh & Viswanath 2015: a delta leak on each side,
+    randomised response between) behind a uniformly random subsample of rate a: ((1 - a) P + a Q, P)."""
+    e = (-eps).exp()
+    hi, lo, zero = (1 - delta) / (1 + e), (1 - delta) * e / (1 + e), arb(0)
+    P, Q = [delta, hi, lo, zero], [zero, lo, hi, delta]
+    return [(1 - a) * p + a * q for p, q in zip(P, Q)], P
+
+
+def hockey_stick(x, y, eps, side):
+    """A lower (side "lower") or upper bound on sum_i max(x_i - e^eps y_i, 0), term by term."""
+    w, total = eps.exp(), arb(0)
+    for xi, yi in zip(x, y):
+        t = xi - w * yi
+        end = t.lower() if side == "lower" else t.upper()
+        if end > 0:
+            total += end
+    return total
+
+
+def VERDICT(P, cert):
+    eps, delta, a, target, claimed = EPS(P), DELTA(P), SAMPLING(P), TARGET(P), BOUND(P)
+    if not (_cmp(eps, ">=", 0) and _cmp(delta, ">=", 0) and _cmp(delta, "<", 1) and _cmp(a, ">", 0)
+            and _cmp(a, "<=", 1) and _cmp(claimed, ">=", 0)):
+        return None, f"need eps >= 0, 0 <= delta < 1, 0 < a <= 1, claimed eps' >= 0; got {eps}, {delta}, {a}, {claimed}"
+    x, y = subsampled_pair(eps, delta, a)
+    # delta(eps) of the pair is non-increasing and continuous in eps, so delta(claimed) > target means the
+    # smallest eps' with delta(eps') <= target is larger than the claimed eps'
+    low = max(hockey_stick(x, y, claimed, "lower"), hockey_stick(y, x, claimed, "lower"))
+    if low > target:
+        return True, (f"delta of the subsampled pair at the claimed eps' {claimed.str(12, radius=False)} is >= "
+                      f"{low.str(12, radius=False)} > target delta {target.str(12, radius=False)}: its eps' exceeds "
+                      f"the claim")
+    high = max(hockey_stick(x, y, claimed, "upper"), hockey_stick(y, x, claimed, "upper"))
+    if high <= target:
+        return None, f"delta at the claimed eps' is <= {high} <= target {target}: the claim holds at the witness"
+    raise Undecided(f"delta at the claimed eps' in [{low}, {high}] and the target {target} overlap")
+'''
+
 RENYI = r'''
 from flint import acb
 

@@ -11,14 +11,15 @@ keyword arguments, so a ready-made scenario is one line::
   quadratics and Monte Carlo on quadratics or logistic regression;
 * :mod:`.stability`: uniform stability by coupled runs on neighbouring data sets;
 * :mod:`.sensitivity`: gradient sensitivity of a loss, searched over data;
-* :mod:`.privacy`: the Gaussian mechanism, noisy GD under a zCDP budget filter, and an empirical
-  privacy audit of any algorithm (``dp_audit``);
+* :mod:`.privacy`: the Gaussian mechanism, amplification by subsampling (``subsampled_dp``), noisy GD
+  under a zCDP budget filter, and an empirical privacy audit of any algorithm (``dp_audit``);
 * :mod:`.base`: the interface, :class:`PointScenario` (a quantity computed at the claim's point by
   a function of the caller's) and the parameter maps.
 """
 from .base import MappedScenario, ParamMap, PointScenario, Scenario, bind
 from .gd import LogisticData, MCPoint, NoisyGD, classification_data, noisy_gd
-from .privacy import BudgetFilterGD, DPAudit, GaussianMechanism, budget_filter_gd, dp_audit, gaussian_mechanism
+from .privacy import (BudgetFilterGD, DPAudit, GaussianMechanism, SubsampledDP, budget_filter_gd, dp_audit,
+                      gaussian_mechanism, subsampled_dp)
 from .sensitivity import SquaredLossSensitivity, squared_loss_sensitivity
 from .stability import CoupledStability, coupled_stability
 from .step_decay import SeparableData, StepDecaySGD, StepDecayStability, step_decay_risk, step_decay_stability  # noqa: F401
@@ -27,6 +28,7 @@ __all__ = [
     "BudgetFilterGD", "CoupledStability", "DPAudit", "dp_audit", "GaussianMechanism", "LogisticData", "MCPoint", "MappedScenario",
     "NoisyGD", "ParamMap", "PointScenario", "Scenario", "SquaredLossSensitivity", "bind", "budget_filter_gd",
     "classification_data", "coupled_stability", "gaussian_mechanism", "noisy_gd", "squared_loss_sensitivity",
+    "SubsampledDP", "subsampled_dp",
 ]
 from .gd_sensitivity import GDSensitivity, gd_sensitivity  # noqa: E402
 from .mechanisms import AdditiveNoise, additive_noise  # noqa: E402

@@ -23,9 +23,9 @@ TEXTBOOK = str(Path(__file__).resolve().parents[1] / "textbook" / "claims.py")
 MODULE = textwrap.dedent('''
     import sympy as sp
     from dpverify import Claim, Domain, Inequality, Infimum, Real, Relation, Source, SupBound
-    from dpverify.scenarios import gaussian_mechanism
+    from dpverify.scenarios import gaussian_mechanism, subsampled_dp
 
-    x, y, a, eps, delta = sp.symbols("x y a epsilon delta")
+    x, y, a, eps, delta, rate = sp.symbols("x y a epsilon delta rate")
     SRC = Source("certify tests", "planted")
     _xy = Domain(Relation(sp.Lt(y, x + 10), "y < x + 10"), x=Real(gt=0, search=(1e-3, 10.0), log=True),
                  y=Real(ge=0, search=(0.0, 1.0)))
@@ -47,7 +47,15 @@ MODULE = textwrap.dedent('''
                                                          noise_std=sp.sqrt(2 * sp.log(sp.Rational(5, 4) / delta)) / eps)),),
         expected="violated", reason="planted: the classical calibration fails for large eps",
         witness={"epsilon": 20.0, "delta": 0.1})
-    CLAIMS = (SQUARE, AM_GM, INF, CALIBRATION)
+    AMPLIFIED = Claim(
+        id="certtest/amplified", source=SRC,
+        domain=Domain(epsilon=Real(gt=0, search=(1e-2, 20.0), log=True), delta=Real(ge=0, lt=1, search=(0.0, 0.1)),
+                      rate=Real(gt=0, le=1, search=(1e-2, 1.0), log=True)),
+        statements=(SupBound("eps' at rate delta <= rate eps", bound=rate * eps, kind="privacy",
+                             scenario=subsampled_dp(eps=eps, delta=delta, sampling=rate, target_delta=rate * delta)),),
+        expected="violated", reason="planted: amplification is ln(1 + rate (e^eps - 1)), above rate eps",
+        witness={"epsilon": 10.0, "delta": 0.0, "rate": 0.01})
+    CLAIMS = (SQUARE, AM_GM, INF, CALIBRATION, AMPLIFIED)
 ''')
 
 # Run check.py with the editable install's finder and every path holding a dpverify package removed,
@@ -134,6 +142,15 @@ def test_planted_gaussian_privacy_violation_is_certified(module_file, tmp_path):
     code, line = certified_then_tampered("certtest/calibration", [module_file], tmp_path, "gaussian-privacy",
                                          "delta(eps) >=", {"epsilon": "1/2", "delta": "1/10"})  # small eps: it holds
     assert code == 1 and "meets the claim" in line, line
+
+
+def test_planted_subsampling_violation_is_certified_from_the_four_atoms(module_file, tmp_path):
+    """eps' <= rate eps fails for every eps > 0 (ln(1 + r(e^eps - 1)) > r eps); the certificate computes the
+    subsampled canonical pair's delta at the claimed eps' in ball arithmetic. Moved to rate = 1 the claim is
+    tight (eps' = eps): the checker must not certify it (it cannot separate equal values)."""
+    code, line = certified_then_tampered("certtest/amplified", [module_file], tmp_path, "subsampled-pair",
+                                         "its eps' exceeds the claim", {"rate": "1/1"})
+    assert code == 1 and line.startswith("NOT CERTIFIED"), line
 
 
 def test_true_claim_is_not_certified(module_file, tmp_path):

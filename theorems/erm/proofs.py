@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import math
 
-import mpmath
 import numpy as np
 import sympy as sp
 from hypothesis import strategies as st
 from scipy import stats
 
 from dpverify import sim
-from dpverify.measured import Measured
 from dpverify.privacy import composition
 from dpverify.scenarios import PointScenario, Scenario, bind
 from dpverify.scenarios.gd_sensitivity import GDSensitivity, LinearModelLoss
@@ -176,24 +174,6 @@ def subsampled_delta_at(eps_of):
     return f
 
 
-def subsampled_epsilon(pt) -> Measured:
-    """The smallest eps' at which the subsampled canonical (eps, delta)-DP pair is (eps', alpha delta)-DP,
-    in mpmath with its error (at alpha -> 1, delta' = alpha delta cancels against the leak atom delta,
-    and in double precision the answer was wrong in its first digit: 0.288 for 0.135)."""
-    eps, delta, alpha = float(pt["epsilon"]), float(pt["delta"]), float(pt["alpha"])
-
-    def at(dps):
-        p, q = composition.canonical_pair(eps, delta, dps=dps)
-        a, b = composition.subsampled_pair(p, q, alpha, dps=dps)
-        with mpmath.workdps(dps):
-            return composition.pair_epsilon(a, b, mpmath.mpf(alpha) * mpmath.mpf(delta), dps=dps)
-    return Measured.at_precision(at)
-
-
-AMPLIFICATION = PointScenario(subsampled_epsilon, "canonical (eps, delta)-DP pair behind a uniformly random alpha n "
-                                                  "subsample: exact eps' at delta' = alpha delta")
-
-
 def composition_delta_at(eps_of):
     """``pt -> optimal delta`` at ``eps_of(pt)`` of the k-fold composition of (eps, delta)-DP algorithms."""
     def f(pt):
@@ -235,6 +215,6 @@ def algorithm2_sampler(pt, side, n, rng):
     return sim.random_round_linear(rng, n, np.zeros(1), 1.0, probs, grads, np.array([m - 1.0, 1.0]), s)
 
 
-__all__ = ["AMPLIFICATION", "GDRecursion", "GradientVariance", "LEMMA_4_TAIL", "algorithm2_sampler",
+__all__ = ["GDRecursion", "GradientVariance", "LEMMA_4_TAIL", "algorithm2_sampler",
            "bound_sampler", "composition_delta_at", "gaussian_mechanism_sampler", "martingale_tail",
-           "radial_huber_excess", "radial_huber_phi", "subsampled_delta_at", "subsampled_epsilon"]
+           "radial_huber_excess", "radial_huber_phi", "subsampled_delta_at"]

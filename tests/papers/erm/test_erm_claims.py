@@ -99,8 +99,11 @@ def test_theorem_4_composition_numbers():
 
 
 def test_lemma_9_witness_and_lemma_12_item_2_witness():
-    assert proofs.subsampled_epsilon(erm.LEMMA_9.witness).value == pytest.approx(math.log1p(0.01 * math.expm1(10.0)))
-    assert proofs.subsampled_epsilon(erm.LEMMA_9.witness).lower > 2 * 0.01 * 10
+    from dpverify.scenarios import bind
+
+    amp = bind(erm.LEMMA_9.statements[0].scenario, erm.LEMMA_9).measure(erm.LEMMA_9.witness, 1, 0)
+    assert amp.value == pytest.approx(math.log1p(0.01 * math.expm1(10.0)))
+    assert amp.lower > 2 * 0.01 * 10
     # Lemma 12 item 2: isotropic lambda = 2 Delta0/R0^2, step D_f/(sigma sqrt T), closed form against the printed bound
     w = erm.LEMMA_12.witness
     lam = 2 * w["Delta0"] / w["R0"] ** 2

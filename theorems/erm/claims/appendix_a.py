@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dpverify.scenarios import PointScenario, noisy_gd, random_round_sgd
+from dpverify.scenarios import PointScenario, noisy_gd, random_round_sgd, subsampled_dp
 from dpverify.spec import Claim, Domain, ExpectationBound, Identity, Inequality, Int, Real, Relation, SupBound
 
 from .. import proofs
@@ -78,6 +78,8 @@ LEMMA_8 = Claim(
 )
 
 # ============================================================================= Lemmas 9, 10 (Appendix A.4)
+#: the canonical (eps, delta)-DP pair behind a uniformly random alpha n subsample: exact eps' at delta' = alpha delta
+AMPLIFICATION = subsampled_dp(eps=eps, delta=delta, sampling=alpha, target_delta=alpha * delta)
 _AMP_DOMAIN = lambda eps_range: Domain(epsilon=eps_range, delta=Real(ge=0, lt=1, search=(0.0, 0.5)),  # noqa: E731
                                        alpha=Real(gt=0, le=1, search=(1e-3, 1.0), log=True))
 LEMMA_9 = Claim(
@@ -90,7 +92,7 @@ LEMMA_9 = Claim(
     domain=_AMP_DOMAIN(Real(gt=0, search=(1e-3, 50.0), log=True)),
     statements=(
         SupBound("eps' of the subsampled canonical (eps, delta)-DP pair at delta' = alpha delta <= 2 alpha eps",
-                 bound=2 * alpha * eps, kind="privacy", scenario=proofs.AMPLIFICATION),
+                 bound=2 * alpha * eps, kind="privacy", scenario=AMPLIFICATION),
     ),
     expected="violated",
     reason=("the tight amplified eps is ln(1 + alpha(e^eps - 1)), below 2 alpha eps only for eps <~ 1 (Beimel et al. "
@@ -103,11 +105,11 @@ LEMMA_9_CORRECTED = LEMMA_9.corrected(
     domain=_AMP_DOMAIN(Real(gt=0, le=1, search=(1e-3, 1.0), log=True)),
     statements=(
         SupBound("eps' at delta' = alpha delta <= 2 alpha eps (eps <= 1)", bound=2 * alpha * eps, kind="privacy",
-                 scenario=proofs.AMPLIFICATION),
+                 scenario=AMPLIFICATION),
         Inequality("ln(1 + alpha(e^eps - 1)) <= 2 alpha eps (eps <= 1)", lhs=sp.log(1 + alpha * (sp.exp(eps) - 1)),
                    rhs=2 * alpha * eps),
         SupBound("eps' at delta' = alpha delta <= ln(1 + alpha(e^eps - 1)) (the tight bound, attained)",
-                 bound=sp.log(1 + alpha * (sp.exp(eps) - 1)), kind="privacy", scenario=proofs.AMPLIFICATION),
+                 bound=sp.log(1 + alpha * (sp.exp(eps) - 1)), kind="privacy", scenario=AMPLIFICATION),
     ),
 )
 EPS_10_PRINTED = sp.sqrt(2 * T * sp.log(1 / delta_p) * eps) + T * eps * (sp.exp(eps) - 1)
