@@ -35,16 +35,24 @@ def errata_rows(claims) -> list[dict]:
 
     rows = []
     for c in claims:
-        if c.expected != "violated":
-            continue
-        corr = _corrected(claims, c)
-        rows.append({
-            "id": c.id, "label": c.label, "printed": c.summary, "reason": c.reason,
-            "corrected_id": None if corr is None else corr.id,
-            "holds": "" if corr is None else corr.summary,
-            "witness": None if c.witness is None else dict(c.witness),
-            "replay": "" if c.witness is None else replay_command(c.id, dict(c.witness)),
-        })
+        if c.expected == "violated":
+            corr = _corrected(claims, c)
+            rows.append({
+                "id": c.id, "label": c.label, "printed": c.summary, "reason": c.reason, "reading": None,
+                "corrected_id": None if corr is None else corr.id,
+                "holds": "" if corr is None else corr.summary,
+                "witness": None if c.witness is None else dict(c.witness),
+                "replay": "" if c.witness is None else replay_command(c.id, dict(c.witness)),
+            })
+        for r in c.readings:   # a statement that fails under one reading and survives under the default
+            if r.expected != "violated" or c.expected == "violated":
+                continue
+            rows.append({
+                "id": c.id, "label": c.label, "printed": r.summary, "reason": r.reason, "reading": r.name,
+                "corrected_id": c.id, "holds": f"the default reading ({c.expected}): {c.summary}",
+                "witness": None if r.witness is None else dict(r.witness),
+                "replay": "" if r.witness is None else replay_command(c.id, dict(r.witness)),
+            })
     return rows
 
 
@@ -58,7 +66,8 @@ def errata_markdown(claims) -> str:
     for r in errata_rows(claims):
         holds = (f"`{r['corrected_id']}`: " + r["holds"]) if r["corrected_id"] else "(no corrected claim)"
         replay = f"`{r['replay']}`" if r["replay"] else "(no witness)"
-        lines.append(f"| `{r['id']}` ({_md_cell(r['label'])}) | {_md_cell(r['printed'])} | {_md_cell(r['reason'])} "
+        reading = f", reading '{_md_cell(r['reading'])}'" if r.get("reading") else ""
+        lines.append(f"| `{r['id']}` ({_md_cell(r['label'])}{reading}) | {_md_cell(r['printed'])} | {_md_cell(r['reason'])} "
                      f"| {_md_cell(holds)} | {replay} |")
     return "\n".join(lines) + "\n"
 
@@ -104,6 +113,10 @@ def render(verdicts, claims, fmt: str = "md", title: str = "dpverify report") ->
             out.append(f"{c.source.cite()} {c.summary}")
             if c.reason:
                 out.append(f"\n*Why it fails:* {c.reason}")
+            for r in c.readings:
+                got = v.readings.get(r.name, {}).get("verdict", "not checked")
+                out.append(f"\n*Reading '{r.name}'* ({r.summary}): {got} (expected {r.expected})"
+                           + (f". {r.reason}" if r.reason else ""))
             out.append("")
             for e in v.evidence:
                 out.append(f"- **{e.statement}** -- {_evidence_line(e)}")

@@ -211,10 +211,14 @@ class Verdict:
     seed: int = 0
     at: dict | None = None
     about: str | None = None
+    #: per alternative reading of the claim: {"verdict": ..., "expected": ...} (the default reading
+    #: is ``verdict``/``expected``); statements of the default reading belong to every reading
+    readings: dict = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
-        return as_expected(self.verdict, self.expected)
+        return as_expected(self.verdict, self.expected) and all(
+            as_expected(r["verdict"], r["expected"]) for r in self.readings.values())
 
     def _supporting(self) -> list[Evidence]:
         """The evidence that supports the verdict: the passes of supporting checks for ``holds`` and
@@ -303,6 +307,7 @@ class Verdict:
             "basis": self.basis,
             "coverage": _round(self.coverage),
             "flags": self.flags,
+            "readings": {k: dict(v) for k, v in self.readings.items()},
             "tightness": _round(self.tightness),
             "seconds": round(self.seconds, 3) if timing else 0.0,
             "evidence": [e.to_json(timing) for e in self.evidence],
@@ -322,7 +327,8 @@ class Verdict:
                                basis=Basis.from_json(e.get("basis")), coverage=e.get("coverage")))
         return cls(id=d["id"], label=d.get("label", ""), verdict=d["verdict"], expected=d["expected"],
                    evidence=ev, seconds=d.get("seconds", 0.0), reason=d.get("reason", ""),
-                   seed=d.get("seed", 0), at=d.get("at"), about=d.get("about"))
+                   seed=d.get("seed", 0), at=d.get("at"), about=d.get("about"),
+                   readings={k: dict(v) for k, v in (d.get("readings") or {}).items()})
 
     def __str__(self) -> str:
         from .tables import table

@@ -52,9 +52,13 @@ def run(claim: Claim, config: Config | None = None) -> Verdict:
             raise ValueError(f"no check applies to statement {stmt.name!r} of {claim.id}")
         evidence.extend(ev)
         per_statement.append(statement_verdict(ev))
-    return Verdict(id=claim.id, label=claim.label, verdict=claim_verdict(per_statement),
+    default = [v for s, v in zip(claim.statements, per_statement) if not s.reading]
+    readings = {r.name: {"verdict": claim_verdict([v for s, v in zip(claim.statements, per_statement)
+                                                   if s.reading in ("", r.name)]),
+                         "expected": r.expected} for r in claim.readings}
+    return Verdict(id=claim.id, label=claim.label, verdict=claim_verdict(default),
                    expected=claim.expected, evidence=evidence, seconds=clock.seconds,
-                   reason=claim.reason, seed=cfg.seed, at=cfg.at, about=claim.about)
+                   reason=claim.reason, seed=cfg.seed, at=cfg.at, about=claim.about, readings=readings)
 
 
 __all__ = ["CHECKS", "Config", "DomainError", "checks_for", "run"]

@@ -29,8 +29,11 @@ DRIFT = 0.08
 BASE_POINTS = 4
 #: relative agreement between two precisions for a point of a sweep to count
 AGREE = 1e-12
-#: values per parameter of a path's worst_over search (per coordinate sweep)
+#: values per parameter of a path's worst_over search (per coordinate sweep), then ZOOMS refinements
+#: of ZOOM_POINTS values between the best value's neighbours
 WORST_GRID = 25
+ZOOMS = 3
+ZOOM_POINTS = 17
 
 
 def applies(stmt) -> bool:
@@ -85,18 +88,41 @@ def worst_point(claim, names, pt, fns, sign, widen: float = 1.0, rounds: int = 2
     (points outside the claim's hypotheses excluded); ``pt`` itself where no grid value is usable.
     A positive box is widened by ``widen`` on both sides (the distance the path has travelled, so
     that a parameter whose worst value moves with the path's, e.g. D = 1/n, is followed)."""
+    def pick(values):
+        """The index in ``values`` of the best usable value of the current parameter (None if none)."""
+        cands = [{**best, name: v} for v in values]
+        usable = np.array([claim.domain.contains(c) for c in cands])
+        if not usable.any():
+            return None
+        with np.errstate(all="ignore"):
+            score = sign * (np.log(np.abs(fns[0].batch(cands))) - np.log(np.abs(fns[1].batch(cands))))
+        score = np.where(np.isfinite(score) & usable, score, -np.inf)
+        return int(np.argmax(score)) if np.isfinite(score.max()) else None
+
     best = dict(pt)
     for _ in range(rounds):
         for name in names:
-            cands = [{**best, name: v} for v in _grid(claim.domain.params[name], WORST_GRID, widen)]
-            cands = [c for c in cands if claim.domain.contains(c)]
-            if not cands:
+            vals = _grid(claim.domain.params[name], WORST_GRID, widen)
+            i = pick(vals)
+            if i is None:
                 continue
-            with np.errstate(all="ignore"):
-                score = sign * (np.log(np.abs(fns[0].batch(cands))) - np.log(np.abs(fns[1].batch(cands))))
-            score = np.where(np.isfinite(score), score, -np.inf)
-            if np.isfinite(score.max()):
-                best = cands[int(np.argmax(score))]
+            best = {**best, name: vals[i]}
+            # zoom between the neighbours of the best value (usable or not: a worst case on a
+            # hypothesis' boundary is approached from inside), so that the worst value is followed
+            # smoothly along the path (a coarse grid's jumps would read as a drift)
+            integer = not hasattr(claim.domain.params[name], "log")
+            for _zoom in range(0 if integer else ZOOMS):
+                lo, hi = vals[max(i - 1, 0)], vals[min(i + 1, len(vals) - 1)]
+                if not hi > lo:
+                    break
+                log = lo > 0
+                a, b = (math.log(lo), math.log(hi)) if log else (lo, hi)
+                vals = [a + (b - a) * k / (ZOOM_POINTS - 1) for k in range(ZOOM_POINTS)]
+                vals = [math.exp(u) for u in vals] if log else vals
+                i = pick(vals)
+                if i is None:
+                    break
+                best = {**best, name: vals[i]}
     return best
 
 

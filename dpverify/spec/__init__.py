@@ -19,11 +19,11 @@ Example (a textbook result, in a user's own symbols)::
         statements=(Inequality("sqrt(xy) <= (x + y)/2", lhs=sp.sqrt(x * y), rhs=(x + y) / 2),),
     )
 """
-from .claim import ABOUT, ID_RE, VERDICTS, Claim, Source
+from .claim import ABOUT, ID_RE, VERDICTS, Claim, Reading, Source
 from .domain import Choice, ClaimError, Domain, DomainError, Int, Real, Relation, Seq, relation_holds
 from .statements import (Constant, ExpectationBound, Identity, Inequality, Limit, LimitPath, Minimiser, Rate,
                          Statement, SupBound, expand_definitions, symbol_names)
 
-__all__ = ["ABOUT", "Choice", "Claim", "ClaimError", "Constant", "Domain", "DomainError", "ExpectationBound", "ID_RE",
+__all__ = ["ABOUT", "Choice", "Claim", "Reading", "ClaimError", "Constant", "Domain", "DomainError", "ExpectationBound", "ID_RE",
            "Identity", "Inequality", "Int", "Limit", "LimitPath", "Minimiser", "Rate", "Real", "Relation", "Seq",
            "Source", "Statement", "SupBound", "VERDICTS", "expand_definitions", "relation_holds", "symbol_names"]

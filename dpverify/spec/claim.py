@@ -68,6 +68,30 @@ class Source:
 
 
 @dataclass(frozen=True)
+class Reading:
+    """An alternative reading of a claim: the text admits it beside the default one.
+
+    Statements with ``reading=name`` belong to it; the claim's unlabelled statements belong to every
+    reading. ``expected`` is its verdict (what is true under that reading), ``summary`` what it
+    reads, and, when it fails, ``reason`` and a ``witness`` as for a claim. The claim's own
+    ``expected`` stays the verdict of its default reading (the unlabelled statements)."""
+
+    name: str
+    expected: str
+    summary: str = ""
+    reason: str = ""
+    witness: Mapping[str, Any] | None = None
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ClaimError(f"Reading: name must be a non-empty string, got {self.name!r}")
+        if self.expected not in VERDICTS:
+            raise ClaimError(f"Reading {self.name!r}: expected must be one of {VERDICTS}, got {self.expected!r}")
+        if self.expected == "violated" and not self.reason:
+            raise ClaimError(f"Reading {self.name!r}: a reading expected 'violated' gives no reason")
+
+
+@dataclass(frozen=True)
 class Claim:
     """One checkable claim, encoded as printed (every field keyword-only).
 
@@ -95,6 +119,7 @@ class Claim:
     summary: str = ""
     witness: Mapping[str, Any] | None = None
     about: str | None = None
+    readings: tuple[Reading, ...] = ()
 
     def _fail(self, fieldname: str, problem: str) -> None:
         raise ClaimError(f"claim {self.id!r}: {fieldname}: {problem}")
@@ -124,6 +149,7 @@ class Claim:
                 if unknown:
                     self._fail("statements", f"{s.name!r}: the path of {path.param} takes the worst over "
                                              f"{', '.join(unknown)}, which are not parameters of the domain")
+        self._validate_readings()
         if self.expected not in VERDICTS:
             self._fail("expected", f"must be one of {VERDICTS}, got {self.expected!r}")
         if self.expected == "violated":
@@ -146,6 +172,32 @@ class Claim:
         if not isinstance(self.constants, tuple) or not all(isinstance(c, Constant) for c in self.constants):
             self._fail("constants", f"must be a tuple of Constant, got {self.constants!r}")
         self._validate_symbols()
+
+    def _validate_readings(self) -> None:
+        if isinstance(self.readings, Reading):
+            _set(self, "readings", (self.readings,))
+        if isinstance(self.readings, list):
+            _set(self, "readings", tuple(self.readings))
+        if not isinstance(self.readings, tuple) or not all(isinstance(r, Reading) for r in self.readings):
+            self._fail("readings", f"must be a tuple of Reading, got {self.readings!r}")
+        names = [r.name for r in self.readings]
+        if len(set(names)) != len(names):
+            self._fail("readings", f"two readings share a name: {names}")
+        for s in self.statements:
+            if s.reading and s.reading not in names:
+                self._fail("statements", f"{s.name!r} is under reading {s.reading!r}, which the claim does not "
+                                         f"declare (readings: {names or 'none'})")
+        for r in self.readings:
+            if not any(s.reading == r.name for s in self.statements):
+                self._fail("readings", f"reading {r.name!r} has no statement (give one reading={r.name!r})")
+            if r.witness is not None:
+                try:
+                    self.domain.validate(r.witness)
+                except DomainError as exc:
+                    self._fail("readings", f"{r.name!r}: witness: {exc}")
+        if self.statements and all(s.reading for s in self.statements):
+            self._fail("statements", "every statement is under an alternative reading: the default reading "
+                                     "needs at least one")
 
     def _validate_symbols(self) -> None:
         allowed = set(self.domain.params) | {str(k) for k in self.definitions}
@@ -192,7 +244,8 @@ class Claim:
         The new claim has id ``<this id>-corrected`` and this claim's source; every other field
         (domain, statements, kind, definitions, constants, summary) is kept unless given in
         ``changes``. ``expected`` is reset to ``"holds"``, and ``reason`` and ``witness`` (which
-        say why and where the printed claim fails) are cleared, unless given. The result is
+        say why and where the printed claim fails) are cleared, unless given; so are ``readings``
+        when new ``statements`` are given. The result is
         validated as any claim is; a name that is not a field of :class:`Claim`, or ``id`` /
         ``source``, raises :class:`ClaimError` naming it.
 
@@ -215,6 +268,8 @@ class Claim:
                 self._fail(f"corrected({name}=...)", f"{name!r} is not a field of Claim "
                            f"(fields: {', '.join(sorted(names - {'id', 'source'}))})")
         reset = {"expected": "holds", "reason": "", "witness": None}
+        if "statements" in changes:   # readings name statements of the printed claim
+            reset["readings"] = ()
         return replace(self, id=self.id + "-corrected", **{**reset, **changes})
 
     @property
@@ -242,4 +297,6 @@ class Claim:
             "summary": self.summary,
             "witness": None if self.witness is None else dict(self.witness),
             "about": self.about,
+            "readings": [{"name": r.name, "expected": r.expected, "summary": r.summary, "reason": r.reason,
+                          "witness": None if r.witness is None else dict(r.witness)} for r in self.readings],
         }

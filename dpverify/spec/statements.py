@@ -87,12 +87,14 @@ class Statement:
     """Base class: every statement has a short name shown in evidence (the only positional field).
 
     ``skip`` names checks not to run on it (e.g. ``("symbolic",)`` for nested sums SymPy cannot
-    simplify within its time limit); at least one check must remain.
+    simplify within its time limit); at least one check must remain. ``reading`` puts it under one of
+    the claim's alternative :class:`~dpverify.spec.Reading` s (empty: the claim as read by default).
     """
 
     name: str
     _: KW_ONLY
     skip: tuple = ()
+    reading: str = ""
 
     def _owner(self) -> str:
         return f"{type(self).__name__} {self.name!r}"
@@ -103,6 +105,9 @@ class Statement:
                              f"got {self.name!r}")
         if isinstance(self.skip, str) or not isinstance(self.skip, tuple):
             raise ClaimError(f"{self._owner()}: skip must be a tuple of check names, got {self.skip!r}")
+        if not isinstance(self.reading, str):
+            raise ClaimError(f"{self._owner()}: reading must be the name of one of the claim's readings (a "
+                             f"string), got {self.reading!r}")
 
     def expressions(self) -> dict[str, sp.Basic]:
         """The statement's SymPy expressions by field name (for validation and scaling)."""

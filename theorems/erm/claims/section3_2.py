@@ -7,8 +7,8 @@ import sympy as sp
 
 from dpverify.scenarios import MCPoint, dp_audit, random_round_sgd, sampled_gaussian
 from dpverify.scenarios.output_perturbation import ERMData
-from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, LimitPath, Rate, Real, Relation,
-                           SupBound)
+from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, LimitPath, Rate, Reading, Real,
+                           Relation, SupBound)
 
 from .. import proofs
 from .common import (BETA, D, DELTA, Delta0, EPS, ETA, L, LIP, LOG_A, LOG_B, RADIUS, _src, alpha2, beta, d, delta, eps,
@@ -126,6 +126,8 @@ _MC_T5 = (MCPoint(ERMData("huber", n=6, d=2, lam=0.0, data_seed=3), {"epsilon": 
 _ALG2 = dict(smooth=beta, horizon=n**2, dim=d, noise_std=NOISE_STD_ALG2, integers=("n", "d"))
 _ALG2_UTIL = random_round_sgd(statistic="grad_norm_sq", step=eta, init_gap=Delta0, lipschitz=L, n_samples=n,
                               mc=_MC_T5, **_ALG2)
+_CONVEX_5 = ((D**2 + SIGMA2_5 * n**2 * eta**2) / (n**2 * (2 * eta - beta * eta**2))).subs(eta, ETA_5)
+_CONVEX_RATE_5 = L * sp.sqrt(d * sp.log(n / delta) * sp.log(1 / delta)) * D / (n * eps)
 _T5_PATHS = (LimitPath("n", "inf"), LimitPath("epsilon", "0+"), LimitPath("delta", "0+"), LimitPath("d", "inf"))
 THM_5 = Claim(
     id="erm/thm-5",
@@ -147,8 +149,22 @@ THM_5 = Claim(
              rate=beta * L * sp.sqrt(d * sp.log(n / delta) * sp.log(1 / delta)) * D_F / (n * eps), kind="O",
              paths=_T5_PATHS),
         Rate("convex O-form: Lemma 11's convex bound at that step", kind="O", paths=_T5_PATHS,
-             expr=((D**2 + SIGMA2_5 * n**2 * eta**2) / (n**2 * (2 * eta - beta * eta**2))).subs(eta, ETA_5),
-             rate=L * sp.sqrt(d * sp.log(n / delta) * sp.log(1 / delta)) * D / (n * eps)),
+             expr=_CONVEX_5, rate=_CONVEX_RATE_5),
+        Rate("convex O-form, its constant uniform in F(w_0) - F* (D_F <= D the worst at each n)", kind="O",
+             expr=_CONVEX_5, rate=_CONVEX_RATE_5, reading="uniform in D_F",
+             paths=(LimitPath("n", "inf", worst_over=("Delta0",), label="F(w_0) - F* adversarial"),)),
+        Rate("convex, uniform in F(w_0) - F*: O(L sqrt(d log(n/delta) log(1/delta)) D^2/(n eps D_F))", kind="O",
+             expr=_CONVEX_5, rate=_CONVEX_RATE_5 * D / D_F, reading="uniform in D_F, with D/D_F",
+             paths=(LimitPath("n", "inf", worst_over=("Delta0",), label="F(w_0) - F* adversarial"),)),
+    ),
+    readings=(
+        Reading("uniform in D_F", "violated",
+                summary="the convex O-form's constant does not depend on F(w_0) - F* (only on beta, L, D)",
+                reason=("at the printed step eta = D_F/(sigma n) the convex bound is about D^2 sigma/(2 n D_F): over "
+                        "the rate it grows like D/D_F, unbounded as F(w_0) - F* -> 0 with D fixed (the rate holds "
+                        "for each fixed D_F, the default reading)")),
+        Reading("uniform in D_F, with D/D_F", "holds",
+                summary="uniformly in F(w_0) - F*, the convex bound is O(L sqrt(d log(n/delta) log(1/delta)) D^2/(n eps D_F))"),
     ),
 )
 
