@@ -5,8 +5,8 @@ Usage::
     python benchmarks/seed_sweep.py [--seeds 0-9] [--jobs 2] [--paper KEY] [--no-textbook] [--out FILE]
 
 Runs ``dpverify check --all`` (and ``--module tests/textbook/claims.py`` and the hostile batteries
-beside it) once per seed, the way a user does, and prints every claim whose verdict is not the same
-at every seed, with the verdict at each seed; then ``claims=N``, ``seeds=K``, ``seed_dependent=M``
+beside it) once per seed, the way a user does, and prints every claim (and every alternative reading of a claim) whose verdict
+is not the same at every seed, with the verdict at each seed; then ``claims=N``, ``seeds=K``, ``seed_dependent=M``
 and ``unexpected=U`` (claim-seed pairs whose verdict differs from the claim's expected one) as
 ``key=value`` lines. ``--out`` writes the whole table as JSON. Exit 1 when a verdict depends on the seed.
 """
@@ -68,6 +68,9 @@ def main(argv=None) -> int:
             for r in rows:
                 e = table.setdefault(r["id"], {"expected": r["expected"], "verdicts": {}})
                 e["verdicts"][seed] = r["verdict"]
+                for name, rd in (r.get("readings") or {}).items():   # a reading is a verdict of its own
+                    e = table.setdefault(f"{r['id']} [reading: {name}]", {"expected": rd["expected"], "verdicts": {}})
+                    e["verdicts"][seed] = rd["verdict"]
         print(f"seed {seed} done ({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
     moving = {k: v for k, v in table.items() if len(set(v["verdicts"].values())) > 1}
     unexpected = sum(1 for v in table.values() for s, vd in v["verdicts"].items()
