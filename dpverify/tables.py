@@ -29,10 +29,8 @@ def table(verdicts) -> str:
         rows.append([v.id, v.label, ",".join(v.checks), v.verdict, basis_cell(v), v.expected + mark,
                      fmt3(v.tightness), f"{v.seconds:.1f}"])
     out = text_table(["id", "label", "checks", "verdict", "basis", "expected", "tightness", "seconds"], rows)
-    from .verdict import as_expected
-
     lines = [f"  {v.id} under the reading '{name}': {r['verdict']} (expected {r['expected']})"
-             + ("" if as_expected(r["verdict"], r["expected"]) else "  <-- differs")
+             + ("" if v.reading_ok(name) else "  <-- differs")
              for v in verdicts for name, r in v.readings.items()]
     if lines:
         out += "\n\nAlternative readings:\n" + "\n".join(lines)

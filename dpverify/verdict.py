@@ -217,8 +217,12 @@ class Verdict:
 
     @property
     def ok(self) -> bool:
-        return as_expected(self.verdict, self.expected) and all(
-            as_expected(r["verdict"], r["expected"]) for r in self.readings.values())
+        return as_expected(self.verdict, self.expected) and all(self.reading_ok(name) for name in self.readings)
+
+    def reading_ok(self, name: str) -> bool:
+        """Whether the alternative reading ``name`` got its expected verdict."""
+        r = self.readings[name]
+        return as_expected(r["verdict"], r["expected"])
 
     def _supporting(self) -> list[Evidence]:
         """The evidence that supports the verdict: the passes of supporting checks for ``holds`` and
