@@ -164,14 +164,17 @@ class Claim:
                 self._fail("definitions", f"key {k!r} is not a SymPy Symbol")
             if str(k) in self.domain.params:
                 self._fail("definitions", f"{k} is both a domain parameter and a definition")
-        if self.witness is not None:
-            try:
-                self.domain.validate(self.witness)
-            except DomainError as exc:
-                self._fail("witness", f"{exc} (the witness must be a point of the domain)")
+        self._check_witness("witness", self.witness)
         if not isinstance(self.constants, tuple) or not all(isinstance(c, Constant) for c in self.constants):
             self._fail("constants", f"must be a tuple of Constant, got {self.constants!r}")
         self._validate_symbols()
+
+    def _check_witness(self, where: str, witness) -> None:
+        if witness is not None:
+            try:
+                self.domain.validate(witness)
+            except DomainError as exc:
+                self._fail(where, f"{exc} (the witness must be a point of the domain)")
 
     def _validate_readings(self) -> None:
         if isinstance(self.readings, Reading):
@@ -190,11 +193,7 @@ class Claim:
         for r in self.readings:
             if not any(s.reading == r.name for s in self.statements):
                 self._fail("readings", f"reading {r.name!r} has no statement (give one reading={r.name!r})")
-            if r.witness is not None:
-                try:
-                    self.domain.validate(r.witness)
-                except DomainError as exc:
-                    self._fail("readings", f"{r.name!r}: witness: {exc}")
+            self._check_witness(f"readings: {r.name!r}: witness", r.witness)
         if self.statements and all(s.reading for s in self.statements):
             self._fail("statements", "every statement is under an alternative reading: the default reading "
                                      "needs at least one")
