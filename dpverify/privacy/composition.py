@@ -21,7 +21,8 @@ algorithms. It is tested here against the *optimal* (tight) privacy of what it c
   (:func:`subsampled_gaussian_epsilon`).
 
 Discrete pairs are probability vectors over the same atoms; :func:`hockey_stick` is
-``sum_x max(P(x) - e^eps Q(x), 0)`` and :func:`pair_delta` takes both directions. Everything is in
+``sum_x max(P(x) - e^eps Q(x), 0)`` and :func:`pair_delta` takes both directions; :func:`pair_epsilon`
+solves the pair in mpmath (the pair may be built in mpmath too, ``dps=``). The rest is in
 double precision with log-space sums where terms span many orders of magnitude; invalid arguments
 raise ``ValueError`` naming the parameter and the value.
 """
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import math
 
+import mpmath
 import numpy as np
 from scipy.special import gammaln, logsumexp
 
@@ -80,37 +82,18 @@ def pair_delta(p, q, eps: float) -> float:
     return max(hockey_stick(p, q, eps), hockey_stick(q, p, eps))
 
 
-def _direction_epsilon(a: np.ndarray, b: np.ndarray, delta: float) -> float:
-    """Smallest eps >= 0 with hockey_stick(a, b, eps) <= delta, exactly: on each interval between
-    consecutive likelihood ratios the hockey stick is ``A_k - e^eps B_k`` (the k atoms of largest ratio)."""
-    inf_mass = float(a[(b == 0) & (a > 0)].sum())
-    if inf_mass > delta:
-        return math.inf
-    keep = (a > 0) & (b > 0)
-    ratios = a[keep] / b[keep]
-    order = np.argsort(-ratios)
-    r, aa, bb = ratios[order], a[keep][order], b[keep][order]
-    A, B = np.cumsum(aa), np.cumsum(bb)
-    for k in range(len(r)):
-        # on [r_{k+1}, r_k] (r_{m+1} = 0) the top k+1 atoms count: delta(x) = inf_mass + A_k - x B_k
-        x = (inf_mass + A[k] - delta) / B[k]
-        lower = r[k + 1] if k + 1 < len(r) else 0.0
-        if x >= lower - 1e-15 * max(lower, 1.0):
-            return max(0.0, math.log(min(max(x, lower), r[k]))) if x > 0 else 0.0
-    return 0.0
-
-
-def _direction_epsilon_mp(a, b, delta):
-    """:func:`_direction_epsilon` in mpmath at the working precision, without tolerances: the
-    pieces' breakpoints are compared as they are (no cancellation is absorbed by a guard)."""
-    import mpmath
-
+def _direction_epsilon(a, b, delta):
+    """Smallest eps >= 0 with hockey_stick(a, b, eps) <= delta, one direction, in mpmath at the working
+    precision: on each interval between consecutive likelihood ratios the hockey stick is
+    ``A_k - e^eps B_k`` (the k atoms of largest ratio), solved for e^eps; the breakpoints are compared
+    as they are (no tolerance absorbs a cancellation)."""
     inf_mass = mpmath.fsum(x for x, y in zip(a, b) if y == 0 and x > 0)
     if inf_mass > delta:
         return mpmath.inf
     atoms = sorted(((x / y, x, y) for x, y in zip(a, b) if x > 0 and y > 0), key=lambda t: -t[0])
     A = B = mpmath.mpf(0)
     for k, (r, x, y) in enumerate(atoms):
+        # on [r_{k+1}, r_k] (r_{m+1} = 0) the top k+1 atoms count: delta(x) = inf_mass + A_k - x B_k
         A, B = A + x, B + y
         xk = (inf_mass + A - delta) / B
         if xk >= (atoms[k + 1][0] if k + 1 < len(atoms) else 0):
@@ -120,8 +103,6 @@ def _direction_epsilon_mp(a, b, delta):
 
 def _mp_pmf(name: str, p, dps: int) -> list:
     """``p`` as mpmath numbers (entries converted exactly; ``dps`` digits for the sum check)."""
-    import mpmath
-
     with mpmath.workdps(dps):
         v = [mpmath.mpf(x) for x in (p.tolist() if isinstance(p, np.ndarray) else p)]
         if not v or any(x < 0 or not mpmath.isfinite(x) for x in v) or abs(mpmath.fsum(v) - 1) > 1e-9:
@@ -129,21 +110,22 @@ def _mp_pmf(name: str, p, dps: int) -> list:
     return v
 
 
-def pair_epsilon(p, q, delta: float, *, dps: int | None = None):
+#: digits of :func:`pair_epsilon` when none are asked for (its answer is then rounded to a double)
+PAIR_DPS = 30
+
+
+def pair_epsilon(p, q, delta, *, dps: int | None = None):
     """The smallest ``eps >= 0`` with ``pair_delta(p, q, eps) <= delta`` (``inf`` when none), exactly
-    (piecewise in e^eps between consecutive likelihood ratios), both directions.
+    (piecewise in e^eps between consecutive likelihood ratios), both directions, from the atoms as
+    given (a double converts exactly).
 
-    In double precision by default. With ``dps``, ``p``, ``q`` and ``delta`` may be mpmath numbers
-    (e.g. from :func:`canonical_pair` with ``dps``) and the result is an mpmath number computed at
-    ``dps`` digits: use it where ``delta`` cancels against an atom (``alpha -> 1`` in
-    :func:`subsampled_pair`, where the double-precision answer can be wrong in its first digit)."""
-    if dps is None:
-        p, q = _check_pmf("p", p), _check_pmf("q", q)
-        check_nonnegative("delta", delta)
-        return max(_direction_epsilon(p, q, float(delta)), _direction_epsilon(q, p, float(delta)))
-    import mpmath
-
-    dps = _check_int("dps", dps)
+    Computed in mpmath at ``dps`` digits and returned as an mpmath number; without ``dps``, at
+    ``PAIR_DPS`` digits and returned as a float. The atoms and ``delta`` should carry the precision
+    the question needs: where ``delta`` cancels against an atom (``alpha -> 1`` in
+    :func:`subsampled_pair`), build the pair with ``dps`` too, or a double-precision pair's rounding
+    makes the answer wrong in its first digit."""
+    as_float = dps is None
+    dps = PAIR_DPS if as_float else _check_int("dps", dps)
     p, q = _mp_pmf("p", p, dps), _mp_pmf("q", q, dps)
     if len(p) != len(q):
         raise ValueError(f"p and q must have the same atoms. Found {len(p)} and {len(q)} atoms.")
@@ -151,28 +133,27 @@ def pair_epsilon(p, q, delta: float, *, dps: int | None = None):
         delta = mpmath.mpf(delta)
         if not delta >= 0:
             raise ValueError(f"delta must be >= 0. Found {delta}.")
-        return max(_direction_epsilon_mp(p, q, delta), _direction_epsilon_mp(q, p, delta))
+        out = max(_direction_epsilon(p, q, delta), _direction_epsilon(q, p, delta))
+    return float(out) if as_float else out
 
 
 def canonical_pair(eps: float, delta: float, *, dps: int | None = None):
     """The (eps, delta)-DP pair every (eps, delta)-DP algorithm is a post-processing of
     [Kairouz, Oh & Viswanath 2015, Thm. 2.1]: four atoms, a delta leak on each side and randomised
-    response in between. ``pair_delta(P, Q, eps) == delta``. With ``dps``, two lists of mpmath
-    numbers computed at ``dps`` digits (for :func:`pair_epsilon` with ``dps``)."""
+    response in between. ``pair_delta(P, Q, eps) == delta``. Two arrays of doubles; with ``dps``,
+    two lists of mpmath numbers computed at ``dps`` digits (for :func:`pair_epsilon` with ``dps``)."""
     check_nonnegative("eps", eps)
-    if dps is not None:
-        import mpmath
-
-        with mpmath.workdps(_check_int("dps", dps)):
-            delta = mpmath.mpf(_check_prob("delta", delta))
-            e = mpmath.exp(-mpmath.mpf(eps))
-            hi, lo = (1 - delta) / (1 + e), (1 - delta) * e / (1 + e)
-            zero = mpmath.mpf(0)
-            return [delta, hi, lo, zero], [zero, lo, hi, delta]
     delta = _check_prob("delta", delta)
-    e = math.exp(-eps)  # (1 - delta) e^eps/(1 + e^eps) = (1 - delta)/(1 + e^-eps)
-    hi, lo = (1 - delta) / (1 + e), (1 - delta) * e / (1 + e)
-    return np.array([delta, hi, lo, 0.0]), np.array([0.0, lo, hi, delta])
+    if dps is None:
+        return tuple(np.array(v) for v in _canonical(float(eps), delta, math.exp, float))
+    with mpmath.workdps(_check_int("dps", dps)):
+        return _canonical(mpmath.mpf(eps), mpmath.mpf(delta), mpmath.exp, mpmath.mpf)
+
+
+def _canonical(eps, delta, exp, num):
+    e = exp(-eps)  # (1 - delta) e^eps/(1 + e^eps) = (1 - delta)/(1 + e^-eps)
+    hi, lo, zero = (1 - delta) / (1 + e), (1 - delta) * e / (1 + e), num(0)
+    return [delta, hi, lo, zero], [zero, lo, hi, delta]
 
 
 def subsampled_pair(p, q, alpha: float, *, dps: int | None = None):
@@ -181,16 +162,14 @@ def subsampled_pair(p, q, alpha: float, *, dps: int | None = None):
     entry is drawn with probability ``alpha``, so the pair is ``((1 - alpha) p + alpha q, p)``.
     With ``dps``, in mpmath at ``dps`` digits (``1 - alpha`` is then exact for a double alpha)."""
     alpha = _check_prob("alpha", alpha, allow_zero=False, allow_one=True)
-    if dps is not None:
-        import mpmath
-
-        dps = _check_int("dps", dps)
-        p, q = _mp_pmf("p", p, dps), _mp_pmf("q", q, dps)
-        with mpmath.workdps(dps):
-            a = mpmath.mpf(alpha)
-            return [(1 - a) * x + a * y for x, y in zip(p, q)], p
-    p, q = _check_pmf("p", p), _check_pmf("q", q)
-    return (1 - alpha) * p + alpha * q, p
+    if dps is None:
+        p, q = _check_pmf("p", p), _check_pmf("q", q)
+        return (1 - alpha) * p + alpha * q, p
+    dps = _check_int("dps", dps)
+    p, q = _mp_pmf("p", p, dps), _mp_pmf("q", q, dps)
+    with mpmath.workdps(dps):
+        a = mpmath.mpf(alpha)
+        return [(1 - a) * x + a * y for x, y in zip(p, q)], p
 
 
 def amplified_eps(eps: float, alpha: float) -> float:
