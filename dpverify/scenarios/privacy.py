@@ -84,22 +84,13 @@ class SubsampledDP(MappedScenario):
         super().__init__(params)
         self.name = "canonical (eps, delta)-DP pair behind a uniformly random subsample: exact eps' at the target delta"
 
-    def values(self, inst) -> tuple[float, float, float, float]:
-        m = self.map
-        return tuple(float(m.scalar(k, inst)) for k in self.REQUIRED)
-
     def measure(self, inst, runs, seed):
-        from ..privacy import composition
-        import mpmath
+        comp = privacy.composition
+        eps, delta, a = (float(self.map.scalar(k, inst)) for k in ("eps", "delta", "sampling"))
 
-        eps, delta, a, target = self.values(inst)
-
-        def at(dps):
-            p, q = composition.canonical_pair(eps, delta, dps=dps)
-            x, y = composition.subsampled_pair(p, q, a, dps=dps)
-            with mpmath.workdps(dps):
-                t = mpmath.mpf(self.map.scalar("target_delta", inst, dps))
-            return composition.pair_epsilon(x, y, t, dps=dps)
+        def at(dps):   # the pair from the point's doubles, the target delta at dps digits (alpha delta exactly)
+            x, y = comp.subsampled_pair(*comp.canonical_pair(eps, delta, dps=dps), a, dps=dps)
+            return comp.pair_epsilon(x, y, self.map.scalar("target_delta", inst, dps), dps=dps)
         return Measured.at_precision(at)
 
     def describe(self, inst):
