@@ -168,9 +168,16 @@ def test_bit_identical_for_every_workers_and_chunk_runs(problems, case, fused, t
 def test_several_threads_really_run(problems, fused, tiny_tasks):
     q = problems["quadratic"]
     seen = set()
+    # each worker thread waits at its first task until the other one has one too: with two real
+    # workers both arrive (the first one blocks, so the other takes a task), with one the wait
+    # times out and the test fails; no race on which thread happens to be faster
+    meet = threading.Barrier(2, timeout=60)
 
     def statistic(theta):
-        seen.add(threading.get_ident())
+        me = threading.get_ident()
+        if me not in seen:
+            seen.add(me)
+            meet.wait()
         return q.excess(theta)
 
     res = pgd(q, THETA1, ETAS, SIGMAS * (1.0 / 40), 40 * BLOCK, 3, statistic=statistic, workers=2)
