@@ -16,7 +16,7 @@ __version__ = "0.1.0"
 
 from .quantifiers import Infimum, Supremum  # noqa: E402
 from .spec import (  # noqa: E402
-    Choice, Claim, ClaimError, Constant, Domain, DomainError, ExpectationBound, Identity, Inequality, Int,
+    Choice, Claim, ClaimError, Constant, Domain, DomainError, ExpectationBound, Identity, Inequality, Int, Latex,
     Limit, LimitPath, Minimiser, Rate, Reading, Real, Relation, Seq, Source, SupBound,
 )
 from .verdict import Basis, Evidence, Verdict  # noqa: E402
@@ -49,6 +49,6 @@ def list_claims(paper: str | None = None) -> list[Claim]:
 
 __all__ = [
     "Basis", "Choice", "Claim", "ClaimError", "Constant", "Domain", "DomainError", "Evidence", "ExpectationBound",
-    "Identity", "Inequality", "Infimum", "Int", "Limit", "LimitPath", "Minimiser", "Rate", "Reading", "Real", "Relation",
+    "Identity", "Inequality", "Infimum", "Int", "Latex", "Limit", "LimitPath", "Minimiser", "Rate", "Reading", "Real", "Relation",
     "Seq", "Source", "SupBound", "Supremum", "Verdict", "check", "list_claims", "__version__",
 ]

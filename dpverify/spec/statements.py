@@ -7,6 +7,7 @@ from typing import Any, Callable, Mapping
 
 import sympy as sp
 from .domain import ClaimError
+from .latex import Latex, LatexError, relation_sides
 
 
 # --------------------------------------------------------------------------- expressions
@@ -44,6 +45,11 @@ def _expr_field(owner: str, fieldname: str, value):
     """Sympify ``value`` and require an expression (not a relation, not a boolean)."""
     if value is None:
         raise ClaimError(f"{owner}: {fieldname} is missing (give {fieldname}=<SymPy expression>)")
+    if isinstance(value, Latex):
+        try:
+            value = value.parse()
+        except LatexError as exc:
+            raise LatexError(f"{owner}: {fieldname}: {exc}") from None
     if isinstance(value, sp.core.relational.Relational) or (
             isinstance(value, sp.logic.boolalg.Boolean) and not isinstance(value, sp.Expr)):
         raise ClaimError(f"{owner}: {fieldname} is a relation ({value}); give the two sides as lhs= and rhs= "
@@ -138,6 +144,15 @@ class Identity(Statement):
     def expressions(self):
         return {"lhs": self.lhs, "rhs": self.rhs}
 
+    @classmethod
+    def from_latex(cls, name: str, relation: str, *, symbols=None, **fields) -> "Identity":
+        """The identity from the paper's LaTeX ``lhs = rhs`` (see :meth:`Inequality.from_latex`)."""
+        try:
+            lhs, rhs, _ = relation_sides(relation, symbols=symbols, allowed=("==",))
+        except LatexError as exc:
+            raise LatexError(f"statement {name!r}: {exc}") from None
+        return cls(name, lhs=lhs, rhs=rhs, **fields)
+
 
 @dataclass(frozen=True)
 class Inequality(Statement):
@@ -176,6 +191,17 @@ class Inequality(Statement):
 
     def expressions(self):
         return {"lhs": self.lhs, "rhs": self.rhs}
+
+    @classmethod
+    def from_latex(cls, name: str, relation: str, *, symbols=None, **fields) -> "Inequality":
+        """The statement from the paper's LaTeX relation, e.g. ``Inequality.from_latex("(7)",
+        r"\\mathcal{E} \\le \\frac{L R^2}{4T}")``: ``\\le``/``<`` read as ``lhs <= rhs`` (``<`` strict),
+        ``\\ge``/``>`` turned round. ``symbols`` binds names (see :func:`dpverify.spec.latex.latex`)."""
+        try:
+            lhs, rhs, strict = relation_sides(relation, symbols=symbols)
+        except LatexError as exc:
+            raise LatexError(f"statement {name!r}: {exc}") from None
+        return cls(name, lhs=lhs, rhs=rhs, strict=strict, **fields)
 
 
 @dataclass(frozen=True)
