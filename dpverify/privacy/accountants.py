@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import math
 
 import numpy as np
 
 from .validation import check_delta, check_orders, check_positive
 
-__all__ = ["event_epsilon", "event_rdp"]
+__all__ = ["event_delta", "event_epsilon", "event_rdp"]
 
 ACCOUNTANTS = ("rdp", "pld", "best")
 
@@ -78,28 +77,45 @@ def event_epsilon(event, delta, *, accountant: str = "rdp", orders=None,
         On a bad ``event``, ``delta``, ``accountant``, ``orders``, ``value_discretization_interval``
         or ``neighboring_relation``.
     """
+    check_delta(delta)
+    accs = _composed(event, accountant, orders, value_discretization_interval, neighboring_relation)
+    with _quiet_absl():
+        return min((float(acc.get_epsilon(float(delta))) for acc in accs), default=0.0)
+
+
+def event_delta(event, eps, *, accountant: str = "rdp", orders=None,
+                value_discretization_interval: float = 1e-4, neighboring_relation=None) -> float:
+    """Delta at ``eps`` of a ``DpEvent`` (an upper bound); the options are :func:`event_epsilon`'s."""
+    if isinstance(eps, bool) or not isinstance(eps, (int, float, np.floating)) or not (float(eps) >= 0):
+        raise ValueError(f"eps must be a number >= 0. Found {eps!r}.")
+    accs = _composed(event, accountant, orders, value_discretization_interval, neighboring_relation)
+    with _quiet_absl():
+        return min((float(acc.get_delta(float(eps))) for acc in accs), default=0.0)
+
+
+def _composed(event, accountant, orders, value_discretization_interval, neighboring_relation):
+    """The accountants ``accountant`` names, each with ``event`` composed (none for a NoOp event)."""
     import dp_accounting
 
     _check_event(event)
-    check_delta(delta)
     if accountant not in ACCOUNTANTS:
         raise ValueError(f"accountant must be one of {ACCOUNTANTS}. Found {accountant!r}.")
     relation = _relation(neighboring_relation)
     kwargs = {} if orders is None else {"orders": [float(a) for a in check_orders(orders)]}
     check_positive("value_discretization_interval", value_discretization_interval)
     if isinstance(event, dp_accounting.NoOpDpEvent):
-        return 0.0
-    out = math.inf
+        return []
+    out = []
     with _quiet_absl():
         if accountant in ("rdp", "best"):
             acc = dp_accounting.rdp.RdpAccountant(neighboring_relation=relation, **kwargs)
             acc.compose(event)
-            out = min(out, float(acc.get_epsilon(float(delta))))
+            out.append(acc)
         if accountant in ("pld", "best"):
             acc = dp_accounting.pld.PLDAccountant(
                 neighboring_relation=relation, value_discretization_interval=float(value_discretization_interval))
             acc.compose(event)
-            out = min(out, float(acc.get_epsilon(float(delta))))
+            out.append(acc)
     return out
 
 

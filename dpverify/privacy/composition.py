@@ -276,12 +276,14 @@ def subsampled_gaussian_epsilon(noise_multiplier: float, sampling_probability: f
                          value_discretization_interval=value_discretization_interval)
 
 
-def subsampled_gaussian_epsilon_pld(noise_multiplier: float, sampling_probability: float, steps: int, delta: float,
-                                    value_discretization_interval: float = 1e-3, pessimistic: bool = True) -> float:
-    """dp-accounting's PLD of ``steps`` compositions of the sampled Gaussian mechanism (Poisson
-    sampling, add-or-remove) at ``delta``: with ``pessimistic`` an upper bound on eps, else the
-    optimistic estimate, a lower bound (losses rounded down to the grid, truncated mass dropped;
-    the privacy buckets discretisation, which dp-accounting uses for optimistic estimates)."""
+#: mass the composed PLD may misplace: ``self_compose`` moves up to 1e-15 of tail mass to the infinite
+#: loss (in the optimistic estimate too) and the FFT convolution errs by ~1e-16 absolute; an optimistic
+#: estimate is a lower bound only after this slack (delta minus it; eps at delta plus it)
+PLD_MASS_SLACK = 1e-14
+
+
+def _sampled_gaussian_pld(noise_multiplier, sampling_probability, steps, value_discretization_interval, pessimistic):
+    """dp-accounting's PLD of ``steps`` compositions of the sampled Gaussian mechanism (validated inputs)."""
     import logging
 
     from dp_accounting.pld import privacy_loss_distribution as pld
@@ -289,7 +291,6 @@ def subsampled_gaussian_epsilon_pld(noise_multiplier: float, sampling_probabilit
     check_positive("noise_multiplier", noise_multiplier)
     q = _check_prob("sampling_probability", sampling_probability, allow_zero=False, allow_one=True)
     steps = _check_int("steps", steps)
-    check_delta(delta)
     check_positive("value_discretization_interval", value_discretization_interval)
     root = logging.getLogger()
     level = root.level
@@ -298,14 +299,39 @@ def subsampled_gaussian_epsilon_pld(noise_multiplier: float, sampling_probabilit
         one = pld.from_gaussian_mechanism(float(noise_multiplier), sampling_prob=q, pessimistic_estimate=pessimistic,
                                           use_connect_dots=pessimistic,
                                           value_discretization_interval=float(value_discretization_interval))
-        return float(one.self_compose(steps).get_epsilon_for_delta(float(delta)))
+        return one.self_compose(steps)
     finally:
         root.setLevel(level)
+
+
+def subsampled_gaussian_epsilon_pld(noise_multiplier: float, sampling_probability: float, steps: int, delta: float,
+                                    value_discretization_interval: float = 1e-3, pessimistic: bool = True) -> float:
+    """dp-accounting's PLD of ``steps`` compositions of the sampled Gaussian mechanism (Poisson
+    sampling, add-or-remove) at ``delta``: with ``pessimistic`` an upper bound on eps, else the
+    optimistic estimate, a lower bound (losses rounded down to the grid, truncated mass dropped;
+    the privacy buckets discretisation, which dp-accounting uses for optimistic estimates), read at
+    ``delta + PLD_MASS_SLACK`` so that misplaced mass cannot raise it."""
+    check_delta(delta)
+    composed = _sampled_gaussian_pld(noise_multiplier, sampling_probability, steps, value_discretization_interval,
+                                     pessimistic)
+    return float(composed.get_epsilon_for_delta(float(delta) + (0.0 if pessimistic else PLD_MASS_SLACK)))
+
+
+def subsampled_gaussian_delta_pld(noise_multiplier: float, sampling_probability: float, steps: int, eps: float,
+                                  value_discretization_interval: float = 1e-3, pessimistic: bool = True) -> float:
+    """The delta at ``eps`` of the same composition (dp-accounting's PLD): with ``pessimistic`` an
+    upper bound on delta, else the optimistic estimate less ``PLD_MASS_SLACK`` (at least 0), a lower bound."""
+    if not (isinstance(eps, (int, float)) and math.isfinite(float(eps)) and float(eps) >= 0):
+        raise ValueError(f"eps must be a finite number >= 0. Found {eps!r}.")
+    composed = _sampled_gaussian_pld(noise_multiplier, sampling_probability, steps, value_discretization_interval,
+                                     pessimistic)
+    value = float(composed.get_delta_for_epsilon(float(eps)))
+    return value if pessimistic else max(0.0, value - PLD_MASS_SLACK)
 
 
 __all__ = [
     "advanced_composition_eps", "amplified_eps", "canonical_pair", "hockey_stick", "optimal_composition_delta",
     "optimal_composition_eps", "pair_delta", "pair_epsilon", "pld_composition_delta", "subsampled_gaussian_epsilon",
-    "subsampled_gaussian_epsilon_pld",
+    "subsampled_gaussian_epsilon_pld", "subsampled_gaussian_delta_pld",
     "subsampled_pair",
 ]

@@ -204,3 +204,30 @@ def gaussian_eps_exact(delta, mu) -> float:
     return float(optimize.brentq(f, 0.0, hi, xtol=1e-14, rtol=4 * np.finfo(float).eps))
 
 
+def gaussian_eps_mp(delta, mu, dps: int = 30):
+    """The smallest ``eps >= 0`` at which the Gaussian mechanism of ``mu = Delta / sigma`` is
+    ``(eps, delta)``-DP, solved in mpmath at ``dps`` digits (an mpf): the root of the exact profile
+    ``Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) = delta`` [Balle & Wang 2018, Thm. 8], which is
+    decreasing in eps, bracketed by ``[0, zCDP-to-DP eps]`` and found by bisection to ``dps`` digits;
+    0 when ``delta >= delta(0)``."""
+    check_delta(delta)
+    check_positive("mu", mu)
+    with mpmath.workdps(dps + 10):
+        d, m = mpmath.mpf(delta), mpmath.mpf(mu)
+
+        def f(e):
+            return mpmath.ncdf(-e / m + m / 2) - mpmath.exp(e) * mpmath.ncdf(-e / m - m / 2) - d
+
+        if f(0) <= 0:
+            return mpmath.mpf(0)
+        hi = m * m / 2 + 2 * mpmath.sqrt(m * m / 2 * mpmath.log(1 / d))
+        while f(hi) > 0:
+            hi = 2 * hi + 1
+        lo = mpmath.mpf(0)
+        for _ in range(int((dps + 5) * 3.33) + int(mpmath.log(hi + 1, 2)) + 2):
+            mid = (lo + hi) / 2
+            if f(mid) > 0:
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2

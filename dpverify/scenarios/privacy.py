@@ -6,7 +6,10 @@ claim, one privacy quantity of ``M(x) = f(x) + N(0, s^2 I)`` with ``||f(x) - f(x
 * ``measure="renyi_over_order"`` (needs ``order``): D_a(N(0, s^2) || N(Delta, s^2)) / a, by mpmath
   quadrature (25 digits), not by its closed form;
 * ``measure="delta_at_eps"`` (needs ``eps``): the exact privacy profile delta(eps) [Balle & Wang 2018,
-  Thm. 8].
+  Thm. 8];
+* ``measure="eps_at_delta"`` (needs ``delta``): the smallest eps with ``delta(eps) <= delta``, the same
+  profile solved in mpmath at 20 and 40 digits (the error is their gap plus what the rounding of
+  ``mu = sensitivity / noise_std`` to a double moves).
 
 ``budget_filter_gd(...)`` measures the zCDP of noisy GD on clipped per-sample gradients whose
 steps are admitted by a zCDP budget filter (step t requests ``1/sigma_t^2`` of the residual budget
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 
 
+import mpmath
 import numpy as np
 
 from .. import privacy
@@ -34,21 +38,22 @@ QUADRATURE_REL_ERROR = 1e-12
 
 class GaussianMechanism(MappedScenario):
     REQUIRED = ("sensitivity", "noise_std")
-    OPTIONAL = ("order", "eps")
-    MEASURES = ("renyi_over_order", "delta_at_eps")
+    OPTIONAL = ("order", "eps", "delta")
+    MEASURES = ("renyi_over_order", "delta_at_eps", "eps_at_delta")
     optimise = 3
 
     def __init__(self, params, *, measure: str):
         super().__init__(params)
         if measure not in self.MEASURES:
             raise TypeError(f"gaussian_mechanism: measure must be one of {self.MEASURES}, got {measure!r}")
-        need = {"renyi_over_order": "order", "delta_at_eps": "eps"}[measure]
+        need = {"renyi_over_order": "order", "delta_at_eps": "eps", "eps_at_delta": "delta"}[measure]
         if need not in params:
             raise TypeError(f"gaussian_mechanism: measure={measure!r} needs {need}=")
         self.measure_kind = measure
         self.optimise = 0 if measure == "renyi_over_order" else 3
         self.name = {"renyi_over_order": "Gaussian mechanism, Renyi divergence by quadrature (25 digits)",
-                     "delta_at_eps": "Gaussian mechanism: exact privacy profile (Balle & Wang)"}[measure]
+                     "delta_at_eps": "Gaussian mechanism: exact privacy profile (Balle & Wang)",
+                     "eps_at_delta": "Gaussian mechanism: eps at delta of the exact profile (mpmath)"}[measure]
 
     def measure(self, inst, runs, seed):
         m = self.map
@@ -57,16 +62,50 @@ class GaussianMechanism(MappedScenario):
             a = m.scalar("order", inst)
             v = float(privacy.renyi_divergence_gaussians(0.0, d, s, a, dps=25)) / a
             return Measured.exact(v, abs(v) * QUADRATURE_REL_ERROR)
-        eps = m.scalar("eps", inst)
         mu = float(d) / float(s)
+        if self.measure_kind == "eps_at_delta":
+            return gaussian_eps_at(float(m.scalar("delta", inst)), mu)
+        eps = m.scalar("eps", inst)
         return gaussian_profile(float(eps), mu, mu_error=4 * abs(mu) * 2.0**-52)
 
     def describe(self, inst):
         return self.name
 
 
+def gaussian_eps_at(delta: float, mu: float) -> Measured:
+    """The Gaussian mechanism's exact eps at ``delta`` (``mu = sensitivity / noise_std``, a double that
+    may be 4 ulps off), as an interval that brackets the root: the double-precision root ``v`` (Brent)
+    is confirmed by the sign of the 30-digit profile at ``v -+ w`` (with ``mu`` moved 8 ulps down and
+    up, since eps increases with mu), ``w = 1e-12 (1 + v)``; when that fails, the root is solved in
+    mpmath at 20 and 40 digits with the same widening."""
+    if mu == 0:
+        return Measured.exact(0.0)
+    v = privacy.gaussian_eps_exact(delta, mu)
+    mu_lo, mu_hi = mu * (1 - 8 * 2.0**-52), mu * (1 + 8 * 2.0**-52)
+    w = 1e-12 * (1 + v)
+    with mpmath.workdps(30):
+        def excess(e, m):     # delta(e) - delta at mu = m; decreasing in e, increasing in m
+            e, m = mpmath.mpf(e), mpmath.mpf(m)
+            return mpmath.ncdf(-e / m + m / 2) - mpmath.exp(e) * mpmath.ncdf(-e / m - m / 2) - delta
+        below = v - w <= 0 or excess(v - w, mu_lo) > 0
+        above = excess(v + w, mu_hi) < 0
+    if v > 0 and below and above:
+        return Measured("exact", v, max(v - w, 0.0), v + w)
+    at = Measured.at_precision(lambda dps: privacy.gaussian_eps_mp(delta, mu, dps), dps=20)
+    moved = abs(float(privacy.gaussian_eps_mp(delta, mu_hi, 20)) - at.value)
+    return Measured.exact(at.value, (at.upper - at.value) + moved)
+
+
 def gaussian_mechanism(*, measure: str, **params) -> GaussianMechanism:
-    """The Gaussian mechanism with sensitivity and noise std in a claim's own symbols."""
+    """The Gaussian mechanism ``f(x) + N(0, noise_std^2 I)`` with ``||f(x) - f(x')|| <= sensitivity``,
+    in a claim's own symbols; ``measure`` is ``"renyi_over_order"`` (needs ``order``),
+    ``"delta_at_eps"`` (needs ``eps``) or ``"eps_at_delta"`` (needs ``delta``); see the module
+    docstring. (The composed or subsampled mechanism is :func:`sampled_gaussian`.)
+
+    >>> import sympy as sp
+    >>> Delta, s, delta = sp.symbols("Delta s delta")
+    >>> sc = gaussian_mechanism(measure="eps_at_delta", sensitivity=Delta, noise_std=s, delta=delta)
+    """
     return GaussianMechanism(params, measure=measure)
 
 
