@@ -218,7 +218,7 @@ class NoisyGD(MappedScenario):
             if kind == 1 and self._has_slow_mode(pt):
                 return self._slow_mode_instance(pt)
             if kind == 1 and self.problem != "convex" and self.supports_exact:
-                return self._extreme_instance(pt)
+                return self._canonical_instance(pt)   # instance_at is the extreme one: keep the canonical too
             D = self._values(pt)["D"]
             out = {"point": pt, "u": self._draw_fractions(D, draw),
                    "dir": draw(st.lists(st.floats(-1, 1), min_size=D, max_size=D).filter(
@@ -263,7 +263,7 @@ class NoisyGD(MappedScenario):
         v = self._values(pt)
         D, M, lo = v["D"], float(v["M"]), float(v["curvature"])
         slow = (min(max(self._slow_lambda(v), lo), M) - lo) / (M - lo) if M > lo else 0.0
-        cands = []
+        cands = [self._canonical_instance(pt)]
         for f in (0.0, 1.0, slow):
             if D == 1:
                 cands.append({"point": pt, "u": [f], "dir": [1.0]})
@@ -279,12 +279,17 @@ class NoisyGD(MappedScenario):
                 continue
             if math.isfinite(val):
                 scored.append((val, inst))
-        return max(scored, key=lambda x: x[0])[1] if scored else self.instance_at(pt)
+        return max(scored, key=lambda x: x[0])[1] if scored else cands[0]
 
     def make_instance(self, point):
         self._require_bound()
         if self._has_slow_mode(point):   # a convex start at distance R: the slowest mode is the extreme problem
             return self._slow_mode_instance(point)
+        if self.problem != "convex" and self.supports_exact:
+            return self._extreme_instance(point)
+        return self._canonical_instance(point)
+
+    def _canonical_instance(self, point):
         D = self._values(point)["D"]
         u = self._canonical_fractions(D)
         k = 0 if self.problem != "convex" else max(range(D), key=lambda i: u[i])
