@@ -36,6 +36,7 @@ def check(claim, *, seed: int = 0, runs: int = 20000, samples: int = 150, confid
         claim = registry.get(claim)
     if not isinstance(claim, Claim):
         raise TypeError(f"claim must be a dpverify Claim or a claim id, got {type(claim).__name__}")
+    registry.resolve(claim)
     return run(claim, Config(seed=seed, runs=runs, samples=samples, confidence=confidence, at=at,
                              chunk_runs=chunk_runs))
 

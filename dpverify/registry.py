@@ -60,7 +60,28 @@ def _claims_of(mod, what: str) -> tuple[Claim, ...]:
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
         raise RegistryError(f"{what}: claim id {dup[0]!r} appears twice in CLAIMS")
+    _resolve(claims)
     return claims
+
+
+_LOADING: set[str] = set()
+
+
+def _resolve(claims: tuple[Claim, ...]) -> None:
+    """Resolve every claim's ``builds_on`` among ``claims`` and, for an id of another registered
+    paper, that paper's claims (an unknown id raises :class:`ClaimError` naming it)."""
+    pool = {c.id: c for c in claims}
+    own = {c.paper for c in claims}
+    for c in claims:
+        for ref in c.builds_on:
+            key = ref.split("/")[0]
+            if ref not in pool and key not in own and key not in _LOADING and key in paper_entry_points():
+                _LOADING.add(key)
+                try:
+                    pool.update((o.id, o) for o in getattr(_paper_module(key), "CLAIMS", ()))
+                finally:
+                    _LOADING.discard(key)
+        c.resolve(pool)
 
 
 @lru_cache(maxsize=None)
@@ -90,6 +111,18 @@ def load_module(path_or_name: str) -> ModuleType:
             raise RegistryError(f"--module {path_or_name!r}: cannot import it ({exc})") from None
     _claims_of(mod, f"module {path_or_name!r}")
     return mod
+
+
+def resolve(claim: Claim) -> Claim:
+    """``claim`` with its ``builds_on`` resolved among the registered papers (for a claim built
+    outside a claims module; a claim loaded through the registry is resolved already)."""
+    if not claim.resolved:
+        pool: dict[str, Claim] = {}
+        for key in {ref.split("/")[0] for ref in claim.builds_on}:
+            if key in paper_entry_points():
+                pool.update((c.id, c) for c in _claims_of(_paper_module(key), f"paper {key!r}"))
+        claim.resolve(pool)
+    return claim
 
 
 def papers() -> list[str]:

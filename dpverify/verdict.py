@@ -48,13 +48,14 @@ BASIS_KINDS = {
     "privacy-estimate": "a privacy loss estimated with a confidence interval, worst over instances",
     "privacy-lower": "a lower bound on the privacy loss (an optimistic accountant, a best half-line)",
     "algebra": "the printed expressions evaluated at points of the domain (mpmath)",
+    "chain": "the hypotheses of a claim and of the claims it builds on intersected (intervals, then points)",
     "limit": "the printed expression swept towards its limit",
     "rate": "the ratio of the printed expression to its rate swept along paths to a limit",
     "audit": "an empirical privacy audit of the algorithm (refutes only)",
     "scaling": "both sides' scaling in the loss and the parameters (refutes only)",
 }
 #: Kinds that test the printed expressions, not what an algorithm attains.
-ALGEBRAIC = frozenset({"proof", "exact-cases", "algebra", "limit", "rate", "scaling"})
+ALGEBRAIC = frozenset({"proof", "exact-cases", "algebra", "chain", "limit", "rate", "scaling"})
 #: A ``holds`` whose coverage is below this share is flagged "mostly vacuous".
 VACUOUS_BELOW = 0.5
 

@@ -4,13 +4,15 @@ Each check is a small module with ``applies(statement)`` and ``check(statement, 
 returning an :class:`~dpverify.verdict.Evidence` that says what it tested (``basis``, a
 :class:`~dpverify.verdict.Basis`) and, where the statement declares when it is trivially true, on
 what share of its points it is not (``coverage``). :func:`run` applies every check that fits
-every statement of a claim and combines the evidence into a :class:`~dpverify.verdict.Verdict`.
+every statement of a claim and combines the evidence into a :class:`~dpverify.verdict.Verdict`;
+a claim that builds on others (``Claim.builds_on``) is also checked with them (:mod:`.chain`: their
+hypotheses must meet), a verdict of every reading.
 """
 from __future__ import annotations
 
 from ..spec import Claim, DomainError
 from ..verdict import Verdict, claim_verdict, statement_verdict
-from . import audit, exact, limit, minimiser, monte_carlo, rate, sampled, scaling, sup, symbolic
+from . import audit, chain, exact, limit, minimiser, monte_carlo, rate, sampled, scaling, sup, symbolic
 from .base import Clock, Config
 
 # (name, applies, check) in the order they run for a statement.
@@ -52,9 +54,14 @@ def run(claim: Claim, config: Config | None = None) -> Verdict:
             raise ValueError(f"no check applies to statement {stmt.name!r} of {claim.id}")
         evidence.extend(ev)
         per_statement.append(statement_verdict(ev))
-    default = [v for s, v in zip(claim.statements, per_statement) if not s.reading]
+    chained = []
+    if claim.builds_on:
+        ev = chain.check(claim, cfg)
+        evidence.append(ev)
+        chained = [statement_verdict([ev])]
+    default = [v for s, v in zip(claim.statements, per_statement) if not s.reading] + chained
     readings = {r.name: {"verdict": claim_verdict([v for s, v in zip(claim.statements, per_statement)
-                                                   if s.reading in ("", r.name)]),
+                                                   if s.reading in ("", r.name)] + chained),
                          "expected": r.expected} for r in claim.readings}
     return Verdict(id=claim.id, label=claim.label, verdict=claim_verdict(default),
                    expected=claim.expected, evidence=evidence, seconds=clock.seconds,

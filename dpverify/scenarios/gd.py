@@ -217,6 +217,8 @@ class NoisyGD(MappedScenario):
                 return self.instance_at(pt)
             if kind == 1 and self._has_slow_mode(pt):
                 return self._slow_mode_instance(pt)
+            if kind == 1 and self.problem != "convex" and self.supports_exact:
+                return self._canonical_instance(pt)   # instance_at is the extreme one: keep the canonical too
             D = self._values(pt)["D"]
             out = {"point": pt, "u": self._draw_fractions(D, draw),
                    "dir": draw(st.lists(st.floats(-1, 1), min_size=D, max_size=D).filter(
@@ -233,6 +235,15 @@ class NoisyGD(MappedScenario):
         every eigenvalue at the lambda maximising the noise-free excess ``lambda/2 prod_t (1 - eta_t
         lambda)^2 R^2`` (``M/(2T + 1)`` for the constant step ``1/M``), theta_1 along the first axis."""
         v = self._values(pt)
+        M = float(v["M"])
+        lam = self._slow_lambda(v)
+        D = v["D"]
+        return {"point": pt, "u": [min(1.0, lam / M)] * D, "dir": [1.0] + [0.0] * (D - 1)}
+
+    @staticmethod
+    def _slow_lambda(v) -> float:
+        """The lambda in (0, M] maximising the noise-free excess ``lambda/2 prod_t (1 - eta_t lambda)^2``
+        from a start at a fixed distance (``M/(2T + 1)`` for the constant step ``1/M``)."""
         M, etas = float(v["M"]), np.array([float(e) for e in v["eta"]], dtype=float)
 
         def log_excess(log_lam):
@@ -242,14 +253,43 @@ class NoisyGD(MappedScenario):
 
         # unimodal on [0, min(M, 1/max eta)]; beyond it (steps above 1/M) the canonical instance has lambda = M
         log_lam, _ = golden_section(lambda x: -log_excess(x), math.log(M) - 40, math.log(M), 80)
-        lam = math.exp(log_lam)
-        D = v["D"]
-        return {"point": pt, "u": [min(1.0, lam / M)] * D, "dir": [1.0] + [0.0] * (D - 1)}
+        return math.exp(log_lam)
+
+    def _extreme_instance(self, pt):
+        """The spectrum class's worst problem at ``pt`` among its extreme candidates, by the exact
+        statistic: theta_1 on one eigenvalue placed at mu, at M (where ``|1 - eta lambda|`` is largest
+        for long steps) or at the slow mode clipped to [mu, M] (the excess from a start at distance R),
+        the other eigenvalues at the ends so that the problem keeps the point's mu and M."""
+        v = self._values(pt)
+        D, M, lo = v["D"], float(v["M"]), float(v["curvature"])
+        slow = (min(max(self._slow_lambda(v), lo), M) - lo) / (M - lo) if M > lo else 0.0
+        cands = [self._canonical_instance(pt)]
+        for f in (0.0, 1.0, slow):
+            if D == 1:
+                cands.append({"point": pt, "u": [f], "dir": [1.0]})
+            elif D == 2:
+                cands.append({"point": pt, "u": [0.0, 1.0], "dir": [1.0 - f, f] if f in (0.0, 1.0) else [1.0, 0.0]})
+            else:
+                cands.append({"point": pt, "u": [f, 0.0] + [1.0] * (D - 2), "dir": [1.0] + [0.0] * (D - 1)})
+        scored = []
+        for inst in cands:
+            try:
+                val = float(self.exact(inst))
+            except (ArithmeticError, ValueError):
+                continue
+            if math.isfinite(val):
+                scored.append((val, inst))
+        return max(scored, key=lambda x: x[0])[1] if scored else cands[0]
 
     def make_instance(self, point):
         self._require_bound()
         if self._has_slow_mode(point):   # a convex start at distance R: the slowest mode is the extreme problem
             return self._slow_mode_instance(point)
+        if self.problem != "convex" and self.supports_exact:
+            return self._extreme_instance(point)
+        return self._canonical_instance(point)
+
+    def _canonical_instance(self, point):
         D = self._values(point)["D"]
         u = self._canonical_fractions(D)
         k = 0 if self.problem != "convex" else max(range(D), key=lambda i: u[i])

@@ -104,6 +104,11 @@ class Claim:
 
     ``about``: ``"algorithm"`` for a claim about what an algorithm attains (its ``holds`` is flagged
     "algebra-only" when it rests only on the printed expressions), ``"math"`` or ``None`` otherwise.
+
+    ``builds_on``: ids of the claims this one uses (a ``-corrected`` claim whose proof uses another
+    corrected claim names it). They are resolved when the claims are loaded (the registry calls
+    :meth:`resolve`; an id it does not know raises :class:`ClaimError` naming it), and the claim is
+    checked together with them: their hypotheses must meet (``dpverify.checks.chain``).
     """
 
     _: KW_ONLY
@@ -120,6 +125,9 @@ class Claim:
     witness: Mapping[str, Any] | None = None
     about: str | None = None
     readings: tuple[Reading, ...] = ()
+    builds_on: tuple[str, ...] = ()
+    #: the claims ``builds_on`` names, once :meth:`resolve` found them (not a field a claim is built with)
+    _built_on: tuple = field(default=(), init=False, repr=False, compare=False)
 
     def _fail(self, fieldname: str, problem: str) -> None:
         raise ClaimError(f"claim {self.id!r}: {fieldname}: {problem}")
@@ -150,6 +158,7 @@ class Claim:
                     self._fail("statements", f"{s.name!r}: the path of {path.param} takes the worst over "
                                              f"{', '.join(unknown)}, which are not parameters of the domain")
         self._validate_readings()
+        self._validate_builds_on()
         if self.expected not in VERDICTS:
             self._fail("expected", f"must be one of {VERDICTS}, got {self.expected!r}")
         if self.expected == "violated":
@@ -197,6 +206,43 @@ class Claim:
         if self.statements and all(s.reading for s in self.statements):
             self._fail("statements", "every statement is under an alternative reading: the default reading "
                                      "needs at least one")
+
+    def _validate_builds_on(self) -> None:
+        if isinstance(self.builds_on, str):
+            _set(self, "builds_on", (self.builds_on,))
+        if isinstance(self.builds_on, list):
+            _set(self, "builds_on", tuple(self.builds_on))
+        if not isinstance(self.builds_on, tuple):
+            self._fail("builds_on", f"must be a tuple of claim ids, got {self.builds_on!r}")
+        for ref in self.builds_on:
+            if not isinstance(ref, str) or not ID_RE.match(ref):
+                self._fail("builds_on", f"{ref!r} is not a claim id (like 'paper/thm-4.1')")
+            if ref == self.id:
+                self._fail("builds_on", "a claim cannot build on itself")
+        if len(set(self.builds_on)) != len(self.builds_on):
+            self._fail("builds_on", f"an id appears twice: {list(self.builds_on)}")
+
+    def resolve(self, claims: Mapping[str, "Claim"]) -> None:
+        """Find the claims ``builds_on`` names in ``claims`` (id -> Claim); an id that is not there
+        raises :class:`ClaimError` naming it. Called by the registry when it loads claims."""
+        missing = [ref for ref in self.builds_on if ref not in claims]
+        if missing:
+            self._fail("builds_on", f"unknown claim id {missing[0]!r} (no loaded claim has it; the claims it "
+                                    f"builds on must be registered or in the same claims module)")
+        _set(self, "_built_on", tuple(claims[ref] for ref in self.builds_on))
+
+    @property
+    def resolved(self) -> bool:
+        """Whether the claims ``builds_on`` names have been found (always, when it names none)."""
+        return len(self._built_on) == len(self.builds_on)
+
+    @property
+    def built_on(self) -> tuple["Claim", ...]:
+        """The claims ``builds_on`` names (resolved by :meth:`resolve`; refused while unresolved)."""
+        if not self.resolved:
+            self._fail("builds_on", f"{list(self.builds_on)} not resolved: load the claim through the registry "
+                                    "(dpverify.check, dpverify check) or call claim.resolve({id: claim, ...})")
+        return self._built_on
 
     def _validate_symbols(self) -> None:
         allowed = set(self.domain.params) | {str(k) for k in self.definitions}
@@ -258,7 +304,7 @@ class Claim:
                 summary="x <= x^2 + 1/4 for every x > 0.",
                 statements=(Inequality("x <= x^2 + 1/4", lhs=x, rhs=x**2 + sp.Rational(1, 4)),))
         """
-        names = {f.name for f in fields(self)}
+        names = {f.name for f in fields(self) if f.init}
         for name in changes:
             if name in ("id", "source"):
                 self._fail(f"corrected({name}=...)", f"a corrected claim keeps the printed claim's {name} "
@@ -296,6 +342,7 @@ class Claim:
             "summary": self.summary,
             "witness": None if self.witness is None else dict(self.witness),
             "about": self.about,
+            "builds_on": list(self.builds_on),
             "readings": [{"name": r.name, "expected": r.expected, "summary": r.summary, "reason": r.reason,
                           "witness": None if r.witness is None else dict(r.witness)} for r in self.readings],
         }

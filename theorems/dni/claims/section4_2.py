@@ -183,7 +183,7 @@ THM_4_5 = Claim(
 
 def _with_corrected_contraction(printed, summary, name, bound, scenario):
     """The ``-corrected`` claim of a momentum ERUB: gamma' = 1 - (eta0/kappa)(1 - eta0/4) for gamma."""
-    return printed.corrected(summary=summary, definitions={**_ALPHA, **GAMMA_MOM_C},
+    return printed.corrected(builds_on=("dni/thm-4.4-corrected",), summary=summary, definitions={**_ALPHA, **GAMMA_MOM_C},
                              statements=(ExpectationBound(name, bound=bound, scenario=scenario),))
 
 

@@ -120,6 +120,7 @@ TABLE_1 = Claim(
              "delta": 1e-5},
 )
 TABLE_1_CORRECTED = TABLE_1.corrected(
+    builds_on=("erm/thm-2b-corrected",),
     summary=("Table 1 with row 2's runtime read O(nd log(n eps/sqrt(d log(1/delta)))): every cell follows from the "
              "bound it cites, and the comparisons with Bassily et al. hold."),
     statements=_table_statements(

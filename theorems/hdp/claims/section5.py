@@ -189,6 +189,7 @@ _THM5C_DOMAIN = Domain(
     **_PAIR)
 SIGMA_5C = 4 * G * sp.sqrt(T * sp.log(1 / d1)) / (n * e1)
 THM_5_CORRECTED = THM_5.corrected(
+    builds_on=("hdp/eq-2-corrected",),
     summary=("Without the noise-free branch (noise on every step) Algorithm 1 releases one-sample DP-SGD's iterates (the "
              "c_t only steer a branch that is gone): (eps1 + eps2, delta1 + delta2)-DP when sigma is eq. (2)-corrected's "
              "for (eps1, delta1)."),
@@ -321,6 +322,7 @@ THM_7 = Claim(
     witness={"N": 100.0, "M_d": 1.0, "eps_r": 1.0, "K": 1.0, **THM_6.witness},
 )
 THM_7_CORRECTED = THM_7.corrected(
+    builds_on=("hdp/thm-6-corrected",),
     summary=("What holds is the algebra: Theorem 3's bound with E[L - L*] = O(km/(n^3 eps^2)) and E[L*] = O(1/n) is "
              "O(min{...}) as printed; PIDP-SGD itself keeps the floor V/(2 mu) of Theorem 6-corrected."),
     domain=Domain(Relation(sp.Le(K_, N_), "k <= n"), **_T7_DOMAIN),

@@ -165,6 +165,7 @@ REMARK_7 = Claim(
     witness={**THM_5.witness, "R": 2},
 )
 REMARK_7_CORRECTED = REMARK_7.corrected(
+    builds_on=("hdp/thm-5-corrected",),
     summary=("With noise on every step of every round (the noise-free branch removed, T = R T_local steps in all) the whole "
              "run is one-sample DP-SGD and is (eps1 + eps2, delta1 + delta2)-DP with eq. (2)-corrected's sigma, whatever the "
              "order (Theorem 5-corrected)."),
@@ -283,6 +284,7 @@ REMARK_9 = Claim(
 )
 _R9C = {**_R9, "epsilon2": Real(gt=0, search=(0.01, 30.0), log=True)}
 REMARK_9_CORRECTED = REMARK_9.corrected(
+    builds_on=("hdp/lemma-3-corrected",),
     summary=("One release a round is (eps2, delta2)-DP when eps2 <= R (each round's (eps2/R, delta2/R) in Lemma 3's range); "
              "with a fresh b^(c) at every step the per-step accounting (R replaced by T = R T_local in sigma_(c)) is."),
     domain=Domain(Relation(sp.Le(e2, R_), "eps2 <= R (eps2/R <= 1, Lemma 3-corrected's range)"), **_R9C),

@@ -227,6 +227,7 @@ PROP_4A = Claim(
     witness={"M": 10.0, "d": 1, "T": 2, "Delta0": 1.0, "L": 5.0, "N": 10, "delta": 1e-5},
 )
 PROP_4A_CORRECTED = PROP_4A.corrected(
+    builds_on=("pur/prop-3a-corrected",),
     summary=("Schedule 3(a) for T = cbrt(8 rho N^2 M^2 Delta0/(L^2 d)) steps: rho-zCDP, and E (1/T) sum_{t=0}^T ||grad F||^2 <= "
              "(8/3) M (pi^2 M/3 + 1) cbrt(Delta0^2 L^2 d/(8 rho N^2 M^2))."),
     statements=(

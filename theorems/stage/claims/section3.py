@@ -493,6 +493,7 @@ THM_3_4 = Claim(
 K_POP = sp.Max(sp.log(theta * mu * n, 2) / 2, 1)
 ALPHA_NO_MOMENTUM = 2 * L**2 / ((n - 1) * beta) * T_K**q_exp + (T_K + 1) * B / n
 THM_3_4_CORRECTED = THM_3_4.corrected(
+    builds_on=("stage/thm-3.2-corrected",),
     summary=("Without momentum (alpha's first term, which grows like e^(2 rho 2^K t0), absent), K = log2(theta mu n)/2 "
              "(so T^K ~ sqrt(n)) and q = (1 - 1/n) beta/(c4 theta mu) <= 1, the chain (5) + alpha is O(max{d L^2 "
              "log(1/delta)/(theta^2 mu n^2 eps^2), sqrt(1/(theta mu n))}); for q > 1 alpha's terms grow like "
