@@ -128,6 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="only the errata table (from the claims; runs no check)")
     rp.add_argument("--update", metavar="FILE",
                     help="with --errata --format md: rewrite the errata block between the markers of FILE (a README)")
+    rp.add_argument("--certificates", metavar="DIR",
+                    help="link each erratum's certificate from DIR/index.json (written by `dpverify certify --out DIR`)")
     rp.add_argument("--from", dest="from_json", metavar="FILE",
                     help="render the verdicts saved by `dpverify check --all --json` instead of checking")
     _check_options(rp)
@@ -295,6 +297,12 @@ def cmd_report(ns) -> int:
     claims = _claims(ns)
     if ns.update and not (ns.errata and ns.format == "md"):
         raise UsageError("--update goes with --errata --format md")
+    certs = None
+    if ns.certificates:
+        try:
+            certs = report.load_certificates(ns.certificates, os.path.dirname(ns.out or "") or ".")
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"--certificates {ns.certificates!r}: cannot read its index.json ({exc})") from None
     if ns.errata:
         if ns.update:
             try:
@@ -306,15 +314,16 @@ def cmd_report(ns) -> int:
             head, rest = text.split(report.ERRATA_BEGIN, 1)
             tail = rest.split(report.ERRATA_END, 1)[1]
             with open(ns.update, "w") as fh:
-                fh.write(head + report.ERRATA_BEGIN + "\n" + report.errata_markdown(claims) + report.ERRATA_END + tail)
+                fh.write(head + report.ERRATA_BEGIN + "\n" + report.errata_markdown(claims, certs) + report.ERRATA_END
+                         + tail)
             print(f"updated the errata in {ns.update}", file=sys.stderr)
             return 0
         if ns.format == "md":
-            text = report.errata_markdown(claims)
+            text = report.errata_markdown(claims, certs)
         elif ns.format == "json":
-            text = json.dumps(report.errata_rows(claims), indent=2) + "\n"
+            text = json.dumps(report.errata_rows(claims, certs), indent=2) + "\n"
         else:
-            text = report.render([], claims, "html", title="dpverify errata")
+            text = report.render([], claims, "html", title="dpverify errata", certificates=certs)
     else:
         if ns.from_json:
             try:
@@ -324,7 +333,7 @@ def cmd_report(ns) -> int:
             verdicts = [Verdict.from_json(d) for d in data]
         else:
             verdicts = _run_checks(claims, ns)
-        text = report.render(verdicts, claims, ns.format)
+        text = report.render(verdicts, claims, ns.format, certificates=certs)
     if ns.out:
         with open(ns.out, "w") as fh:
             fh.write(text)

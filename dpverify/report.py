@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 
 from .tables import fmt3, table, text_table  # noqa: F401  (table: re-exported)
 
@@ -29,8 +30,22 @@ def _corrected(claims, claim):
     return None
 
 
-def errata_rows(claims) -> list[dict]:
-    """One row per claim expected ``violated``: what is printed, what holds, why, and the replay."""
+def load_certificates(directory: str, relative_to: str = ".") -> dict:
+    """Claim id -> its certificate's folder, relative to ``relative_to`` (where the report is written),
+    from ``directory/index.json`` as written by ``dpverify certify --out directory``."""
+    with open(os.path.join(directory, "index.json")) as fh:
+        index = json.load(fh)
+    out = {}
+    for o in index:
+        if o.get("status") == "certified" and o.get("folder"):
+            folder = os.path.join(os.path.abspath(directory), os.path.basename(os.path.normpath(o["folder"])))
+            out[o["id"]] = os.path.relpath(folder, os.path.abspath(relative_to))
+    return out
+
+
+def errata_rows(claims, certificates: dict | None = None) -> list[dict]:
+    """One row per claim expected ``violated``: what is printed, what holds, why, and the replay; with
+    ``certificates`` (claim id -> folder, :func:`load_certificates`) each row's certificate ("" if none)."""
     from .replay import replay_command
 
     rows = []
@@ -53,6 +68,9 @@ def errata_rows(claims) -> list[dict]:
                 "witness": None if r.witness is None else dict(r.witness),
                 "replay": "" if r.witness is None else replay_command(c.id, dict(r.witness)),
             })
+    if certificates is not None:
+        for row in rows:
+            row["certificate"] = "" if row["reading"] else certificates.get(row["id"], "")
     return rows
 
 
@@ -60,15 +78,22 @@ def _md_cell(s: str) -> str:
     return str(s).replace("|", "\\|").replace("\n", " ")
 
 
-def errata_markdown(claims) -> str:
-    """The errata as a Markdown table (the README's table is this text)."""
-    lines = ["| claim | printed | what is wrong | what holds | replay |", "|---|---|---|---|---|"]
-    for r in errata_rows(claims):
+def errata_markdown(claims, certificates: dict | None = None) -> str:
+    """The errata as a Markdown table (the README's table is this text); with ``certificates`` a last
+    column links each row's certificate folder."""
+    cert = certificates is not None
+    lines = ["| claim | printed | what is wrong | what holds | replay |" + (" certificate |" if cert else ""),
+             "|---|---|---|---|---|" + ("---|" if cert else "")]
+    for r in errata_rows(claims, certificates):
         holds = (f"`{r['corrected_id']}`: " + r["holds"]) if r["corrected_id"] else "(no corrected claim)"
         replay = f"`{r['replay']}`" if r["replay"] else "(no witness)"
         reading = f", reading '{_md_cell(r['reading'])}'" if r.get("reading") else ""
+        link = ""
+        if cert:
+            link = f" [{_md_cell(r['certificate'])}]({r['certificate']}/check.py) |" if r["certificate"] else \
+                " (none) |"
         lines.append(f"| `{r['id']}` ({_md_cell(r['label'])}{reading}) | {_md_cell(r['printed'])} | {_md_cell(r['reason'])} "
-                     f"| {_md_cell(holds)} | {replay} |")
+                     f"| {_md_cell(holds)} | {replay} |{link}")
     return "\n".join(lines) + "\n"
 
 
@@ -86,11 +111,12 @@ def _evidence_line(e) -> str:
     return "; ".join(b for b in bits if b)
 
 
-def render(verdicts, claims, fmt: str = "md", title: str = "dpverify report") -> str:
-    """Every claim with its verdict and evidence, the errata first. ``fmt``: md, html or json."""
+def render(verdicts, claims, fmt: str = "md", title: str = "dpverify report", certificates: dict | None = None) -> str:
+    """Every claim with its verdict and evidence, the errata first. ``fmt``: md, html or json;
+    ``certificates`` (claim id -> folder) links each erratum's certificate."""
     by_id = {c.id: c for c in claims}
     verdicts = [v for v in verdicts if v.id in by_id]
-    errata = errata_rows([by_id[v.id] for v in verdicts] or claims)
+    errata = errata_rows([by_id[v.id] for v in verdicts] or claims, certificates)
     if fmt == "json":
         return json.dumps({"title": title, "errata": errata,
                            "claims": [{**by_id[v.id].to_json(), "result": v.to_json()} for v in verdicts]},
@@ -98,7 +124,7 @@ def render(verdicts, claims, fmt: str = "md", title: str = "dpverify report") ->
     ok = sum(v.ok for v in verdicts)
     if fmt == "md":
         out = [f"# {title}", "", f"{len(verdicts)} claims checked: {ok} as expected, {len(verdicts) - ok} differ.", "",
-               "## Errata (printed claims found wrong)", "", errata_markdown([by_id[v.id] for v in verdicts]), "",
+               "## Errata (printed claims found wrong)", "", errata_markdown([by_id[v.id] for v in verdicts], certificates), "",
                "## Every claim", ""]
         for v in verdicts:
             c = by_id[v.id]
@@ -125,16 +151,22 @@ def render(verdicts, claims, fmt: str = "md", title: str = "dpverify report") ->
     if fmt == "html":
         def esc(s):
             return html.escape(str(s))
+        def cert_cell(r):
+            if certificates is None:
+                return ""
+            c = r.get("certificate")
+            return f"<td><a href='{esc(c)}/check.py'>{esc(c)}</a></td>" if c else "<td>(none)</td>"
         rows = "".join(
             f"<tr><td><code>{esc(r['id'])}</code></td><td>{esc(r['printed'])}</td><td>{esc(r['reason'])}</td>"
-            f"<td>{esc(r['holds'])}</td><td><code>{esc(r['replay'])}</code></td></tr>" for r in errata)
+            f"<td>{esc(r['holds'])}</td><td><code>{esc(r['replay'])}</code></td>{cert_cell(r)}</tr>" for r in errata)
         parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{esc(title)}</title>"
                  "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto}td,th{border:1px solid #ccc;"
                  "padding:4px;vertical-align:top}table{border-collapse:collapse}.ok{color:#2e7d32}.bad{color:#c62828}"
                  "</style></head><body>",
                  f"<h1>{esc(title)}</h1><p>{len(verdicts)} claims checked: {ok} as expected, "
                  f"{len(verdicts) - ok} differ.</p><h2>Errata</h2><table><tr><th>claim</th><th>printed</th>"
-                 f"<th>what is wrong</th><th>what holds</th><th>replay</th></tr>{rows}</table><h2>Every claim</h2>"]
+                 f"<th>what is wrong</th><th>what holds</th><th>replay</th>"
+                 + ("<th>certificate</th>" if certificates is not None else "") + f"</tr>{rows}</table><h2>Every claim</h2>"]
         for v in verdicts:
             parts.append(v._repr_html_())
         parts.append("</body></html>")
