@@ -29,6 +29,15 @@ def _corrected(claims, claim):
     return None
 
 
+def error_text(error_in, statement_survives) -> str:
+    """Where the error lies and whether the statement survives, in a few words ("proof step; statement
+    survives"); ``""`` when neither is said."""
+    bits = [] if error_in is None else [error_in.replace("-", " ")]
+    if statement_survives is not None:
+        bits.append("statement survives" if statement_survives else "statement fails")
+    return "; ".join(bits)
+
+
 def errata_rows(claims) -> list[dict]:
     """One row per claim expected ``violated``: what is printed, what holds, why, and the replay."""
     from .replay import replay_command
@@ -39,6 +48,8 @@ def errata_rows(claims) -> list[dict]:
             corr = _corrected(claims, c)
             rows.append({
                 "id": c.id, "label": c.label, "printed": c.summary, "reason": c.reason, "reading": None,
+                "error_in": c.error_in, "statement_survives": c.statement_survives,
+                "error": error_text(c.error_in, c.statement_survives),
                 "corrected_id": None if corr is None else corr.id,
                 "holds": "" if corr is None else corr.summary,
                 "witness": None if c.witness is None else dict(c.witness),
@@ -49,6 +60,8 @@ def errata_rows(claims) -> list[dict]:
                 continue
             rows.append({
                 "id": c.id, "label": c.label, "printed": r.summary, "reason": r.reason, "reading": r.name,
+                "error_in": r.error_in, "statement_survives": r.statement_survives,
+                "error": error_text(r.error_in, r.statement_survives),
                 "corrected_id": c.id, "holds": f"the default reading ({c.expected}): {c.summary}",
                 "witness": None if r.witness is None else dict(r.witness),
                 "replay": "" if r.witness is None else replay_command(c.id, dict(r.witness)),
@@ -62,13 +75,13 @@ def _md_cell(s: str) -> str:
 
 def errata_markdown(claims) -> str:
     """The errata as a Markdown table (the README's table is this text)."""
-    lines = ["| claim | printed | what is wrong | what holds | replay |", "|---|---|---|---|---|"]
+    lines = ["| claim | printed | what is wrong | where | what holds | replay |", "|---|---|---|---|---|---|"]
     for r in errata_rows(claims):
         holds = (f"`{r['corrected_id']}`: " + r["holds"]) if r["corrected_id"] else "(no corrected claim)"
         replay = f"`{r['replay']}`" if r["replay"] else "(no witness)"
         reading = f", reading '{_md_cell(r['reading'])}'" if r.get("reading") else ""
         lines.append(f"| `{r['id']}` ({_md_cell(r['label'])}{reading}) | {_md_cell(r['printed'])} | {_md_cell(r['reason'])} "
-                     f"| {_md_cell(holds)} | {replay} |")
+                     f"| {_md_cell(r['error'])} | {_md_cell(holds)} | {replay} |")
     return "\n".join(lines) + "\n"
 
 
@@ -127,14 +140,14 @@ def render(verdicts, claims, fmt: str = "md", title: str = "dpverify report") ->
             return html.escape(str(s))
         rows = "".join(
             f"<tr><td><code>{esc(r['id'])}</code></td><td>{esc(r['printed'])}</td><td>{esc(r['reason'])}</td>"
-            f"<td>{esc(r['holds'])}</td><td><code>{esc(r['replay'])}</code></td></tr>" for r in errata)
+            f"<td>{esc(r['error'])}</td><td>{esc(r['holds'])}</td><td><code>{esc(r['replay'])}</code></td></tr>" for r in errata)
         parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{esc(title)}</title>"
                  "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto}td,th{border:1px solid #ccc;"
                  "padding:4px;vertical-align:top}table{border-collapse:collapse}.ok{color:#2e7d32}.bad{color:#c62828}"
                  "</style></head><body>",
                  f"<h1>{esc(title)}</h1><p>{len(verdicts)} claims checked: {ok} as expected, "
                  f"{len(verdicts) - ok} differ.</p><h2>Errata</h2><table><tr><th>claim</th><th>printed</th>"
-                 f"<th>what is wrong</th><th>what holds</th><th>replay</th></tr>{rows}</table><h2>Every claim</h2>"]
+                 f"<th>what is wrong</th><th>where</th><th>what holds</th><th>replay</th></tr>{rows}</table><h2>Every claim</h2>"]
         for v in verdicts:
             parts.append(v._repr_html_())
         parts.append("</body></html>")
