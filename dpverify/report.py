@@ -49,7 +49,8 @@ def errata_rows(claims) -> list[dict]:
             rows.append({
                 "id": c.id, "label": c.label, "printed": c.summary, "reason": c.reason, "reading": None,
                 "error_in": c.error_in, "statement_survives": c.statement_survives,
-                "error": error_text(c.error_in, c.statement_survives),
+                "error": "; ".join(filter(None, [error_text(c.error_in, c.statement_survives)] + [
+                    f"holds read as '{r.name}'" for r in c.readings if r.expected in ("holds", "verified")])),
                 "corrected_id": None if corr is None else corr.id,
                 "holds": "" if corr is None else corr.summary,
                 "witness": None if c.witness is None else dict(c.witness),

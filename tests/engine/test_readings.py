@@ -153,3 +153,10 @@ def test_a_bad_error_field_is_refused_naming_it(kw, match):
         Reading("r", "violated", reason="r", **kw)
     with pytest.raises(ClaimError, match="only a claim or reading expected 'violated'"):
         Claim(id="readtest/claim-holds", source=SRC, domain=DOM, statements=(COMMON,), error_in="statement")
+
+
+def test_errata_of_a_wrong_claim_name_the_readings_under_which_it_holds():
+    claim = _claim((Reading("bounded", "holds", replaces=(PRINTED.name,)),), statements=(COMMON, PRINTED, BOUNDED),
+                   expected="violated", reason="fails for x > 1", witness={"x": 2.0}, error_in="statement",
+                   statement_survives=False)
+    assert errata_rows([claim])[0]["error"] == "statement; statement fails; holds read as 'bounded'"
