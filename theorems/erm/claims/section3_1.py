@@ -274,8 +274,18 @@ _RATE_3A_D = Rate("O-form with D: the explicit bound at the printed T", expr=(OP
                   rate=_RATE_3A_IN_D, kind="O", paths=_T3_PATHS)
 _RATE_3B_D = Rate("O-form with D: the explicit bound at the printed T", expr=(OPT_3 + NOISE_3B).subs(T, T_3B),
                   rate=_RATE_3B_IN_D, kind="O", paths=_T3_PATHS + (LimitPath("delta", "0+"),))
-_D_READING = ("||w_hat|| in the rate read as the bound D on it (the hypothesis ||w_hat|| <= D, with which T is set): "
-              "the rate in D holds")
+_D_READINGS = (Reading("D", "holds", replaces=("O-form as printed (in ||w_hat||), on the radial Huber family (exact error)",),
+                       summary=("||w_hat|| in the rate read as the bound D on it (the hypothesis ||w_hat|| <= D, with "
+                                "which T is set): the rate in D holds")),)
+
+
+def _read_with_d(huber_error, rate_in_d, rate_d):
+    """The statements of the reading "D": the radial Huber family's exact error and the explicit bound at the
+    printed T, each O of the rate with D in place of ||w_hat||."""
+    return (Rate("O-form read with D, on the radial Huber family (exact error)", expr=huber_error, rate=rate_in_d,
+                 kind="O", paths=(LimitPath("W", "0+"), LimitPath("n", "inf")), reading="D",
+                 skip=("scaling",)),  # the family's L is sqrt(beta): scaling the loss leaves it
+            replace(rate_d, reading="D"))
 THM_3A = Claim(
     id="erm/thm-3a",
     source=_src("Theorem 3", None, _T3_TEXT + "item 1 (eps-DP): T = Theta([beta^2 n^2 eps^2 D^2/(L^2 d^2)]^(1/3)), E F(w_priv)"
@@ -292,13 +302,9 @@ THM_3A = Claim(
         Rate("O-form as printed (in ||w_hat||), on the radial Huber family (exact error)", expr=HUBER_3A,
              rate=(sp.sqrt(beta) * L * d * W**2 / (n * eps)) ** sp.Rational(2, 3), kind="O",
              paths=(LimitPath("W", "0+"), LimitPath("n", "inf"))),
-        Rate("O-form read with D, on the radial Huber family (exact error)", expr=HUBER_3A, rate=_RATE_3A_IN_D, kind="O",
-             paths=(LimitPath("W", "0+"), LimitPath("n", "inf")), reading="D",
-             skip=("scaling",)),  # the family's L is sqrt(beta): scaling the loss leaves it
-        replace(_RATE_3A_D, reading="D"),
+        *_read_with_d(HUBER_3A, _RATE_3A_IN_D, _RATE_3A_D),
     ),
-    readings=(Reading("D", "holds", replaces=("O-form as printed (in ||w_hat||), on the radial Huber family (exact error)",),
-                      summary=_D_READING),),
+    readings=_D_READINGS,
     expected="violated",
     reason=("T is set with D but the rate is printed in ||w_hat||: the noise term 9T^2L^2d(d+1)/(2 beta n^2 eps^2) does "
             "not shrink with ||w_hat||, so for w_hat -> 0 (radial Huber losses, where the error is exactly that noise "
@@ -330,13 +336,9 @@ THM_3B = Claim(
         Rate("O-form as printed (in ||w_hat||), on the radial Huber family (exact error)", expr=HUBER_3B,
              rate=(L * sp.sqrt(beta * d * sp.log(1 / delta)) * W**2 / (n * eps)) ** sp.Rational(2, 3), kind="O",
              paths=(LimitPath("W", "0+"), LimitPath("n", "inf"))),
-        Rate("O-form read with D, on the radial Huber family (exact error)", expr=HUBER_3B, rate=_RATE_3B_IN_D, kind="O",
-             paths=(LimitPath("W", "0+"), LimitPath("n", "inf")), reading="D",
-             skip=("scaling",)),  # the family's L is sqrt(beta): scaling the loss leaves it
-        replace(_RATE_3B_D, reading="D"),
+        *_read_with_d(HUBER_3B, _RATE_3B_IN_D, _RATE_3B_D),
     ),
-    readings=(Reading("D", "holds", replaces=("O-form as printed (in ||w_hat||), on the radial Huber family (exact error)",),
-                      summary=_D_READING),),
+    readings=_D_READINGS,
     expected="violated",
     reason=("as in item 1: T is set with D, the rate is printed in ||w_hat||, and the noise term does not shrink "
             "with ||w_hat|| (ratio ~ (D/||w_hat||)^(4/3) on radial Huber losses)"),
