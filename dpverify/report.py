@@ -30,6 +30,15 @@ def _corrected(claims, claim):
     return None
 
 
+def error_text(error_in, statement_survives) -> str:
+    """Where the error lies and whether the statement survives, in a few words ("proof step; statement
+    survives"); ``""`` when neither is said."""
+    bits = [] if error_in is None else [error_in.replace("-", " ")]
+    if statement_survives is not None:
+        bits.append("statement survives" if statement_survives else "statement fails")
+    return "; ".join(bits)
+
+
 def load_certificates(directory: str, relative_to: str = ".") -> dict:
     """Claim id -> its certificate's folder, relative to ``relative_to`` (where the report is written),
     from ``directory/index.json`` as written by ``dpverify certify --out directory``."""
@@ -54,6 +63,9 @@ def errata_rows(claims, certificates: dict | None = None) -> list[dict]:
             corr = _corrected(claims, c)
             rows.append({
                 "id": c.id, "label": c.label, "printed": c.summary, "reason": c.reason, "reading": None,
+                "error_in": c.error_in, "statement_survives": c.statement_survives,
+                "error": "; ".join(filter(None, [error_text(c.error_in, c.statement_survives)] + [
+                    f"holds read as '{r.name}'" for r in c.readings if r.expected in ("holds", "verified")])),
                 "corrected_id": None if corr is None else corr.id,
                 "holds": "" if corr is None else corr.summary,
                 "witness": None if c.witness is None else dict(c.witness),
@@ -64,6 +76,8 @@ def errata_rows(claims, certificates: dict | None = None) -> list[dict]:
                 continue
             rows.append({
                 "id": c.id, "label": c.label, "printed": r.summary, "reason": r.reason, "reading": r.name,
+                "error_in": r.error_in, "statement_survives": r.statement_survives,
+                "error": error_text(r.error_in, r.statement_survives),
                 "corrected_id": c.id, "holds": f"the default reading ({c.expected}): {c.summary}",
                 "witness": None if r.witness is None else dict(r.witness),
                 "replay": "" if r.witness is None else replay_command(c.id, dict(r.witness)),
@@ -82,8 +96,8 @@ def errata_markdown(claims, certificates: dict | None = None) -> str:
     """The errata as a Markdown table (the README's table is this text); with ``certificates`` a last
     column links each row's certificate folder."""
     cert = certificates is not None
-    lines = ["| claim | printed | what is wrong | what holds | replay |" + (" certificate |" if cert else ""),
-             "|---|---|---|---|---|" + ("---|" if cert else "")]
+    lines = ["| claim | printed | what is wrong | where | what holds | replay |" + (" certificate |" if cert else ""),
+             "|---|---|---|---|---|---|" + ("---|" if cert else "")]
     for r in errata_rows(claims, certificates):
         holds = (f"`{r['corrected_id']}`: " + r["holds"]) if r["corrected_id"] else "(no corrected claim)"
         replay = f"`{r['replay']}`" if r["replay"] else "(no witness)"
@@ -93,7 +107,7 @@ def errata_markdown(claims, certificates: dict | None = None) -> str:
             link = f" [{_md_cell(r['certificate'])}]({r['certificate']}/check.py) |" if r["certificate"] else \
                 " (none) |"
         lines.append(f"| `{r['id']}` ({_md_cell(r['label'])}{reading}) | {_md_cell(r['printed'])} | {_md_cell(r['reason'])} "
-                     f"| {_md_cell(holds)} | {replay} |{link}")
+                     f"| {_md_cell(r['error'])} | {_md_cell(holds)} | {replay} |{link}")
     return "\n".join(lines) + "\n"
 
 
@@ -158,14 +172,15 @@ def render(verdicts, claims, fmt: str = "md", title: str = "dpverify report", ce
             return f"<td><a href='{esc(c)}/check.py'>{esc(c)}</a></td>" if c else "<td>(none)</td>"
         rows = "".join(
             f"<tr><td><code>{esc(r['id'])}</code></td><td>{esc(r['printed'])}</td><td>{esc(r['reason'])}</td>"
-            f"<td>{esc(r['holds'])}</td><td><code>{esc(r['replay'])}</code></td>{cert_cell(r)}</tr>" for r in errata)
+            f"<td>{esc(r['error'])}</td><td>{esc(r['holds'])}</td><td><code>{esc(r['replay'])}</code></td>{cert_cell(r)}</tr>"
+            for r in errata)
         parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{esc(title)}</title>"
                  "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto}td,th{border:1px solid #ccc;"
                  "padding:4px;vertical-align:top}table{border-collapse:collapse}.ok{color:#2e7d32}.bad{color:#c62828}"
                  "</style></head><body>",
                  f"<h1>{esc(title)}</h1><p>{len(verdicts)} claims checked: {ok} as expected, "
                  f"{len(verdicts) - ok} differ.</p><h2>Errata</h2><table><tr><th>claim</th><th>printed</th>"
-                 f"<th>what is wrong</th><th>what holds</th><th>replay</th>"
+                 f"<th>what is wrong</th><th>where</th><th>what holds</th><th>replay</th>"
                  + ("<th>certificate</th>" if certificates is not None else "") + f"</tr>{rows}</table><h2>Every claim</h2>"]
         for v in verdicts:
             parts.append(v._repr_html_())

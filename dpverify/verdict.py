@@ -213,7 +213,8 @@ class Verdict:
     at: dict | None = None
     about: str | None = None
     #: per alternative reading of the claim: {"verdict": ..., "expected": ...} (the default reading
-    #: is ``verdict``/``expected``); statements of the default reading belong to every reading
+    #: is ``verdict``/``expected``); statements of the default reading belong to every reading that
+    #: does not replace them (``Reading.replaces``)
     readings: dict = field(default_factory=dict)
 
     @property

@@ -61,7 +61,7 @@ def run(claim: Claim, config: Config | None = None) -> Verdict:
         chained = [statement_verdict([ev])]
     default = [v for s, v in zip(claim.statements, per_statement) if not s.reading] + chained
     readings = {r.name: {"verdict": claim_verdict([v for s, v in zip(claim.statements, per_statement)
-                                                   if s.reading in ("", r.name)] + chained),
+                                                   if r.includes(s)] + chained),
                          "expected": r.expected} for r in claim.readings}
     return Verdict(id=claim.id, label=claim.label, verdict=claim_verdict(default),
                    expected=claim.expected, evidence=evidence, seconds=clock.seconds,
