@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 
 from .tables import fmt3, margin_cell, table, text_table  # noqa: F401  (table: re-exported)
 from .verdict import ERROR
@@ -57,9 +58,15 @@ def errata_rows(claims) -> list[dict]:
     return rows
 
 
+_HTML_START = re.compile(r"<(?=[A-Za-z/!?])")          # what would open a tag, a comment or a declaration
+_HTML_ENTITY = re.compile(r"&(?=#?\w+;)")              # what would read as an entity
+
+
 def _md_cell(s: str) -> str:
-    """Text for Markdown (a table cell or a line): claim text may hold '<', '&' or raw HTML, shown as text."""
-    return html.escape(str(s), quote=False).replace("|", "\\|").replace("\n", " ")
+    """Text for Markdown (a table cell or a line): raw HTML in claim text is shown as text, never passed
+    on (a tag's '<' and an entity's '&' are escaped; '<=' and 'a < b' stay as they are)."""
+    s = _HTML_ENTITY.sub("&amp;", str(s))
+    return _HTML_START.sub("&lt;", s).replace("|", "\\|").replace("\n", " ")
 
 
 def errata_markdown(claims, rows=None) -> str:
