@@ -225,6 +225,15 @@ class Claim:
             self._fail("constants", f"must be a tuple of Constant, got {self.constants!r}")
         self._validate_symbols()
 
+    @property
+    def existential(self) -> tuple[str, ...]:
+        """The parameters some statement quantifies existentially (``Inequality(exists=...)``): the
+        check chooses them, so a pinned point (``--at``) may leave them out."""
+        out: list[str] = []
+        for s in self.statements:
+            out.extend(q for q in getattr(s, "exists", ()) if q not in out)
+        return tuple(out)
+
     def _check_witness(self, where: str, witness) -> None:
         if witness is not None:
             try:
