@@ -20,8 +20,9 @@ def common(x, y):
     return x
 
 
-a = {c["id"]: c for c in json.load(open(sys.argv[1]))}
-b = {c["id"]: c for c in json.load(open(sys.argv[2]))}
+# an interrupted run ends with {"incomplete": true, "missing": [...]}: its missing claims are "only in one"
+a = {c["id"]: c for c in json.load(open(sys.argv[1])) if "id" in c}
+b = {c["id"]: c for c in json.load(open(sys.argv[2])) if "id" in c}
 bad = 0
 for k in sorted(set(a) | set(b)):
     if k not in a or k not in b:

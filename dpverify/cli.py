@@ -1,15 +1,18 @@
 """``dpverify``: list, check, report and reproduce claims -- the registered papers' and your own.
 
 Exit status: 0 when every verdict meets its claim's expected verdict (``expected="holds"`` is met by
-``verified`` too; ``expected="verified"`` demands a proof), 1 otherwise, 2 on a usage error (bad
-option, unknown claim or module, a pinned point outside the claim's hypotheses).
+``verified`` too; ``expected="verified"`` demands a proof), 1 when a verdict differs, 2 on a usage
+error (bad option, unknown claim or module, a pinned point outside the claim's hypotheses, an output
+that cannot be written: refused before any check runs), 3 when a claim's check raised (its verdict is
+``error``; the other claims are still checked and ``--json`` is still written), 130 when interrupted
+(Ctrl-C: ``--json`` holds the verdicts finished so far, marked incomplete).
 """
 from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing as mp
 import os
+import re
 import sys
 from typing import Any
 
@@ -20,8 +23,22 @@ class UsageError(Exception):
     pass
 
 
+_INT = re.compile(r"^[+-]?\d+$")
+
+
+def _at_number(name: str, value: str):
+    """An integer literal as an int (exactly, never through a float), else a float, else None."""
+    if _INT.match(value):
+        return int(value)
+    try:
+        return float(value)
+    except ValueError:
+        return None
+
+
 def parse_at(text: str) -> dict[str, Any]:
-    """Parse ``name=value,...``; a sequence is ``[v1,v2,...]`` or ``v1;v2;...``."""
+    """Parse ``name=value,...``; a sequence is ``[v1,v2,...]`` or ``v1;v2;...``. Integers are read
+    exactly; a repeated name, an unbalanced bracket or a non-numeric sequence is refused."""
     out: dict[str, Any] = {}
     if not text or not text.strip():
         raise UsageError("--at needs name=value pairs, e.g. --at kappa=2,alpha=0.1,T=5")
@@ -29,13 +46,19 @@ def parse_at(text: str) -> dict[str, Any]:
     for ch in text:
         if ch == "[":
             depth += 1
+            if depth > 1:
+                raise UsageError(f"--at {text!r}: nested brackets (a sequence is [v1,v2,...])")
         elif ch == "]":
             depth -= 1
+            if depth < 0:
+                raise UsageError(f"--at {text!r}: ']' without '['")
         if ch == "," and depth == 0:
             parts.append(cur)
             cur = ""
         else:
             cur += ch
+    if depth:
+        raise UsageError(f"--at {text!r}: '[' without ']'")
     parts.append(cur)
     for part in parts:
         if "=" not in part:
@@ -43,19 +66,22 @@ def parse_at(text: str) -> dict[str, Any]:
         name, value = (s.strip() for s in part.split("=", 1))
         if not name:
             raise UsageError(f"--at: missing name in {part.strip()!r}")
+        if name in out:
+            raise UsageError(f"--at: {name} is given twice")
+        if not value:
+            raise UsageError(f"--at: {name} has no value")
         if value.startswith("[") or ";" in value:
-            items = value.strip("[]").replace(";", ",").split(",")
-            try:
-                out[name] = [float(v) for v in items if v.strip()]
-            except ValueError:
-                raise UsageError(f"--at: {name} = {value!r} is not a list of numbers") from None
+            if value.startswith("[") != value.endswith("]"):
+                raise UsageError(f"--at: {name} = {value!r} is not a sequence [v1,v2,...]")
+            items = [v.strip() for v in value[1 if value.startswith("[") else 0:
+                                              -1 if value.endswith("]") else None].replace(";", ",").split(",")]
+            nums = [_at_number(name, v) for v in items if v]
+            if any(v is None for v in nums) or any(not v for v in items[:-1]):
+                raise UsageError(f"--at: {name} = {value!r} is not a list of numbers")
+            out[name] = [float(v) for v in nums]
             continue
-        try:
-            num = float(value)
-        except ValueError:
-            out[name] = value  # a choice, e.g. adjacency=replace
-            continue
-        out[name] = int(num) if num.is_integer() and "." not in value and "e" not in value.lower() else num
+        num = _at_number(name, value)
+        out[name] = value if num is None else num  # not a number: a choice, e.g. adjacency=replace
     return out
 
 
@@ -122,12 +148,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser("report", help="every claim with its verdict and evidence, errata first")
     _add_sources(rp)
-    rp.add_argument("--format", choices=("md", "html", "json"), default="md", help="output format (default md)")
+    rp.add_argument("--format", choices=("md", "html", "json", "tex"), default="md",
+                    help="output format (default md; tex: the errata as a LaTeX table for an erratum note)")
     rp.add_argument("--out", help="write to this file (default: standard output)")
     rp.add_argument("--errata", action="store_true",
                     help="only the errata table (from the claims; runs no check)")
     rp.add_argument("--update", metavar="FILE",
                     help="with --errata --format md: rewrite the errata block between the markers of FILE (a README)")
+    rp.add_argument("--certificates", metavar="DIR",
+                    help="link each erratum's certificate from DIR/index.json (written by `dpverify certify --out DIR`)")
     rp.add_argument("--from", dest="from_json", metavar="FILE",
                     help="render the verdicts saved by `dpverify check --all --json` instead of checking")
     _check_options(rp)
@@ -178,11 +207,16 @@ def _check_options(ck):
 
 
 def _check_one(args):
+    """One claim's verdict; anything that goes wrong becomes the verdict ``error`` naming the cause."""
     claim_id, cfg_kw, modules = args
     from . import registry
     from .checks import Config, run
+    from .verdict import Verdict
 
-    return run(registry.get(claim_id, modules), Config(**cfg_kw))
+    try:
+        return run(registry.get(claim_id, modules), Config(**cfg_kw))
+    except Exception as exc:  # noqa: BLE001 - a claim that cannot be checked is reported, never a crash
+        return Verdict.errored(claim_id, exc, seed=cfg_kw.get("seed", 0), at=cfg_kw.get("at"))
 
 
 def _claims(ns):
@@ -208,7 +242,9 @@ def cmd_list(ns) -> int:
 
     claims = _claims(ns)
     if ns.json:
-        print(json.dumps([c.to_json() for c in claims], indent=2))
+        from .verdict import dumps
+
+        print(dumps([c.to_json() for c in claims], indent=2))
     else:
         print(claims_table(claims))
     return 0
@@ -222,43 +258,106 @@ def _one_thread_per_process() -> None:
     set_workers(1)
 
 
-def _run_checks(claims, ns, at=None) -> list:
+def _lost(claims, cfg_kw):
+    """``on_lost`` of the pools: a claim whose worker died every time gets the verdict ``error``."""
+    from .verdict import Verdict
+
+    def lost(i, exc):
+        c = claims[i]
+        return Verdict.errored(c.id, exc, label=c.label, expected=c.expected, seed=cfg_kw["seed"], at=cfg_kw["at"])
+    return lost
+
+
+def _run_checks(claims, ns, at=None, done: dict | None = None) -> list:
+    """The verdicts of ``claims`` in their order. ``done`` (index -> verdict) is filled as verdicts
+    arrive, so that an interrupted run can still write those finished."""
     cfg_kw = dict(seed=ns.seed, runs=ns.runs, samples=ns.samples, confidence=ns.confidence,
                   at=at, chunk_runs=ns.chunk)
     jobs = ns.jobs or min(2, os.cpu_count() or 1)
     tasks = [(c.id, cfg_kw, tuple(ns.module)) for c in claims]
-    if getattr(ns, "scheduler", None):
-        from .distributed import SchedulerError, dask_map
-
-        try:
-            return dask_map(_check_one, tasks, scheduler=ns.scheduler, workers=ns.jobs, desc="checking",
-                            progress=not ns.no_progress, initializer=_one_thread_per_process)
-        except SchedulerError as exc:
-            raise UsageError(str(exc)) from None
+    done = {} if done is None else done
     from tqdm import tqdm
 
     bar = tqdm(total=len(tasks), desc="checking", unit="claim", file=sys.stderr,
                disable=ns.no_progress or None)
-    verdicts = []
-    if jobs > 1 and len(tasks) > 1:
-        ctx = mp.get_context("fork")
-        with ctx.Pool(min(jobs, len(tasks)), initializer=_one_thread_per_process) as pool:
-            for v in pool.imap(_check_one, tasks):
-                verdicts.append(v)
-                bar.set_postfix_str(f"{v.id}: {v.verdict}")
-                bar.update()
-    else:
-        for t in tasks:
+
+    def arrived(i, v):
+        done[i] = v
+        bar.set_postfix_str(f"{v.id}: {v.verdict}")
+        bar.update()
+
+    try:
+        if getattr(ns, "scheduler", None) is not None:
+            from .distributed import SchedulerError, dask_map
+
+            try:
+                return dask_map(_check_one, tasks, scheduler=ns.scheduler, workers=ns.jobs, desc="checking",
+                                progress=False, initializer=_one_thread_per_process, on_result=arrived,
+                                on_lost=_lost(claims, cfg_kw))
+            except SchedulerError as exc:
+                raise UsageError(str(exc)) from None
+        if jobs > 1 and len(tasks) > 1:
+            from .distributed import process_map
+
+            return process_map(_check_one, tasks, workers=min(jobs, len(tasks)), initializer=_one_thread_per_process,
+                               on_result=arrived, on_lost=_lost(claims, cfg_kw))
+        for i, t in enumerate(tasks):
             bar.set_postfix_str(t[0])
-            verdicts.append(_check_one(t))
-            bar.update()
-    bar.close()
-    return verdicts
+            arrived(i, _check_one(t))
+        return [done[i] for i in range(len(tasks))]
+    finally:
+        bar.close()
+
+
+def _check_writable(option: str, path: str | None) -> None:
+    """Refuse, before any work, an output file that cannot be written (its folder missing, a folder)."""
+    if not path:
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UsageError(f"{option} {path!r} is a directory; give a file name")
+    if not os.path.isdir(folder):
+        raise UsageError(f"{option} {path!r}: the folder {folder!r} does not exist")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise UsageError(f"{option} {path!r}: not writable")
+
+
+def _check_scheduler(ns) -> None:
+    if getattr(ns, "scheduler", None) is not None:
+        from .distributed import SchedulerError, check_address
+
+        try:
+            check_address(ns.scheduler)
+        except SchedulerError as exc:
+            raise UsageError(str(exc)) from None
+
+
+def _pinned(claim, at: dict) -> None:
+    """Validate ``--at`` for ``claim``: existentially quantified parameters may be left out (the check
+    chooses them; a value given for one is not used, and a note says so)."""
+    claim.domain.validate(at, optional=claim.existential)
+    given = [q for q in claim.existential if q in at]
+    if given:
+        print(f"dpverify: note: --at: {', '.join(given)} is existentially quantified in {claim.id} (the check "
+              "chooses it); the value given is not used", file=sys.stderr)
+
+
+def _verdicts_json(verdicts, timing: bool, missing=()) -> str:
+    """``check --json``: an array of verdicts, strict JSON; an interrupted run ends with one object
+    ``{"incomplete": true, "missing": [ids not checked], ...}``."""
+    from .verdict import dumps
+
+    rows = [v.to_json(timing=timing) for v in verdicts]
+    if missing:
+        rows.append({"incomplete": True, "reason": "interrupted before every claim was checked",
+                     "missing": list(missing)})
+    return dumps(rows, indent=2)
 
 
 def cmd_check(ns) -> int:
     from .report import profile_table, table
     from .replay import replay_counterexample
+    from .verdict import ERROR, exit_status
 
     if ns.all and ns.ids:
         raise UsageError("give claim ids or --all, not both")
@@ -266,15 +365,29 @@ def cmd_check(ns) -> int:
         raise UsageError("give at least one claim id, or --all (see `dpverify list`)")
     if ns.paper and not ns.all:
         raise UsageError("--paper goes with --all")
+    _check_scheduler(ns)
     claims = _claims(ns) if ns.all else [_get(i, ns.module) for i in ns.ids]
     at = parse_at(ns.at) if ns.at is not None else None
     if at is not None:
         if len(claims) != 1:
             raise UsageError("--at pins the parameters of one claim: give exactly one id")
-        claims[0].domain.validate(at)
-    verdicts = _run_checks(claims, ns, at)
+        _pinned(claims[0], at)
+    done: dict = {}
+    try:
+        verdicts = _run_checks(claims, ns, at, done)
+    except KeyboardInterrupt:
+        verdicts = [done[i] for i in sorted(done)]
+        missing = [c.id for i, c in enumerate(claims) if i not in done]
+        if ns.json:
+            print(_verdicts_json(verdicts, not ns.no_timing, missing), flush=True)
+        else:
+            print(table(verdicts))
+        print(f"dpverify: interrupted: {len(verdicts)} of {len(claims)} claims checked"
+              + (" (the JSON is marked incomplete)" if ns.json else ""), file=sys.stderr)
+        return 130
+    module = None   # replay finds the claims file of a claim loaded from one (dpverify.replay)
     if ns.json:
-        print(json.dumps([v.to_json(timing=not ns.no_timing) for v in verdicts], indent=2))
+        print(_verdicts_json(verdicts, not ns.no_timing))
     else:
         print(table(verdicts))
         for v in verdicts:
@@ -282,19 +395,57 @@ def cmd_check(ns) -> int:
                 ce = v.counterexample
                 print(f"\n{v.id}: counterexample {json.dumps(ce.get('params'))} (seed {ce.get('seed')})")
                 if isinstance(ce.get("params"), dict):
-                    print(f"  replay: {replay_counterexample(v.id, ce, ns.module[0] if ns.module else None)}")
+                    print(f"  replay: {replay_counterexample(v.id, ce, module)}")
         if ns.profile:
             print("\n" + profile_table(verdicts))
-    return 0 if all(v.ok for v in verdicts) else 1
+    for v in verdicts:
+        if v.verdict == ERROR:
+            print(f"dpverify: error: {v.error}", file=sys.stderr)
+    return exit_status(verdicts)
+
+
+def _saved_verdicts(path: str, claims) -> list:
+    """The verdicts saved by ``check --json`` in ``path``; each must be of a loaded claim."""
+    from .verdict import Verdict
+
+    try:
+        data = json.loads(open(path).read())
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"--from {path!r}: cannot read it ({exc})") from None
+    if not isinstance(data, list) or not all(isinstance(d, dict) for d in data):
+        raise UsageError(f"--from {path!r}: not the output of `dpverify check --json` (a JSON array of verdicts)")
+    if data and data[-1].get("incomplete"):
+        raise UsageError(f"--from {path!r}: an interrupted run (marked incomplete; "
+                         f"{len(data[-1].get('missing', []))} claims not checked): check again")
+    loaded = {c.id for c in claims}
+    unknown = [d.get("id") for d in data if d.get("id") not in loaded]
+    if unknown:
+        raise UsageError(f"--from {path!r}: {len(unknown)} claim(s) not loaded ({', '.join(map(str, unknown[:3]))}"
+                         f"{', ...' if len(unknown) > 3 else ''}): give the --module (or --paper) they were checked with")
+    try:
+        return [Verdict.from_json(d) for d in data]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise UsageError(f"--from {path!r}: not a saved verdict ({type(exc).__name__}: {exc})") from None
 
 
 def cmd_report(ns) -> int:
     from . import report
-    from .verdict import Verdict
+    from .verdict import EXIT_ERROR, dumps, exit_status
 
-    claims = _claims(ns)
     if ns.update and not (ns.errata and ns.format == "md"):
         raise UsageError("--update goes with --errata --format md")
+    if ns.update:
+        _check_writable("--update", ns.update)
+    _check_writable("--out", ns.out)
+    _check_scheduler(ns)
+    claims = _claims(ns)
+    status = 0
+    certs = None
+    if ns.certificates:
+        try:
+            certs = report.load_certificates(ns.certificates, os.path.dirname(ns.out or "") or ".")
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"--certificates {ns.certificates!r}: cannot read its index.json ({exc})") from None
     if ns.errata:
         if ns.update:
             try:
@@ -306,32 +457,32 @@ def cmd_report(ns) -> int:
             head, rest = text.split(report.ERRATA_BEGIN, 1)
             tail = rest.split(report.ERRATA_END, 1)[1]
             with open(ns.update, "w") as fh:
-                fh.write(head + report.ERRATA_BEGIN + "\n" + report.errata_markdown(claims) + report.ERRATA_END + tail)
+                fh.write(head + report.ERRATA_BEGIN + "\n" + report.errata_markdown(claims, certs) + report.ERRATA_END
+                         + tail)
             print(f"updated the errata in {ns.update}", file=sys.stderr)
             return 0
         if ns.format == "md":
-            text = report.errata_markdown(claims)
+            text = report.errata_markdown(claims, certs)
         elif ns.format == "json":
-            text = json.dumps(report.errata_rows(claims), indent=2) + "\n"
+            text = dumps(report.errata_rows(claims, certs), indent=2) + "\n"
+        elif ns.format == "tex":
+            text = report.errata_latex(report.errata_rows(claims), claims)
         else:
-            text = report.render([], claims, "html", title="dpverify errata")
+            text = report.render([], claims, "html", title="dpverify errata", certificates=certs)
     else:
         if ns.from_json:
-            try:
-                data = json.loads(open(ns.from_json).read())
-            except (OSError, ValueError) as exc:
-                raise UsageError(f"--from {ns.from_json!r}: cannot read it ({exc})") from None
-            verdicts = [Verdict.from_json(d) for d in data]
+            verdicts = _saved_verdicts(ns.from_json, claims)
         else:
             verdicts = _run_checks(claims, ns)
-        text = report.render(verdicts, claims, ns.format)
+            status = exit_status(verdicts) if exit_status(verdicts) == EXIT_ERROR else 0
+        text = report.render(verdicts, claims, ns.format, certificates=certs)
     if ns.out:
         with open(ns.out, "w") as fh:
             fh.write(text)
         print(f"wrote {ns.out}", file=sys.stderr)
     else:
         print(text, end="")
-    return 0
+    return status
 
 
 def cmd_certify(ns) -> int:
@@ -341,6 +492,7 @@ def cmd_certify(ns) -> int:
         raise UsageError("give claim ids or --all (not both)")
     if os.path.exists(ns.out) and not os.path.isdir(ns.out):
         raise UsageError(f"--out {ns.out!r} exists and is not a directory")
+    _check_scheduler(ns)
     claims = _claims(ns) if ns.all else [_get(i, ns.module) for i in ns.ids]
     return certify_all(claims, _run_checks(claims, ns), ns.out)
 
@@ -351,7 +503,9 @@ def cmd_constants(ns) -> int:
 
     rows = constants.rows(_claims(ns))
     if ns.json:
-        print(json.dumps(rows, indent=2))
+        from .verdict import dumps
+
+        print(dumps(rows, indent=2))
     else:
         print(constants_table(rows))
     return 0
@@ -376,6 +530,7 @@ def cmd_reproduce(ns) -> int:
     out = ns.out if ns.out is not None else os.path.join("out", ns.figure.split("/")[-1])
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out!r} exists and is not a directory")
+    _check_scheduler(ns)
     from .distributed import SchedulerError
     from .experiments import use_scheduler
 
@@ -393,6 +548,7 @@ def cmd_reproduce(ns) -> int:
 def main(argv: list[str] | None = None) -> int:
     from .registry import RegistryError
     from .spec import ClaimError, DomainError
+    from .verdict import EXIT_ERROR, EXIT_USAGE
 
     parser = build_parser()
     ns = parser.parse_args(argv)
@@ -402,7 +558,16 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, DomainError, ClaimError, RegistryError) as exc:
         msg = exc.args[0] if exc.args else str(exc)
         print(f"dpverify: error: {msg}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("dpverify: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - one line, never a traceback (DPVERIFY_TRACEBACK=1 shows it)
+        if os.environ.get("DPVERIFY_TRACEBACK"):
+            raise
+        print(f"dpverify: internal error: {type(exc).__name__}: {exc} (a bug of dpverify; "
+              "DPVERIFY_TRACEBACK=1 shows where)", file=sys.stderr)
+        return EXIT_ERROR
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -15,7 +15,10 @@ machines::
 """
 from __future__ import annotations
 
+import multiprocessing as mp
 import os
+import re
+import signal
 import sys
 import uuid
 from contextlib import contextmanager
@@ -25,6 +28,22 @@ from typing import Any, Callable, Iterator, Sequence
 
 class SchedulerError(RuntimeError):
     """The scheduler cannot be reached, or dask is not installed (the message says which)."""
+
+
+_ADDRESS = re.compile(r"^(?:(?:tcp|tls|inproc|ucx|ws|wss)://)?\[?[A-Za-z0-9_.:\-]+\]?:\d{1,5}$")
+
+
+def check_address(address: str) -> str:
+    """``address`` if it can name a scheduler (``local``, or ``[tcp://]host:port``); otherwise a
+    :class:`SchedulerError` naming it (before any work, so a typo never becomes a local run or a
+    traceback)."""
+    if not isinstance(address, str) or not address.strip():
+        raise SchedulerError(f"--scheduler {address!r}: empty; give 'local' or a scheduler address such as "
+                             "tcp://host:8786")
+    if address != "local" and not _ADDRESS.match(address):
+        raise SchedulerError(f"--scheduler {address!r}: not a scheduler address; give 'local' or "
+                             "[tcp://]host:port, e.g. tcp://127.0.0.1:8786")
+    return address
 
 
 def _dask():
@@ -38,6 +57,7 @@ def _dask():
 @contextmanager
 def client(address: str, workers: int | None = None) -> Iterator[Any]:
     """A ``dask.distributed.Client`` for ``address`` (``"local"``: a new ``LocalCluster``)."""
+    check_address(address)
     Client, LocalCluster, _ = _dask()
     cluster = None
     try:
@@ -48,7 +68,7 @@ def client(address: str, workers: int | None = None) -> Iterator[Any]:
             c = Client(cluster)
         else:
             c = Client(address, timeout="20s")
-    except (OSError, TimeoutError) as exc:
+    except (OSError, TimeoutError, ValueError) as exc:
         if cluster is not None:
             cluster.close()
         raise SchedulerError(f"--scheduler {address!r}: cannot connect ({exc})") from None
@@ -69,11 +89,13 @@ def _with_init(fn, initializer, initargs, task):
 def dask_map(fn: Callable[[Any], Any], tasks: Sequence, *, scheduler: str, workers: int | None = None,
              desc: str = "tasks", progress: bool = True, initializer: Callable | None = None,
              initargs: tuple = (), on_result: Callable[[int, Any], None] | None = None,
-             dask_client=None) -> list:
+             on_lost: Callable[[int, BaseException], Any] | None = None, dask_client=None) -> list:
     """``[fn(t) for t in tasks]`` on a Dask cluster, results in task order.
 
     ``initializer(*initargs)`` runs before every task on its worker (it must be idempotent, e.g.
     setting a module-level context). ``on_result(index, result)`` is called as results arrive.
+    ``on_lost(index, exc)``: the result of a task that failed on the cluster (e.g. its workers died
+    more often than the scheduler's ``allowed_failures``); without it the exception propagates.
     """
     _, _, as_completed = _dask()
     from tqdm import tqdm
@@ -90,7 +112,12 @@ def dask_map(fn: Callable[[Any], Any], tasks: Sequence, *, scheduler: str, worke
         try:
             for fut in as_completed(futures):
                 i = index[fut.key]
-                out[i] = fut.result()
+                try:
+                    out[i] = fut.result()
+                except Exception as exc:  # noqa: BLE001 - e.g. distributed.KilledWorker
+                    if on_lost is None:
+                        raise
+                    out[i] = on_lost(i, exc)
                 if on_result is not None:
                     on_result(i, out[i])
                 bar.update()
@@ -104,4 +131,99 @@ def dask_map(fn: Callable[[Any], Any], tasks: Sequence, *, scheduler: str, worke
         return run(c)
 
 
-__all__ = ["SchedulerError", "client", "dask_map"]
+# --------------------------------------------------------------------------- local process pool
+_STARTED = None     # in a pool worker: the queue on which it announces each task it starts
+
+
+def _pool_init(started, initializer, initargs):
+    global _STARTED
+    _STARTED = started
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent handles Ctrl-C and ends its workers
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def _announced(fn, item):
+    i, task = item
+    _STARTED.put(i)
+    return fn(task)
+
+
+def _round(fn, tasks, indices, workers, initializer, initargs, collect) -> list[int]:
+    """Run ``indices`` in a fresh pool of ``workers`` forked processes, ``collect(i, result)`` as they
+    finish; return the tasks started but not finished when a worker died (empty when none did)."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
+    ctx = mp.get_context("fork")
+    started = ctx.SimpleQueue()
+    ex = ProcessPoolExecutor(min(workers, len(indices)), mp_context=ctx, initializer=_pool_init,
+                             initargs=(started, initializer, initargs))
+    futures = {ex.submit(_announced, fn, (i, tasks[i])): i for i in indices}
+    finished: set[int] = set()
+    try:
+        try:
+            for fut in as_completed(futures):
+                i = futures[fut]
+                collect(i, fut.result())
+                finished.add(i)
+            return []
+        except BrokenProcessPool:
+            for fut, i in futures.items():   # results that arrived before the death are kept
+                if i not in finished and fut.done() and not fut.cancelled() and fut.exception() is None:
+                    collect(i, fut.result())
+                    finished.add(i)
+            begun = []
+            while not started.empty():
+                begun.append(started.get())
+            return [i for i in dict.fromkeys(begun) if i not in finished]
+    except BaseException:                    # Ctrl-C or an error of ours: end the workers, now
+        for p in list(getattr(ex, "_processes", {}).values()):
+            p.terminate()
+        ex.shutdown(wait=False, cancel_futures=True)
+        raise
+    finally:
+        ex.shutdown(wait=True, cancel_futures=True)
+
+
+def process_map(fn: Callable[[Any], Any], tasks: Sequence, *, workers: int, initializer: Callable | None = None,
+                initargs: tuple = (), on_result: Callable[[int, Any], None] | None = None,
+                on_lost: Callable[[int, BaseException], Any] | None = None, retries: int = 2) -> list:
+    """``[fn(t) for t in tasks]`` in ``workers`` forked processes, results in task order; never hangs.
+
+    A worker that dies (killed, out of memory) is replaced: the pool is rebuilt and its unfinished
+    tasks rerun. The tasks that had started when it died are rerun first, each alone in a fresh
+    process, so one task that kills its process cannot take others down with it; a task whose process
+    dies ``retries + 1`` times alone gets ``on_lost(index, exc)`` as its result (without ``on_lost``,
+    a ``RuntimeError`` is raised). ``initializer(*initargs)`` runs once in each worker; workers ignore
+    SIGINT (Ctrl-C interrupts the caller, which ends them). ``on_result(index, result)`` is called as
+    results arrive, in the parent.
+    """
+    tasks = list(tasks)
+    out: list = [None] * len(tasks)
+    done: set[int] = set()
+
+    def collect(i, result):
+        out[i] = result
+        done.add(i)
+        if on_result is not None:
+            on_result(i, result)
+
+    pending = list(range(len(tasks)))
+    while pending:
+        suspects = _round(fn, tasks, pending, workers, initializer, initargs, collect)
+        for i in suspects:
+            for _ in range(retries + 1):
+                if not _round(fn, tasks, [i], 1, initializer, initargs, collect):
+                    break
+            if i not in done:
+                exc = RuntimeError(f"its worker process died {retries + 1} times running it alone "
+                                   "(killed by a signal, or out of memory)")
+                if on_lost is None:
+                    raise exc
+                collect(i, on_lost(i, exc))
+        pending = [i for i in pending if i not in done]
+    return out
+
+
+__all__ = ["SchedulerError", "check_address", "client", "dask_map", "process_map"]

@@ -28,8 +28,11 @@ def pytest_configure(config):
             raise pytest.UsageError(f"--dpverify-claims {str(p)!r}: no such file")
     config._dpverify_paths = set(paths)
     config._dpverify_globs = list(config.getini("dpverify_claims"))
-    for p in paths:  # files outside the test paths are collected too
-        if str(p) not in config.args and not any(str(p).startswith(str(Path(a).resolve())) for a in config.args):
+    # files outside the test paths are collected too; a node id (claims.py::paper/claim) given on the
+    # command line already names its file, and selects that one claim
+    named = [str(Path(a.split("::", 1)[0]).resolve()) for a in config.args]
+    for p in paths:
+        if not any(str(p) == n or str(p).startswith(n.rstrip("/") + "/") for n in named):
             config.args.append(str(p))
 
 

@@ -100,6 +100,8 @@ def load_module(path_or_name: str) -> ModuleType:
             spec.loader.exec_module(mod)
         except ClaimError:
             raise
+        except SystemExit as exc:  # sys.exit() at import must not end dpverify with its code (a false pass)
+            raise RegistryError(f"--module {path_or_name!r}: importing it called sys.exit({exc.code!r})") from None
         except Exception as exc:  # noqa: BLE001 - a user's module failing to import is a usage error
             raise RegistryError(f"--module {path_or_name!r}: importing it raised {type(exc).__name__}: {exc}") from None
         finally:
@@ -109,7 +111,12 @@ def load_module(path_or_name: str) -> ModuleType:
             mod = importlib.import_module(path_or_name)
         except ImportError as exc:
             raise RegistryError(f"--module {path_or_name!r}: cannot import it ({exc})") from None
-    _claims_of(mod, f"module {path_or_name!r}")
+        except SystemExit as exc:
+            raise RegistryError(f"--module {path_or_name!r}: importing it called sys.exit({exc.code!r})") from None
+    where = str(p.resolve()) if p.suffix == ".py" or p.exists() else path_or_name
+    for c in _claims_of(mod, f"module {path_or_name!r}"):
+        _check_not_a_papers(c, path_or_name)
+        _MODULE_OF[c.id] = where
     return mod
 
 
@@ -123,6 +130,32 @@ def resolve(claim: Claim) -> Claim:
                 pool.update((c.id, c) for c in _claims_of(_paper_module(key), f"paper {key!r}"))
         claim.resolve(pool)
     return claim
+
+
+#: claim id -> the ``--module`` it was loaded from (for replay commands that work from every front end)
+_MODULE_OF: dict[str, str] = {}
+
+
+def module_of(claim_id: str) -> str | None:
+    """The ``--module`` argument a claim loaded from a claims module was loaded with (None for a
+    registered paper's claim, or a claim not loaded from a module)."""
+    return _MODULE_OF.get(claim_id)
+
+
+def _check_not_a_papers(claim: Claim, where: str) -> None:
+    """Refuse a module claim whose id is a registered paper's claim id (it would silently replace it)."""
+    key = claim.id.split("/")[0]
+    if key not in papers():
+        return
+    try:
+        mod = _paper_module(key)
+    except RegistryError:
+        return
+    if getattr(mod, "__name__", None) == where:  # the paper's own claims module, named as a module
+        return
+    if any(c.id == claim.id and c is not claim for c in _claims_of(mod, f"paper {key!r}")):
+        raise RegistryError(f"--module {where!r}: claim id {claim.id!r} is a claim of the registered paper "
+                            f"{key!r}; give your claim another id (e.g. mine/{claim.id.split('/', 1)[1]})")
 
 
 def papers() -> list[str]:

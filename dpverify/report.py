@@ -3,8 +3,11 @@ from __future__ import annotations
 
 import html
 import json
+import os
+import re
 
-from .tables import fmt3, table, text_table  # noqa: F401  (table: re-exported)
+from .tables import fmt3, margin_cell, table, text_table  # noqa: F401  (table: re-exported)
+from .verdict import ERROR
 
 
 def claims_table(claims) -> str:
@@ -29,8 +32,31 @@ def _corrected(claims, claim):
     return None
 
 
-def errata_rows(claims) -> list[dict]:
-    """One row per claim expected ``violated``: what is printed, what holds, why, and the replay."""
+def error_text(error_in, statement_survives) -> str:
+    """Where the error lies and whether the statement survives, in a few words ("proof step; statement
+    survives"); ``""`` when neither is said."""
+    bits = [] if error_in is None else [error_in.replace("-", " ")]
+    if statement_survives is not None:
+        bits.append("statement survives" if statement_survives else "statement fails")
+    return "; ".join(bits)
+
+
+def load_certificates(directory: str, relative_to: str = ".") -> dict:
+    """Claim id -> its certificate's folder, relative to ``relative_to`` (where the report is written),
+    from ``directory/index.json`` as written by ``dpverify certify --out directory``."""
+    with open(os.path.join(directory, "index.json")) as fh:
+        index = json.load(fh)
+    out = {}
+    for o in index:
+        if o.get("status") == "certified" and o.get("folder"):
+            folder = os.path.join(os.path.abspath(directory), os.path.basename(os.path.normpath(o["folder"])))
+            out[o["id"]] = os.path.relpath(folder, os.path.abspath(relative_to))
+    return out
+
+
+def errata_rows(claims, certificates: dict | None = None) -> list[dict]:
+    """One row per claim expected ``violated``: what is printed, what holds, why, and the replay; with
+    ``certificates`` (claim id -> folder, :func:`load_certificates`) each row's certificate ("" if none)."""
     from .replay import replay_command
 
     rows = []
@@ -39,6 +65,9 @@ def errata_rows(claims) -> list[dict]:
             corr = _corrected(claims, c)
             rows.append({
                 "id": c.id, "label": c.label, "printed": c.summary, "reason": c.reason, "reading": None,
+                "error_in": c.error_in, "statement_survives": c.statement_survives,
+                "error": "; ".join(filter(None, [error_text(c.error_in, c.statement_survives)] + [
+                    f"holds read as '{r.name}'" for r in c.readings if r.expected in ("holds", "verified")])),
                 "corrected_id": None if corr is None else corr.id,
                 "holds": "" if corr is None else corr.summary,
                 "witness": None if c.witness is None else dict(c.witness),
@@ -49,26 +78,138 @@ def errata_rows(claims) -> list[dict]:
                 continue
             rows.append({
                 "id": c.id, "label": c.label, "printed": r.summary, "reason": r.reason, "reading": r.name,
+                "error_in": r.error_in, "statement_survives": r.statement_survives,
+                "error": error_text(r.error_in, r.statement_survives),
                 "corrected_id": c.id, "holds": f"the default reading ({c.expected}): {c.summary}",
                 "witness": None if r.witness is None else dict(r.witness),
                 "replay": "" if r.witness is None else replay_command(c.id, dict(r.witness)),
             })
+    if certificates is not None:
+        for row in rows:
+            row["certificate"] = "" if row["reading"] else certificates.get(row["id"], "")
     return rows
 
 
+_HTML_START = re.compile(r"<(?=[A-Za-z/!?])")          # what would open a tag, a comment or a declaration
+_HTML_ENTITY = re.compile(r"&(?=#?\w+;)")              # what would read as an entity
+
+
 def _md_cell(s: str) -> str:
-    return str(s).replace("|", "\\|").replace("\n", " ")
+    """Text for Markdown (a table cell or a line): raw HTML in claim text is shown as text, never passed
+    on (a tag's '<' and an entity's '&' are escaped; '<=' and 'a < b' stay as they are)."""
+    s = _HTML_ENTITY.sub("&amp;", str(s))
+    return _HTML_START.sub("&lt;", s).replace("|", "\\|").replace("\n", " ")
 
 
-def errata_markdown(claims) -> str:
-    """The errata as a Markdown table (the README's table is this text)."""
-    lines = ["| claim | printed | what is wrong | what holds | replay |", "|---|---|---|---|---|"]
-    for r in errata_rows(claims):
+def errata_markdown(claims, rows=None, certificates: dict | None = None) -> str:
+    """The errata as a Markdown table (the README's table is this text); ``rows``: those of
+    :func:`errata_found` (a run's verdicts) instead of the claims' expected verdicts; with
+    ``certificates`` a last column links each row's certificate folder."""
+    cert = certificates is not None
+    lines = ["| claim | printed | what is wrong | where | what holds | replay |" + (" certificate |" if cert else ""),
+             "|---|---|---|---|---|---|" + ("---|" if cert else "")]
+    for r in errata_rows(claims, certificates) if rows is None else rows:
         holds = (f"`{r['corrected_id']}`: " + r["holds"]) if r["corrected_id"] else "(no corrected claim)"
         replay = f"`{r['replay']}`" if r["replay"] else "(no witness)"
         reading = f", reading '{_md_cell(r['reading'])}'" if r.get("reading") else ""
-        lines.append(f"| `{r['id']}` ({_md_cell(r['label'])}{reading}) | {_md_cell(r['printed'])} | {_md_cell(r['reason'])} "
-                     f"| {_md_cell(holds)} | {replay} |")
+        link = ""
+        if cert:
+            c = "" if r.get("reading") else (r.get("certificate") or certificates.get(r["id"], ""))
+            link = f" [{_md_cell(c)}]({c}/check.py) |" if c else " (none) |"
+        lines.append(f"| `{r['id']}` ({_md_cell(r['label'])}{reading}) | {_md_cell(_filled(r, 'printed'))} | {_md_cell(r['reason'])} "
+                     f"| {_md_cell(r.get('error') or '-')} | {_md_cell(holds)} | {replay} |{link}")
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- errata of a run (from verdicts)
+def errata_found(verdicts, claims) -> tuple[list[dict], list]:
+    """The errata of a run, from its verdicts (not from ``expected``): a claim or reading found
+    ``violated`` is a row (as :func:`errata_rows`; one not expected violated says so, with the run's
+    counterexample as its replay); returns ``(rows, not_reproduced)``, the latter the verdicts of claims
+    or readings expected ``violated`` that this run did not find violated (shown as such, not as errata)."""
+    from .replay import replay_counterexample
+
+    by_id = {c.id: c for c in claims}
+    expected = {(r["id"], r["reading"]): r for r in errata_rows(claims)}
+    rows, not_reproduced = [], []
+    for v in verdicts:
+        c = by_id[v.id]
+        found = [(None, v.verdict)] + [(n, r["verdict"]) for n, r in v.readings.items() if v.verdict != "violated"]
+        for reading, got in found:
+            want = c.expected if reading is None else next(r.expected for r in c.readings if r.name == reading)
+            if got != "violated":
+                if want == "violated":
+                    not_reproduced.append((v, reading, got))
+                continue
+            row = expected.get((v.id, reading))
+            if row is None:
+                ce = v.counterexample
+                row = {"id": c.id, "label": c.label, "printed": c.summary if reading is None else
+                       next(r.summary for r in c.readings if r.name == reading),
+                       "reason": "found violated by this run (not expected)", "reading": reading,
+                       "corrected_id": None, "holds": "", "witness": None if ce is None else ce.get("params"),
+                       "replay": "" if ce is None or not isinstance(ce.get("params"), dict)
+                       else replay_counterexample(c.id, ce)}
+            rows.append(row)
+    return rows, not_reproduced
+
+
+def _filled(row: dict, key: str) -> str:
+    """A cell of an errata row, never empty: a placeholder says what is missing."""
+    value = row.get(key) or ""
+    if value:
+        return value
+    return {"printed": f"(no summary: see {row.get('label') or row['id']})",
+            "holds": "(no corrected claim)", "replay": "(no witness)"}.get(key, "")
+
+
+_TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
+        "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}"}
+
+
+def tex_escape(text: str) -> str:
+    """``text`` with LaTeX's special characters escaped (safe in a table cell)."""
+    return "".join(_TEX.get(ch, ch) for ch in str(text))
+
+
+def _tex_claim_math(claim) -> str:
+    """The printed statements of ``claim`` as LaTeX math (``sympy.latex``), '' when it has none to show."""
+    import sympy as sp
+
+    out = []
+    for st in claim.statements:
+        ex = st.expressions()
+        if {"lhs", "rhs"} <= set(ex):
+            rel = r"<" if getattr(st, "strict", False) else (r"=" if "Identity" in type(st).__name__ else r"\le")
+            out.append(f"${sp.latex(ex['lhs'])} {rel} {sp.latex(ex['rhs'])}$")
+        elif "bound" in ex:
+            out.append(f"{tex_escape(getattr(st, 'kind', 'value'))} $\\le {sp.latex(ex['bound'])}$")
+        elif {"expr", "rate"} <= set(ex):
+            op = r"\Theta" if st.kind == "Theta" else r"\mathcal{O}"
+            out.append(f"${sp.latex(ex['expr'])} = {op}({sp.latex(ex['rate'])})$")
+    return "; ".join(out)
+
+
+def errata_latex(rows, claims=()) -> str:
+    """The errata as a LaTeX ``longtable`` an author can paste into an erratum note (needs
+    ``\\usepackage{longtable}``): claim, printed (with the printed expressions via ``sympy.latex``
+    when ``claims`` are given), what is wrong, what holds, and the replay command (verbatim-safe)."""
+    by_id = {c.id: c for c in claims}
+    lines = [r"\begin{longtable}{p{0.14\linewidth}p{0.26\linewidth}p{0.22\linewidth}p{0.2\linewidth}p{0.1\linewidth}}",
+             r"\textbf{Claim} & \textbf{Printed} & \textbf{What is wrong} & \textbf{What holds} & \textbf{Replay} \\",
+             r"\hline\endhead"]
+    for r in rows:
+        c = by_id.get(r["id"])
+        math = _tex_claim_math(c) if c is not None and not r.get("reading") else ""
+        printed = tex_escape(_filled(r, "printed")) + (f" ({math})" if math else "")
+        label = tex_escape(r["label"]) + (f", reading `{tex_escape(r['reading'])}'" if r.get("reading") else "")
+        holds = (r"\texttt{" + tex_escape(r["corrected_id"]) + "}: " if r.get("corrected_id") else "") + \
+            tex_escape(_filled(r, "holds"))
+        replay = r"\texttt{" + tex_escape(r["replay"]) + "}" if r.get("replay") else tex_escape(_filled(r, "replay"))
+        wrong = tex_escape(r["reason"]) + (f" ({tex_escape(r['error'])})" if r.get("error") else "")
+        lines.append(rf"\texttt{{{tex_escape(r['id'])}}} ({label}) & {printed} & {wrong} & {holds} "
+                     rf"& {replay} \\")
+    lines.append(r"\end{longtable}")
     return "\n".join(lines) + "\n"
 
 
@@ -78,6 +219,8 @@ def _evidence_line(e) -> str:
         bits.append(f"basis: {e.basis}")
     if e.coverage is not None:
         bits.append(f"coverage {e.coverage:.0%} (share of points where the statement is not trivially true)")
+    if e.min_margin is not None:
+        bits.append(f"smallest margin {margin_cell(e.verdict, e.min_margin)}")
     if e.value is not None or e.bound is not None:
         bits.append(f"worst point: value {e.value:.6g} vs bound {e.bound:.6g}" if e.value is not None and
                     e.bound is not None else "")
@@ -86,60 +229,86 @@ def _evidence_line(e) -> str:
     return "; ".join(b for b in bits if b)
 
 
-def render(verdicts, claims, fmt: str = "md", title: str = "dpverify report") -> str:
-    """Every claim with its verdict and evidence, the errata first. ``fmt``: md, html or json."""
+def render(verdicts, claims, fmt: str = "md", title: str = "dpverify report", certificates: dict | None = None) -> str:
+    """Every claim with its verdict and evidence, the errata first. ``fmt``: md, html, json or tex
+    (tex: the errata table only). With verdicts, the errata are what the run found
+    (:func:`errata_found`); without, those the claims expect (:func:`errata_rows`). ``certificates``
+    (claim id -> folder, :func:`load_certificates`) links each erratum's certificate."""
     by_id = {c.id: c for c in claims}
     verdicts = [v for v in verdicts if v.id in by_id]
-    errata = errata_rows([by_id[v.id] for v in verdicts] or claims)
+    errata, not_reproduced = errata_found(verdicts, claims) if verdicts else (errata_rows(claims, certificates), [])
+    unreproduced = [f"{v.id}" + (f" (reading '{n}')" if n else "") + f": {got}" for v, n, got in not_reproduced]
+    errors = [v.error for v in verdicts if v.verdict == ERROR]
     if fmt == "json":
-        return json.dumps({"title": title, "errata": errata,
-                           "claims": [{**by_id[v.id].to_json(), "result": v.to_json()} for v in verdicts]},
-                          indent=2) + "\n"
+        from .verdict import dumps
+
+        return dumps({"title": title, "errata": errata, "expected_violated_not_found": unreproduced,
+                      "errors": errors,
+                      "claims": [{**by_id[v.id].to_json(), "result": v.to_json()} for v in verdicts]},
+                     indent=2) + "\n"
+    if fmt == "tex":
+        return errata_latex(errata, claims)
     ok = sum(v.ok for v in verdicts)
+    summary = f"{len(verdicts)} claims checked: {ok} as expected, {len(verdicts) - ok} differ" + \
+        (f", {len(errors)} errors." if errors else ".")
     if fmt == "md":
-        out = [f"# {title}", "", f"{len(verdicts)} claims checked: {ok} as expected, {len(verdicts) - ok} differ.", "",
-               "## Errata (printed claims found wrong)", "", errata_markdown([by_id[v.id] for v in verdicts]), "",
-               "## Every claim", ""]
+        out = [f"# {_md_cell(title)}", "", summary, "",
+               "## Errata (printed claims found wrong)", "", errata_markdown(claims, errata, certificates), ""]
+        if unreproduced:
+            out += ["Expected violated, but not found violated by this run (not errata): "
+                    + "; ".join(f"`{u}`" for u in unreproduced), ""]
+        if errors:
+            out += ["## Errors (claims that could not be checked)", ""] + [f"- {_md_cell(e)}" for e in errors] + [""]
+        out += ["## Every claim", ""]
         for v in verdicts:
             c = by_id[v.id]
             mark = "" if v.ok else " **(differs from expected)**"
             flags = "".join(f" **[{f}]**" for f in v.flags)
-            out.append(f"### `{v.id}` -- {c.label}: {v.verdict}{flags} (expected {v.expected}){mark}")
+            out.append(f"### `{v.id}` -- {_md_cell(c.label)}: {v.verdict}{flags} (expected {v.expected}){mark}")
             out.append("")
             if v.basis:
                 out.append(f"*Basis:* {', '.join(v.basis)}" + ("" if v.coverage is None else
                                                                 f"; coverage {v.coverage:.0%}"))
                 out.append("")
-            out.append(f"{c.source.cite()} {c.summary}")
+            out.append(f"{_md_cell(c.source.cite())} {_md_cell(c.summary)}")
             if c.reason:
-                out.append(f"\n*Why it fails:* {c.reason}")
+                out.append(f"\n*Why it fails:* {_md_cell(c.reason)}")
             for r in c.readings:
                 got = v.readings.get(r.name, {}).get("verdict", "not checked")
-                out.append(f"\n*Reading '{r.name}'* ({r.summary}): {got} (expected {r.expected})"
-                           + (f". {r.reason}" if r.reason else ""))
+                out.append(f"\n*Reading '{_md_cell(r.name)}'* ({_md_cell(r.summary)}): {got} (expected {r.expected})"
+                           + (f". {_md_cell(r.reason)}" if r.reason else ""))
             out.append("")
             for e in v.evidence:
-                out.append(f"- **{e.statement}** -- {_evidence_line(e)}")
+                out.append(f"- **{_md_cell(e.statement)}** -- {_md_cell(_evidence_line(e))}")
             out.append("")
         return "\n".join(out)
     if fmt == "html":
         def esc(s):
             return html.escape(str(s))
+        def cert_cell(r):
+            if certificates is None:
+                return ""
+            c = "" if r.get("reading") else (r.get("certificate") or certificates.get(r["id"], ""))
+            return f"<td><a href='{esc(c)}/check.py'>{esc(c)}</a></td>" if c else "<td>(none)</td>"
         rows = "".join(
-            f"<tr><td><code>{esc(r['id'])}</code></td><td>{esc(r['printed'])}</td><td>{esc(r['reason'])}</td>"
-            f"<td>{esc(r['holds'])}</td><td><code>{esc(r['replay'])}</code></td></tr>" for r in errata)
+            f"<tr><td><code>{esc(r['id'])}</code></td><td>{esc(_filled(r, 'printed'))}</td><td>{esc(r['reason'])}</td>"
+            f"<td>{esc(r.get('error') or '-')}</td><td>{esc(_filled(r, 'holds'))}</td>"
+            f"<td><code>{esc(_filled(r, 'replay'))}</code></td>{cert_cell(r)}</tr>" for r in errata)
         parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{esc(title)}</title>"
                  "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto}td,th{border:1px solid #ccc;"
                  "padding:4px;vertical-align:top}table{border-collapse:collapse}.ok{color:#2e7d32}.bad{color:#c62828}"
                  "</style></head><body>",
-                 f"<h1>{esc(title)}</h1><p>{len(verdicts)} claims checked: {ok} as expected, "
-                 f"{len(verdicts) - ok} differ.</p><h2>Errata</h2><table><tr><th>claim</th><th>printed</th>"
-                 f"<th>what is wrong</th><th>what holds</th><th>replay</th></tr>{rows}</table><h2>Every claim</h2>"]
+                 f"<h1>{esc(title)}</h1><p>{esc(summary)}</p>"
+                 + "".join(f"<p class='bad'>{esc(e)}</p>" for e in errors)
+                 + (f"<p>Expected violated, but not found violated by this run: {esc('; '.join(unreproduced))}</p>"
+                    if unreproduced else "") + "<h2>Errata</h2><table><tr><th>claim</th><th>printed</th>"
+                 "<th>what is wrong</th><th>where</th><th>what holds</th><th>replay</th>"
+                 + ("<th>certificate</th>" if certificates is not None else "") + f"</tr>{rows}</table><h2>Every claim</h2>"]
         for v in verdicts:
             parts.append(v._repr_html_())
         parts.append("</body></html>")
         return "\n".join(parts) + "\n"
-    raise ValueError(f"format must be md, html or json, got {fmt!r}")
+    raise ValueError(f"format must be md, html, json or tex, got {fmt!r}")
 
 
 def profile_table(verdicts) -> str:

@@ -17,6 +17,16 @@ def fmt3(x) -> str:
     return "" if x is None else f"{x:.3g}"
 
 
+def margin_cell(verdict: str, margin) -> str:
+    """An evidence's smallest margin as shown: a ``holds`` or ``verified`` never shows a negative margin
+    (one within the check's rounding tolerance, e.g. -1.5e-11, reads ``0 (rounding: -1.5e-11)``)."""
+    if margin is None:
+        return ""
+    if margin < 0 and verdict in ("holds", "verified"):
+        return f"0 (rounding: {margin:.2g})"
+    return f"{margin:.3g}"
+
+
 def basis_cell(v) -> str:
     """A verdict's basis kinds, then its flags in brackets: ``rate [algebra-only]``."""
     return ",".join(v.basis) + "".join(f" [{f}]" for f in v.flags)
@@ -34,6 +44,9 @@ def table(verdicts) -> str:
              for v in verdicts for name, r in v.readings.items()]
     if lines:
         out += "\n\nAlternative readings:\n" + "\n".join(lines)
+    errors = [v.error for v in verdicts if v.verdict == "error"]
+    if errors:
+        out += "\n\nErrors (a check raised; the claim could not be checked):\n" + "\n".join(f"  {e}" for e in errors)
     bad = sum(not v.ok for v in verdicts)
     flagged = sum(bool(v.flags) for v in verdicts)
     out += f"\n\n{len(verdicts)} claims: {len(verdicts) - bad} as expected, {bad} differ."
@@ -42,4 +55,4 @@ def table(verdicts) -> str:
     return out
 
 
-__all__ = ["basis_cell", "fmt3", "table", "text_table"]
+__all__ = ["basis_cell", "fmt3", "margin_cell", "table", "text_table"]

@@ -21,8 +21,9 @@ a moved instance takes its new dimension)::
       def test_my_scenario():
           assert scenario_contract(MY_CLAIM) == []
 
-A claim's test fails when its verdict differs from ``expected`` (and, for a claim expected
-``violated`` with a ``witness``, when the witness does not replay as violated); the failure message
+A claim's test fails when its verdict, or the verdict of one of its readings, differs from the
+expected one (and, for a claim or reading expected ``violated`` with a ``witness``, when the witness
+does not replay as violated); the failure message
 is the verdict's evidence, with the ``dpverify check ... --at ...`` command that replays it.
 """
 from __future__ import annotations
@@ -32,7 +33,7 @@ import json
 from .spec import Claim
 from .contract import Breach, scenario_contract  # noqa: F401  (a user's scenario runs the same contract)
 from .replay import replay_counterexample
-from .verdict import Verdict, as_expected
+from .verdict import Verdict
 
 
 _CACHE: dict[tuple, tuple[Claim, Verdict]] = {}
@@ -70,13 +71,21 @@ def explain(claim: Claim, v: Verdict, module: str | None = None) -> str:
 def failure(claim: Claim, seed: int = 0, module: str | None = None) -> str | None:
     """``None`` when the claim's verdict (and witness) are as expected, else the message."""
     v = verdict_of(claim, seed)
-    if not as_expected(v.verdict, claim.expected):
-        return explain(claim, v, module)
+    if not v.ok:
+        bad = [f"reading {n!r}: {r['verdict']} (expected {r['expected']})" for n, r in v.readings.items()
+               if not v.reading_ok(n)]
+        return ("; ".join(bad) + "\n" if bad else "") + explain(claim, v, module)
     if claim.expected == "violated" and claim.witness is not None:
         w = verdict_of(claim, seed, dict(claim.witness))
         if w.verdict != "violated":
             return (f"{claim.id}: the witness {dict(claim.witness)} does not replay as violated "
                     f"(verdict {w.verdict!r})\n" + explain(claim, w, module))
+    for r in claim.readings:
+        if r.expected == "violated" and r.witness is not None:
+            w = verdict_of(claim, seed, dict(r.witness))
+            if w.readings[r.name]["verdict"] != "violated":
+                return (f"{claim.id}: the witness {dict(r.witness)} of reading {r.name!r} does not replay as "
+                        f"violated (verdict {w.readings[r.name]['verdict']!r})\n" + explain(claim, w, module))
     return None
 
 

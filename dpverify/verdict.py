@@ -28,13 +28,31 @@ declared). A claim's :attr:`Verdict.basis` lists, per statement, the strongest k
 that supports its verdict; :attr:`Verdict.flags` marks a ``holds`` that is *mostly vacuous*
 (coverage below :data:`VACUOUS_BELOW`) or *algebra-only* (a claim ``about="algorithm"`` whose
 ``holds`` rests only on :data:`ALGEBRAIC` kinds). Flags never change a verdict.
+
+**Errors.** A check that raises does not end a run: its evidence, and its claim, get the verdict
+``error`` (:data:`ERROR`, not a claim's possible ``expected``) with one line naming the claim, the
+statement, the check and the cause (:func:`error_evidence`, :meth:`Verdict.errored`). A claim is
+``error`` when any of its checks is. :func:`exit_status` is the command line's exit code.
+
+**JSON.** :func:`json_safe` makes any result strict JSON: a non-finite number is written as the
+string ``"inf"``, ``"-inf"`` or ``"nan"`` (never ``Infinity`` / ``NaN``), and read back as a float by
+:meth:`Verdict.from_json`.
 """
 from __future__ import annotations
 
 import html
 import json
+import math
 from dataclasses import dataclass, field
 from .spec import VERDICTS
+
+#: The verdict of a check that raised (and of its claim): a fault of the check or of the claim's
+#: construction, never a finding about the claim.
+ERROR = "error"
+#: Every verdict a check or a claim can get: the claims' vocabulary, and ``error``.
+RESULTS = VERDICTS + (ERROR,)
+#: Exit codes of the command line (see :func:`exit_status`).
+EXIT_OK, EXIT_DIFFERS, EXIT_USAGE, EXIT_ERROR = 0, 1, 2, 3
 
 #: What a check tested, strongest support first (the order :attr:`Verdict.basis` ranks by).
 BASIS_KINDS = {
@@ -111,8 +129,8 @@ class Evidence:
     coverage: float | None = None
 
     def __post_init__(self):
-        if self.verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if self.verdict not in RESULTS:
+            raise ValueError(f"verdict must be one of {RESULTS}, got {self.verdict!r}")
         if self.basis is not None and not isinstance(self.basis, Basis):
             raise ValueError(f"basis must be a Basis(kind, on), got {self.basis!r}")
         if self.tightness is None and self.verdict != "violated":
@@ -151,6 +169,52 @@ def _round(x):
         return None
 
 
+_NONFINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
+
+
+def json_safe(obj):
+    """``obj`` with every non-finite float replaced by the string ``"inf"``, ``"-inf"`` or ``"nan"``
+    (recursively through dicts, lists and tuples), so that ``json.dumps(..., allow_nan=False)``
+    writes strict JSON."""
+    if isinstance(obj, float):
+        if math.isfinite(obj):
+            return obj
+        return "nan" if obj != obj else ("inf" if obj > 0 else "-inf")
+    if isinstance(obj, dict):
+        return {k: json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v) for v in obj]
+    return obj
+
+
+def dumps(obj, **kw) -> str:
+    """Strict JSON of ``obj`` (non-finite numbers as strings, see :func:`json_safe`)."""
+    return json.dumps(json_safe(obj), allow_nan=False, **kw)
+
+
+def _number(x):
+    """A number read back from JSON: the strings of :func:`json_safe` become floats again."""
+    return _NONFINITE.get(x, x) if isinstance(x, str) else x
+
+
+def error_evidence(claim_id: str, statement: str, check: str, exc: BaseException) -> "Evidence":
+    """The evidence of a check that raised ``exc``: verdict ``error``, one line naming the claim, the
+    statement, the check and the cause."""
+    cause = f"{type(exc).__name__}: {exc}".splitlines()[0] if str(exc) else type(exc).__name__
+    return Evidence(check=check, statement=statement, verdict=ERROR,
+                    detail=f"{claim_id}: statement {statement!r}, check {check!r} raised {cause}")
+
+
+def exit_status(verdicts) -> int:
+    """The command line's exit code: :data:`EXIT_ERROR` (3) when any claim's verdict is ``error``,
+    else :data:`EXIT_DIFFERS` (1) when any verdict differs from its expected one, else 0 (usage errors,
+    2, are decided before any check runs)."""
+    verdicts = list(verdicts)
+    if any(v.verdict == ERROR for v in verdicts):
+        return EXIT_ERROR
+    return EXIT_OK if all(v.ok for v in verdicts) else EXIT_DIFFERS
+
+
 # Checks that can refute a statement but never support it on their own.
 REFUTE_ONLY = frozenset({"scaling", "audit"})
 
@@ -165,6 +229,8 @@ def statement_verdict(evidence: list[Evidence]) -> str:
     not a finding: the statement is ``inconclusive`` and the disputed evidence is rewritten to say
     so ("SymPy proved ... but a numeric point disagrees: bug in dpverify", its counterexample kept
     in ``data["disputed_counterexample"]``)."""
+    if any(e.verdict == ERROR for e in evidence):
+        return ERROR
     proofs = [e for e in evidence if e.verdict == "verified"]
     disputed = [e for e in evidence if e.verdict == "violated" or PROOF_CONTRADICTED in e.detail]
     if proofs and disputed:
@@ -189,6 +255,8 @@ def statement_verdict(evidence: list[Evidence]) -> str:
 def claim_verdict(per_statement: list[str]) -> str:
     if not per_statement:
         return "inconclusive"
+    if ERROR in per_statement:
+        return ERROR
     if "violated" in per_statement:
         return "violated"
     if "inconclusive" in per_statement:
@@ -213,8 +281,25 @@ class Verdict:
     at: dict | None = None
     about: str | None = None
     #: per alternative reading of the claim: {"verdict": ..., "expected": ...} (the default reading
-    #: is ``verdict``/``expected``); statements of the default reading belong to every reading
+    #: is ``verdict``/``expected``); statements of the default reading belong to every reading that
+    #: does not replace them (``Reading.replaces``)
     readings: dict = field(default_factory=dict)
+
+    @classmethod
+    def errored(cls, claim_id: str, exc: BaseException, *, label: str = "", expected: str = "holds",
+                statement: str = "(claim)", check: str = "(run)", seed: int = 0, at: dict | None = None) -> "Verdict":
+        """The verdict ``error`` of a claim that could not be checked at all (its module failed to
+        load in a worker, its worker process died, ...): one evidence naming the cause."""
+        return cls(id=claim_id, label=label, verdict=ERROR, expected=expected,
+                   evidence=[error_evidence(claim_id, statement, check, exc)], seed=seed, at=at)
+
+    @property
+    def error(self) -> str | None:
+        """For a verdict ``error``: the one line naming the claim, the statement, the check and the cause."""
+        for e in self.evidence:
+            if e.verdict == ERROR:
+                return e.detail
+        return None if self.verdict != ERROR else f"{self.id}: error"
 
     @property
     def ok(self) -> bool:
@@ -286,7 +371,7 @@ class Verdict:
     @property
     def tightness(self) -> float | None:
         """Smallest bound-over-observed ratio of a claim that is not violated (None if violated)."""
-        if self.verdict == "violated":
+        if self.verdict in ("violated", ERROR):
             return None
         vals = [e.tightness for e in self.evidence if e.tightness is not None and e.verdict != "violated"]
         return min(vals) if vals else None
@@ -325,11 +410,11 @@ class Verdict:
         for e in d.get("evidence", []):
             ev.append(Evidence(check=e["kind"], statement=e["statement"], verdict=e["verdict"],
                                samples=e.get("samples", 0), confidence=e.get("confidence"),
-                               min_margin=e.get("min_margin"), tightness=e.get("tightness"),
+                               min_margin=_number(e.get("min_margin")), tightness=_number(e.get("tightness")),
                                counterexample=e.get("counterexample"), seconds=e.get("seconds", 0.0),
-                               detail=e.get("detail", ""), data=e.get("data", {}), value=e.get("value"),
-                               bound=e.get("bound"), point=e.get("worst_point"),
-                               basis=Basis.from_json(e.get("basis")), coverage=e.get("coverage")))
+                               detail=e.get("detail", ""), data=e.get("data", {}), value=_number(e.get("value")),
+                               bound=_number(e.get("bound")), point=e.get("worst_point"),
+                               basis=Basis.from_json(e.get("basis")), coverage=_number(e.get("coverage"))))
         return cls(id=d["id"], label=d.get("label", ""), verdict=d["verdict"], expected=d["expected"],
                    evidence=ev, seconds=d.get("seconds", 0.0), reason=d.get("reason", ""),
                    seed=d.get("seed", 0), at=d.get("at"), about=d.get("about"),
@@ -341,12 +426,14 @@ class Verdict:
         return table([self])
 
     def _repr_html_(self) -> str:
+        from .tables import margin_cell
+
         rows = "".join(
             "<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in (
                 e.statement, e.check, "" if e.basis is None else e.basis, e.verdict, e.samples,
                 "" if e.coverage is None else f"{e.coverage:.0%}",
                 "" if e.confidence is None else e.confidence,
-                "" if e.min_margin is None else f"{e.min_margin:.3g}",
+                margin_cell(e.verdict, e.min_margin),
                 "" if e.tightness is None else f"{e.tightness:.3g}",
                 "" if e.counterexample is None else json.dumps(e.counterexample)[:120],
                 f"{e.seconds:.2f}")) + "</tr>"

@@ -29,17 +29,18 @@ class Plan:
     verdict: str
     data: dict = field(default_factory=dict)
     note: str = ""
+    extra_ints: tuple = ()      # integer symbols that are not parameters (a step index), set by the verdict
 
 
 def folder_name(claim_id: str) -> str:
     return claim_id.replace("/", "__")
 
 
-def printer_for(domain) -> ArbSource:
+def printer_for(domain, extra_ints=()) -> ArbSource:
     kinds = {n: type(p) for n, p in domain.params.items()}
     numeric = [n for n, p in domain.params.items() if isinstance(p, Choice) and all(_is_number(v) for v in p.values)]
     return ArbSource(real=[n for n, k in kinds.items() if k is Real] + numeric,
-                     ints=[n for n, k in kinds.items() if k is Int],
+                     ints=[n for n, k in kinds.items() if k is Int] + list(extra_ints),
                      seqs=[n for n, k in kinds.items() if k is Seq])
 
 
@@ -103,7 +104,7 @@ def relations_source(domain, printer: ArbSource) -> list[tuple[str, str]]:
 
 def check_source(claim, plan: Plan) -> str:
     """The text of ``check.py`` for ``plan``."""
-    printer = printer_for(claim.domain)
+    printer = printer_for(claim.domain, plan.extra_ints)
     lines = []
     for name, expr in plan.functions.items():
         try:

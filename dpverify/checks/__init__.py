@@ -11,7 +11,7 @@ hypotheses must meet), a verdict of every reading.
 from __future__ import annotations
 
 from ..spec import Claim, DomainError
-from ..verdict import Verdict, claim_verdict, statement_verdict
+from ..verdict import Verdict, claim_verdict, error_evidence, statement_verdict
 from . import audit, chain, exact, limit, minimiser, monte_carlo, rate, sampled, scaling, sup, symbolic
 from .base import Clock, Config
 
@@ -41,15 +41,26 @@ def checks_for(statement) -> list[str]:
     return out
 
 
+def _guarded(chk, name, stmt, claim, cfg):
+    """``chk(stmt, claim, cfg)``; a check that raises gives the evidence ``error`` naming the claim, the
+    statement, the check and the cause, and the claim's other checks go on."""
+    try:
+        return chk(stmt, claim, cfg)
+    except Exception as exc:  # noqa: BLE001 - any fault of a check becomes the verdict 'error', never a crash
+        return error_evidence(claim.id, stmt.name, getattr(stmt, "kind", name) if name == "sup" else name, exc)
+
+
 def run(claim: Claim, config: Config | None = None) -> Verdict:
-    """Check every statement of ``claim`` every way that applies."""
+    """Check every statement of ``claim`` every way that applies (a check that raises gives the
+    verdict ``error``, see :func:`dpverify.verdict.error_evidence`)."""
     cfg = config or Config()
     if cfg.at is not None:
-        claim.domain.validate(cfg.at)
+        claim.domain.validate(cfg.at, optional=claim.existential)
     clock = Clock()
     evidence, per_statement = [], []
     for stmt in claim.statements:
-        ev = [chk(stmt, claim, cfg) for name, applies, chk in CHECKS if applies(stmt) and name not in stmt.skip]
+        ev = [_guarded(chk, name, stmt, claim, cfg) for name, applies, chk in CHECKS
+              if applies(stmt) and name not in stmt.skip]
         if not ev:
             raise ValueError(f"no check applies to statement {stmt.name!r} of {claim.id}")
         evidence.extend(ev)
@@ -61,7 +72,7 @@ def run(claim: Claim, config: Config | None = None) -> Verdict:
         chained = [statement_verdict([ev])]
     default = [v for s, v in zip(claim.statements, per_statement) if not s.reading] + chained
     readings = {r.name: {"verdict": claim_verdict([v for s, v in zip(claim.statements, per_statement)
-                                                   if s.reading in ("", r.name)] + chained),
+                                                   if r.includes(s)] + chained),
                          "expected": r.expected} for r in claim.readings}
     return Verdict(id=claim.id, label=claim.label, verdict=claim_verdict(default),
                    expected=claim.expected, evidence=evidence, seconds=clock.seconds,

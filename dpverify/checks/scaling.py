@@ -73,8 +73,10 @@ def check(stmt, claim, cfg: Config) -> Evidence:
         return Evidence("scaling", stmt.name, "inconclusive", seconds=clock.seconds,
                         detail=f"units not declared for {', '.join(missing)}")
     fl, fr = Compiled(lhs, claim), Compiled(rhs, claim)
-    pts = [cfg.at] if cfg.at is not None else sample_points(
-        claim.domain.strategy(), 5, cfg.seed_for(claim.id, stmt.name, "scaling"))
+    if cfg.at is not None and set(claim.domain.params) <= set(cfg.at):
+        pts = [cfg.at]
+    else:   # no pinned point, or one that leaves out an existentially quantified parameter
+        pts = sample_points(claim.domain.strategy(fixed=cfg.at), 5, cfg.seed_for(claim.id, stmt.name, "scaling"))
     n = 0
     for pt in pts:
         try:

@@ -14,6 +14,22 @@ from ..numeric import Compiled
 T_INDEX = sp.Symbol("t")
 
 
+def _refuse_unevaluable(owner: str, key: str, e: sp.Expr) -> None:
+    """A scenario parameter must evaluate to a number at every point: refuse, where the scenario is
+    built, a quantifier (``Infimum`` / ``Supremum``) or an undefined function in it."""
+    from ..quantifiers import extrema
+
+    if extrema(e):
+        raise TypeError(f"{owner}: {key} = {e} contains a quantifier ({type(extrema(e)[0]).__name__}); a scenario "
+                        f"parameter needs a number at each point: give {key} a closed form, or state the "
+                        "quantified bound in the statement (e.g. bound=...) instead")
+    undefined = sorted({str(f.func) for f in e.atoms(sp.core.function.AppliedUndef)
+                        if not hasattr(f, "_imp_")})
+    if undefined:
+        raise TypeError(f"{owner}: {key} = {e} uses the undefined function(s) {', '.join(undefined)}; a scenario "
+                        "parameter needs an expression that evaluates to a number")
+
+
 class ParamMap:
     """Scenario parameter -> expression in the claim's symbols.
 
@@ -44,6 +60,7 @@ class ParamMap:
                 raise TypeError(f"{owner}: {k} = {v!r} is not a SymPy expression") from None
             if not isinstance(e, sp.Expr):
                 raise TypeError(f"{owner}: {k} = {v!r} is not a SymPy expression")
+            _refuse_unevaluable(owner, k, e)
             self.exprs[k] = e
 
     def __contains__(self, key) -> bool:

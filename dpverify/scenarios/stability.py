@@ -10,9 +10,18 @@ on the final iterates. Loss families:
   the class only when G^2/4 <= M); the gap is measured at +-G u (u the mean direction of
   theta' - theta) by Monte Carlo, a lower estimate of the supremum.
 
-Parameters (mapped onto a claim's symbols): ``lipschitz`` (G), ``step`` (eta), ``horizon`` (T),
-``n_samples`` (N), ``smooth`` (M), optional ``noise_std`` (drawn in [0, 2] when not mapped: the
-bound must hold for every noise level). The replaced sample and the data are drawn by Hypothesis.
+Parameters (mapped onto a claim's symbols): ``lipschitz`` (G), ``step`` (eta_t), ``horizon`` (T),
+``n_samples`` (N), ``smooth`` (M), optional ``noise_std`` (sigma_t, drawn in [0, 2] when not mapped:
+the bound must hold for every noise level; the gradient noise's standard deviation is
+``sigma_t G / N``) and ``batch`` (B). ``step`` and ``noise_std`` may use the step index ``t``
+(``step=c / t``). With ``batch=B`` the algorithm is SGD: each step averages the gradients of B samples
+drawn with replacement, the *same* indices in both runs (replace-one neighbours only); for the linear
+family the gap is then the full-batch one exactly (each sample's expected weight is 1/N), for the
+logistic family it is measured by Monte Carlo over noise and sampling.
+
+The data and the replaced sample are drawn by Hypothesis; one draw in four is the class's extreme
+pair: the replaced sample at norm G and its replacement its negative (the largest change of one
+per-sample gradient a G-Lipschitz loss allows).
 """
 from __future__ import annotations
 
@@ -29,11 +38,15 @@ from .measuring import ULP, estimate
 
 class CoupledStability(MappedScenario):
     REQUIRED = ("lipschitz", "step", "horizon", "n_samples", "smooth")
-    OPTIONAL = ("noise_std",)
+    OPTIONAL = ("noise_std", "batch")
+    STEPWISE = ("step", "noise_std")
     search_runs = 256
 
     def __init__(self, params, *, families=("linear",), adjacency="replace"):
         super().__init__(params)
+        if "batch" in params and adjacency != "replace":
+            raise TypeError("coupled_stability: batch= (SGD with sampling) couples the mini-batch indices of "
+                            "replace-one neighbours; adjacency='remove' is not supported with it")
         for f in families:
             if f not in ("linear", "logistic"):
                 raise TypeError(f"coupled_stability: family must be 'linear' or 'logistic', got {f!r}")
@@ -44,11 +57,13 @@ class CoupledStability(MappedScenario):
 
     def _values(self, pt):
         m = self.map
-        out = {"G": m.scalar("lipschitz", pt), "eta": m.scalar("step", pt),
-               "T": int(round(m.scalar("horizon", pt))), "N": int(round(m.scalar("n_samples", pt))),
-               "M": m.scalar("smooth", pt)}
+        T = int(round(m.scalar("horizon", pt)))
+        out = {"G": m.scalar("lipschitz", pt), "eta": np.asarray(m.steps("step", pt, T), float),
+               "T": T, "N": int(round(m.scalar("n_samples", pt))), "M": m.scalar("smooth", pt)}
         if m.has("noise_std"):
-            out["noise"] = m.scalar("noise_std", pt)
+            out["noise"] = np.asarray(m.steps("noise_std", pt, T), float)
+        if m.has("batch"):
+            out["B"] = int(round(m.scalar("batch", pt)))
         return out
 
     def strategy(self):
@@ -61,7 +76,11 @@ class CoupledStability(MappedScenario):
             X = np.asarray(rows, float)
             norms = np.maximum(np.linalg.norm(X, axis=1, keepdims=True), 1e-12)
             X = G * X / np.maximum(norms, 1.0) if fam == "linear" else G * X / norms
-            noise = v["noise"] if "noise" in v else draw(st.floats(0, 2))
+            if draw(st.integers(0, 3)) == 0:        # the extreme pair: x_0 at norm G, replaced by -x_0
+                u = X[0] / np.abs(X[0]).max() if np.any(X[0]) else np.eye(d)[0]   # scaled first: no underflow
+                X[0] = G * u / np.linalg.norm(u)
+                X[n] = -X[0]
+            noise = v["noise"].tolist() if "noise" in v else draw(st.floats(0, 2))
             return {"point": pt, "family": fam, "X": X[:n].tolist(), "x_new": X[n].tolist(), "index": 0,
                     "noise": noise}
 
@@ -74,8 +93,9 @@ class CoupledStability(MappedScenario):
         self._require_bound()
         v = self._values(point)
         X = np.full((v["N"], 1), v["G"])
+        noise = v["noise"].tolist() if "noise" in v else 1.0
         return {"point": dict(point), "family": "linear", "X": X.tolist(), "x_new": [-v["G"]], "index": 0,
-                "noise": v.get("noise", 1.0)}
+                "noise": noise}
 
     def _problems(self, inst):
         X = np.asarray(inst["X"], float)
@@ -90,9 +110,16 @@ class CoupledStability(MappedScenario):
         v = self._values(inst["point"])
         a, b = self._problems(inst)
         d = a.dim
-        sig = np.full(v["T"], inst["noise"])
+        sig = np.broadcast_to(np.asarray(inst["noise"], float), (v["T"],))
         noise_stds = sig * (float(v["G"]) / float(v["N"]))   # sigma_t G / N: the Gaussian mechanism's std
-        th_a, th_b = sim.coupled_pgd(a, b, np.zeros(d), v["eta"], noise_stds, runs, seed % (2**32))
+        if "B" in v and inst["family"] != "linear":       # SGD: shared indices; linear: E gap = full batch
+            if np.ptp(noise_stds) > 0:
+                raise ValueError("coupled_stability: batch= runs SGD with one noise level; noise_std varies with t")
+            th_a, th_b, _ = sim.coupled_step_decay_sgd(
+                a, b, np.zeros(d), v["eta"].tolist(), [1] * v["T"], [0] * v["T"], 0.0,
+                float(noise_stds[0]) if v["T"] else 0.0, v["B"], runs, seed % (2**32), output="last")
+        else:
+            th_a, th_b = sim.coupled_pgd(a, b, np.zeros(d), v["eta"], noise_stds, runs, seed % (2**32))
         G = v["G"]
         diff = th_a - th_b
         if inst["family"] == "linear":
@@ -111,16 +138,29 @@ class CoupledStability(MappedScenario):
             m = float(g.mean())
             if m > best[0]:
                 best = (m, float(g.var(ddof=1)) if len(g) > 1 else 0.0)
-        if best[1] == 0 and inst["noise"] > 0:   # a noisy gap whose sample variance is 0: spread unknown
+        if best[1] == 0 and np.any(np.asarray(inst["noise"]) > 0):   # a noisy gap whose sample variance is 0: spread unknown
             return estimate(best[0], 0.0, runs)
         return best
 
     def describe(self, inst):
         v = self._values(inst["point"])
-        return (f"{inst['family']} loss, N={v['N']}, T={v['T']}, eta={v['eta']:.4g}, "
+        eta = v["eta"]
+        steps = f"eta={eta[0]:.4g}" if eta.size and np.ptp(eta) == 0 else f"eta_t in [{eta.min():.4g}, {eta.max():.4g}]"
+        algo = f"SGD with batches of {v['B']} shared, " if "B" in v else ""
+        return (f"{inst['family']} loss, N={v['N']}, T={v['T']}, {steps}, {algo}"
                 f"{self.adjacency}-one neighbours, shared noise")
 
 
 def coupled_stability(*, families=("linear",), adjacency="replace", **params) -> CoupledStability:
-    """Uniform stability of noisy GD by coupled runs, in a claim's own symbols (module docstring)."""
+    """Uniform stability of noisy GD (or, with ``batch=``, noisy SGD) by coupled runs on neighbouring data
+    sets, in a claim's own symbols: ``families`` of losses (``"linear"``, ``"logistic"``),
+    ``adjacency`` (``"replace"`` or ``"remove"``); parameters ``lipschitz``, ``step`` (may use ``t``),
+    ``horizon``, ``n_samples``, ``smooth``, optional ``noise_std`` (may use ``t``) and ``batch``. See the
+    module docstring. For use in a ``SupBound(kind="stability")``.
+
+    >>> import sympy as sp
+    >>> G, c, T, N, M = sp.symbols("G c T N M")
+    >>> t = sp.Symbol("t")
+    >>> sc = coupled_stability(lipschitz=G, step=c / t, horizon=T, n_samples=N, smooth=M)
+    """
     return CoupledStability(params, families=families, adjacency=adjacency)

@@ -13,6 +13,9 @@ from .statements import Constant, Inequality, Minimiser, Statement, _set, expand
 VERDICTS = ("verified", "holds", "violated", "inconclusive")
 #: What a claim is about (``Claim.about``): a mathematical fact, or what an algorithm attains.
 ABOUT = ("math", "algorithm")
+#: Where the error of a claim found wrong lies (``Claim.error_in``): in what the claim states, or in
+#: a step of a proof (the claim is a step of the paper's proof; the result it serves may survive).
+ERROR_IN = ("statement", "proof-step")
 ID_RE = re.compile(r"^[a-z0-9_]+/[a-z0-9][a-z0-9.\-_]*$")
 
 
@@ -74,13 +77,20 @@ class Reading:
     Statements with ``reading=name`` belong to it; the claim's unlabelled statements belong to every
     reading. ``expected`` is its verdict (what is true under that reading), ``summary`` what it
     reads, and, when it fails, ``reason`` and a ``witness`` as for a claim. The claim's own
-    ``expected`` stays the verdict of its default reading (the unlabelled statements)."""
+    ``expected`` stays the verdict of its default reading (the unlabelled statements).
+
+    ``replaces``: names of unlabelled statements this reading reads otherwise (its own statements
+    take their place): they belong to the default reading but not to this one. ``error_in`` and
+    ``statement_survives``: as on :class:`Claim`, for a reading expected ``violated``."""
 
     name: str
     expected: str
     summary: str = ""
     reason: str = ""
     witness: Mapping[str, Any] | None = None
+    replaces: tuple[str, ...] = ()
+    error_in: str | None = None
+    statement_survives: bool | None = None
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name.strip():
@@ -89,6 +99,34 @@ class Reading:
             raise ClaimError(f"Reading {self.name!r}: expected must be one of {VERDICTS}, got {self.expected!r}")
         if self.expected == "violated" and not self.reason:
             raise ClaimError(f"Reading {self.name!r}: a reading expected 'violated' gives no reason")
+        if isinstance(self.replaces, str) or not isinstance(self.replaces, (tuple, list)) \
+                or not all(isinstance(n, str) for n in self.replaces):
+            raise ClaimError(f"Reading {self.name!r}: replaces must be a tuple of statement names, got {self.replaces!r}")
+        object.__setattr__(self, "replaces", tuple(self.replaces))
+        problem = _error_fields_problem(self.error_in, self.statement_survives, self.expected)
+        if problem:
+            raise ClaimError(f"Reading {self.name!r}: {problem[0]}: {problem[1]}")
+
+    def includes(self, statement: Statement) -> bool:
+        """Whether ``statement`` belongs to this reading: its own, or an unlabelled one it does not replace."""
+        return statement.reading == self.name or (not statement.reading and statement.name not in self.replaces)
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "expected": self.expected, "summary": self.summary, "reason": self.reason,
+                "witness": None if self.witness is None else dict(self.witness), "replaces": list(self.replaces),
+                "error_in": self.error_in, "statement_survives": self.statement_survives}
+
+
+def _error_fields_problem(error_in, survives, expected) -> tuple[str, str] | None:
+    """(field, problem) for a bad ``error_in`` or ``statement_survives``, else None."""
+    if expected != "violated" and (error_in is not None or survives is not None):
+        name = "error_in" if error_in is not None else "statement_survives"
+        return name, f"says where an error lies, but expected is {expected!r} (only a claim or reading expected 'violated' has one)"
+    if error_in is not None and error_in not in ERROR_IN:
+        return "error_in", f"must be one of {ERROR_IN} or None, got {error_in!r}"
+    if survives is not None and not isinstance(survives, bool):
+        return "statement_survives", f"must be True, False or None, got {survives!r}"
+    return None
 
 
 @dataclass(frozen=True)
@@ -109,6 +147,10 @@ class Claim:
     corrected claim names it). They are resolved when the claims are loaded (the registry calls
     :meth:`resolve`; an id it does not know raises :class:`ClaimError` naming it), and the claim is
     checked together with them: their hypotheses must meet (``dpverify.checks.chain``).
+    ``error_in``: for a claim found wrong, where the error lies: ``"statement"`` (what is stated is
+    false) or ``"proof-step"`` (the claim is a step of the paper's proof); ``statement_survives``:
+    whether the result the claim states (or, for a proof step, the result the proof serves) still
+    holds (True), fails (False) or is not known (None). The errata show both.
     """
 
     _: KW_ONLY
@@ -128,6 +170,8 @@ class Claim:
     builds_on: tuple[str, ...] = ()
     #: the claims ``builds_on`` names, once :meth:`resolve` found them (not a field a claim is built with)
     _built_on: tuple = field(default=(), init=False, repr=False, compare=False)
+    error_in: str | None = None
+    statement_survives: bool | None = None
 
     def _fail(self, fieldname: str, problem: str) -> None:
         raise ClaimError(f"claim {self.id!r}: {fieldname}: {problem}")
@@ -166,6 +210,9 @@ class Claim:
                 self._fail("reason", "a claim expected 'violated' gives no reason (say in one line what is wrong)")
         if self.about is not None and self.about not in ABOUT:
             self._fail("about", f"must be one of {ABOUT} or None, got {self.about!r}")
+        problem = _error_fields_problem(self.error_in, self.statement_survives, self.expected)
+        if problem:
+            self._fail(*problem)
         if not isinstance(self.definitions, Mapping):
             self._fail("definitions", f"must be a mapping symbol -> expression, got {self.definitions!r}")
         for k, v in self.definitions.items():
@@ -177,6 +224,15 @@ class Claim:
         if not isinstance(self.constants, tuple) or not all(isinstance(c, Constant) for c in self.constants):
             self._fail("constants", f"must be a tuple of Constant, got {self.constants!r}")
         self._validate_symbols()
+
+    @property
+    def existential(self) -> tuple[str, ...]:
+        """The parameters some statement quantifies existentially (``Inequality(exists=...)``): the
+        check chooses them, so a pinned point (``--at``) may leave them out."""
+        out: list[str] = []
+        for s in self.statements:
+            out.extend(q for q in getattr(s, "exists", ()) if q not in out)
+        return tuple(out)
 
     def _check_witness(self, where: str, witness) -> None:
         if witness is not None:
@@ -199,9 +255,14 @@ class Claim:
             if s.reading and s.reading not in names:
                 self._fail("statements", f"{s.name!r} is under reading {s.reading!r}, which the claim does not "
                                          f"declare (readings: {names or 'none'})")
+        unlabelled = {s.name for s in self.statements if not s.reading}
         for r in self.readings:
             if not any(s.reading == r.name for s in self.statements):
                 self._fail("readings", f"reading {r.name!r} has no statement (give one reading={r.name!r})")
+            unknown = sorted(set(r.replaces) - unlabelled)
+            if unknown:
+                self._fail("readings", f"reading {r.name!r} replaces {unknown}, which are not unlabelled statements "
+                                       f"of the claim")
             self._check_witness(f"readings: {r.name!r}: witness", r.witness)
         if self.statements and all(s.reading for s in self.statements):
             self._fail("statements", "every statement is under an alternative reading: the default reading "
@@ -288,8 +349,9 @@ class Claim:
 
         The new claim has id ``<this id>-corrected`` and this claim's source; every other field
         (domain, statements, kind, definitions, constants, summary) is kept unless given in
-        ``changes``. ``expected`` is reset to ``"holds"``, and ``reason`` and ``witness`` (which
-        say why and where the printed claim fails) are cleared, unless given; so are ``readings``
+        ``changes``. ``expected`` is reset to ``"holds"``, and ``reason``, ``witness``, ``error_in``
+        and ``statement_survives`` (which say why and where the printed claim fails) are cleared,
+        unless given; so are ``readings``
         when new ``statements`` are given. The result is
         validated as any claim is; a name that is not a field of :class:`Claim`, or ``id`` /
         ``source``, raises :class:`ClaimError` naming it.
@@ -312,7 +374,7 @@ class Claim:
             if name not in names:
                 self._fail(f"corrected({name}=...)", f"{name!r} is not a field of Claim "
                            f"(fields: {', '.join(sorted(names - {'id', 'source'}))})")
-        reset = {"expected": "holds", "reason": "", "witness": None}
+        reset = {"expected": "holds", "reason": "", "witness": None, "error_in": None, "statement_survives": None}
         if "statements" in changes:   # readings name statements of the printed claim
             reset["readings"] = ()
         return replace(self, id=self.id + "-corrected", **{**reset, **changes})
@@ -343,6 +405,7 @@ class Claim:
             "witness": None if self.witness is None else dict(self.witness),
             "about": self.about,
             "builds_on": list(self.builds_on),
-            "readings": [{"name": r.name, "expected": r.expected, "summary": r.summary, "reason": r.reason,
-                          "witness": None if r.witness is None else dict(r.witness)} for r in self.readings],
+            "error_in": self.error_in,
+            "statement_survives": self.statement_survives,
+            "readings": [r.to_json() for r in self.readings],
         }

@@ -55,6 +55,9 @@ class Real:
         if self.search is not None:
             if len(self.search) != 2 or not self.search[0] < self.search[1]:
                 raise ClaimError(f"Real(search=...) must be (low, high) with low < high, got {self.search!r}")
+            if self.search[1] < lo or self.search[0] > hi:
+                raise ClaimError(f"Real(search={self.search!r}) lies outside the hypotheses "
+                                 f"({', '.join(self.hypotheses('x'))}): no point to search")
         if self.log:
             lo, _ = self.box()
             if lo <= 0:
@@ -123,6 +126,11 @@ class Int:
                 raise ClaimError(f"Int({name}=...) must be an integer, got {v!r}")
         if self.ge is not None and self.le is not None and self.ge > self.le:
             raise ClaimError(f"Int(ge={self.ge!r}, le={self.le!r}) is empty: no integer satisfies both bounds")
+        if self.search is not None and (len(self.search) != 2 or self.search[0] > self.search[1]
+                                        or (self.ge is not None and self.search[1] < self.ge)
+                                        or (self.le is not None and self.search[0] > self.le)):
+            raise ClaimError(f"Int(search={self.search!r}) must be (low, high), low <= high, meeting the "
+                             f"hypotheses ({', '.join(self.hypotheses('n')[1:]) or 'none'})")
 
     def hypotheses(self, name: str) -> list[str]:
         out = [f"{name} is an integer"]
@@ -317,12 +325,14 @@ class Domain:
         out.extend(r.describe() for r in self.relations)
         return out
 
-    def validate(self, point: Mapping[str, Any]) -> None:
+    def validate(self, point: Mapping[str, Any], optional=()) -> None:
+        """Refuse (``DomainError`` naming it) a point that lacks a parameter (those in ``optional``
+        may be left out), names an unknown one, or breaks a hypothesis."""
         unknown = sorted(set(point) - set(self.params))
         if unknown:
             raise DomainError(f"unknown parameter {unknown[0]!r}; this claim's parameters are "
                               f"{', '.join(self.params)}")
-        missing = [n for n in self.params if n not in point]
+        missing = [n for n in self.params if n not in point and n not in optional]
         if missing:
             raise DomainError(f"missing parameter {missing[0]!r}")
         self.validate_partial(point)

@@ -239,3 +239,88 @@ def test_gaussian_renyi_violation_is_certified_from_the_defining_integral(tmp_pa
     code, line = certified_then_tampered("textbook/claim-gaussian-zcdp-half", [TEXTBOOK], tmp_path,
                                          "gaussian-renyi", "D_a/a >=", {"order": "1/1"}, samples=20)
     assert code == 1 and "order > 1" in line, line
+
+
+# ------------------------------------------------------------------ Monte Carlo certificates (replays)
+def _tamper(folder, **replay):
+    cert_path = Path(folder) / "certificate.json"
+    cert = json.loads(cert_path.read_text())
+    cert["replay"].update(replay)
+    cert_path.write_text(json.dumps(cert))
+    return cert
+
+
+def test_planted_monte_carlo_violation_is_certified_by_a_standalone_replay(tmp_path):
+    """The noisy-GD bound without its dimension factor: check.py rebuilds the quadratic from the claim and
+    replays it at ten times the check's runs, at the seed derived from the claim id and "certificate"; the
+    p-value uses the normal approximation with a Berry-Esseen term. Raising the bound in the certificate to
+    far above the replayed mean (a weaker claim) must fail, and so must fewer runs than ten times the check's."""
+    from dpverify.certify.replay import replay_seed
+    from dpverify.search import derive_seed
+
+    claim, verdict, out = _certify("textbook/thm-noisy-gd-pl-no-dimension", [TEXTBOOK], tmp_path, samples=20)
+    assert verdict.verdict == "violated"
+    assert out.status == "certified" and out.kind == "monte-carlo-replay", out.line()
+    code, line = run_isolated(out.folder)
+    assert code == 0 and line.startswith("CERTIFIED textbook/thm-noisy-gd-pl-no-dimension") and "Berry-Esseen" in line
+    cert = json.loads((Path(out.folder) / "certificate.json").read_text())
+    rep = cert["replay"]
+    assert rep["runs"] == 10 * rep["check_runs"] == 10 * 20000
+    assert rep["seed"] == replay_seed(claim.id, "noisy GD") == derive_seed(claim.id, "noisy GD", "certificate")
+    assert "Berry-Esseen" in rep["p_value"] and not rep["indicator"]
+    _tamper(out.folder, bound="1000000000/1")
+    code, line = run_isolated(out.folder)
+    assert code == 1 and line.startswith("NOT CERTIFIED") and "not below" in line, line
+    _tamper(out.folder, bound=rep["bound"], runs=rep["check_runs"])
+    code, line = run_isolated(out.folder)
+    assert code == 1 and "fewer than ten times" in line, line
+
+
+def test_indicator_replay_uses_the_exact_binomial_tail(tmp_path):
+    """pur/claim-iterate-radius (a probability claimed to be 0): the replay on its quadratic point counts the
+    runs that leave the ball; any count above 0 refutes probability 0 exactly. Moving the bound to 1 (the
+    recorded bound raised) cannot be refuted by any count."""
+    _, verdict, out = _certify("pur/claim-iterate-radius", [], tmp_path)
+    assert out.status == "certified" and out.kind == "monte-carlo-replay", out.line()
+    code, line = run_isolated(out.folder)
+    assert code == 0 and "exact binomial tail" in line, line
+    _tamper(out.folder, bound="1/1")
+    code, line = run_isolated(out.folder)
+    assert code == 1 and line.startswith("NOT CERTIFIED"), line
+
+
+def test_recorded_replay_rechecks_the_p_value_arithmetic(tmp_path):
+    """A point that a standalone checker cannot rebuild (a data problem) gets dpverify's replay recorded;
+    check.py recomputes the binomial tail from the recorded count, and the JSON says the simulation is not
+    re-run. A count inconsistent with the recorded mean fails."""
+    from dpverify.certify import replay as rp
+    from dpverify.certify.writer import write
+
+    claim, verdict, _ = _certify("pur/claim-iterate-radius", [], tmp_path / "first")
+    stmt = claim.statements[0]
+    ev = next(e for e in verdict.evidence if e.verdict == "violated")
+    sc, insts = rp._candidates(claim, stmt, ev)
+    data = [i for i in insts if "problem" in i]
+    assert data, "the logistic point should violate too"
+    plan = rp.recorded_plan(claim, stmt, ev, sc, data[0])
+    assert plan.data["replay"]["simulated"].startswith("no:")
+    folder = write(claim, plan, str(tmp_path / "rec"))
+    code, line = run_isolated(folder)
+    assert code == 0 and "recorded replay" in line, line
+    _tamper(folder, count=0)
+    code, line = run_isolated(folder)
+    assert code == 1 and "does not match" in line, line
+
+
+def test_report_links_each_erratum_to_its_certificate(tmp_path):
+    from dpverify import report
+
+    claim, verdict, out = _certify("pur/claim-iterate-radius", [], tmp_path / "certs")
+    (tmp_path / "certs" / "index.json").write_text(json.dumps([{"id": claim.id, "status": "certified",
+                                                                "folder": out.folder}]))
+    certs = report.load_certificates(str(tmp_path / "certs"), str(tmp_path))
+    assert certs == {claim.id: os.path.join("certs", "pur__claim-iterate-radius")}
+    md = report.errata_markdown([claim], certs)
+    assert "| certificate |" in md and "(certs/pur__claim-iterate-radius/check.py)" in md
+    assert "certificate" not in report.errata_markdown([claim])          # the README's table is unchanged
+    assert report.errata_rows([claim], {})[0]["certificate"] == ""

@@ -94,3 +94,69 @@ def test_corrected_claim_drops_the_printed_readings_with_its_statements():
     corr = printed.corrected(statements=(COMMON,))
     assert corr.readings == () and corr.id == "readtest/claim-corrected"
     assert printed.corrected(summary="same statements").readings == READINGS
+
+
+# ----------------------------------------------------------------------------- a reading that replaces a statement
+PRINTED = Inequality("x^2 <= x (as printed, for every x > 0)", lhs=x**2, rhs=x)
+BOUNDED = Inequality("x^2/(1 + x) <= x (read: on the bounded form)", lhs=x**2 / (1 + x), rhs=x, reading="bounded")
+
+
+def test_a_reading_that_replaces_a_failing_statement_can_hold():
+    claim = _claim((Reading("bounded", "holds", summary="x^2/(1 + x) <= x", replaces=(PRINTED.name,)),),
+                   statements=(COMMON, PRINTED, BOUNDED), expected="violated", reason="fails for x > 1",
+                   witness={"x": 2.0}, error_in="statement", statement_survives=False)
+    v = dpverify.check(claim)
+    assert v.verdict == "violated" and v.readings["bounded"]["verdict"] in ("holds", "verified") and v.ok
+    # without `replaces` the failing default statement belongs to the reading too
+    plain = _claim((Reading("bounded", "holds"),), statements=(COMMON, PRINTED, BOUNDED), expected="violated",
+                   reason="fails for x > 1", witness={"x": 2.0})
+    assert dpverify.check(plain).readings["bounded"]["verdict"] == "violated"
+    with pytest.raises(ClaimError, match="replaces .*not unlabelled statements"):
+        _claim((Reading("bounded", "holds", replaces=("no such statement",)),), statements=(COMMON, PRINTED, BOUNDED))
+    with pytest.raises(ClaimError, match="replaces must be a tuple"):
+        Reading("bounded", "holds", replaces=PRINTED.name)
+
+
+# ----------------------------------------------------------------------------- where an error lies (errata)
+def _wrong(id_, **kw):
+    return Claim(id=id_, source=SRC, domain=DOM, statements=(PRINTED,), expected="violated", reason="fails for x > 1",
+                 witness={"x": 2.0}, summary="x^2 <= x", **kw)
+
+
+def test_errata_say_where_the_error_lies_and_whether_the_statement_survives():
+    step = _wrong("readtest/claim-step", error_in="proof-step", statement_survives=True)
+    stmt = _wrong("readtest/claim-stmt", error_in="statement", statement_survives=False)
+    unsaid = _wrong("readtest/claim-unsaid")
+    reading = _claim((Reading("every x", "violated", reason="fails for x > 1", witness={"x": 2.0},
+                              error_in="statement", statement_survives=None), READINGS[1]))
+    rows = {(r["id"], r["reading"]): r for r in errata_rows([step, stmt, unsaid, reading])}
+    assert rows[("readtest/claim-step", None)]["error"] == "proof step; statement survives"
+    assert rows[("readtest/claim-stmt", None)]["error"] == "statement; statement fails"
+    assert rows[("readtest/claim-unsaid", None)]["error"] == ""
+    assert rows[("readtest/claim", "every x")]["error"] == "statement"
+    text = errata_markdown([step, stmt])
+    assert "| where |" in text and "proof step; statement survives" in text and "statement; statement fails" in text
+    back = json.loads(json.dumps(step.to_json()))
+    assert back["error_in"] == "proof-step" and back["statement_survives"] is True
+    assert json.loads(json.dumps(reading.to_json()))["readings"][0]["error_in"] == "statement"
+    assert step.corrected(statements=(COMMON,)).error_in is None      # the corrected claim is not wrong
+
+
+@pytest.mark.parametrize("kw, match", [
+    ({"error_in": "proof"}, "error_in: must be one of"),
+    ({"statement_survives": "yes"}, "statement_survives: must be True, False or None"),
+])
+def test_a_bad_error_field_is_refused_naming_it(kw, match):
+    with pytest.raises(ClaimError, match=match):
+        _wrong("readtest/claim-bad", **kw)
+    with pytest.raises(ClaimError, match="Reading .r.: " + match):
+        Reading("r", "violated", reason="r", **kw)
+    with pytest.raises(ClaimError, match="only a claim or reading expected 'violated'"):
+        Claim(id="readtest/claim-holds", source=SRC, domain=DOM, statements=(COMMON,), error_in="statement")
+
+
+def test_errata_of_a_wrong_claim_name_the_readings_under_which_it_holds():
+    claim = _claim((Reading("bounded", "holds", replaces=(PRINTED.name,)),), statements=(COMMON, PRINTED, BOUNDED),
+                   expected="violated", reason="fails for x > 1", witness={"x": 2.0}, error_in="statement",
+                   statement_survives=False)
+    assert errata_rows([claim])[0]["error"] == "statement; statement fails; holds read as 'bounded'"

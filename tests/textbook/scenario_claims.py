@@ -9,7 +9,8 @@ import numpy as np
 import sympy as sp
 
 from dpverify import Claim, Domain, ExpectationBound, Int, Real, Relation, Seq, Source, SupBound
-from dpverify.scenarios import (additive_noise, adaptive_gd, budget_filter_gd, dp_audit, gd_sensitivity,
+from dpverify.scenarios import (additive_noise, adaptive_gd, budget_filter_gd, coupled_stability, dp_audit,
+                                gd_sensitivity,
                                 output_perturbation_gd, output_perturbation_privacy, random_round_sgd, sampled_gaussian,
                                 noisy_gd, squared_loss_sensitivity, step_decay_risk, step_decay_stability)
 from dpverify.scenarios.one_sample_sgd import one_sample_sgd
@@ -416,9 +417,45 @@ GD_SC, GD_SC_PLANTED = _twins(
     "M R^2/(12 T) for T >= 3",
     {"M": 1.0, "R": 1.0, "mu": 1e-4, "T": 100})
 
+# ------------------------------------------------------------------------- coupled_stability: per-step steps and SGD
+# Hardt, Recht & Singer's Theorem 3.8 with the decaying steps eta_t = c/t (per-step, the step index in the scenario):
+# the gap is at most (2 L^2 / N) sum_t eta_t, attained by a linear loss whose replaced sample is the negative of the
+# original at norm L (the class's extreme pair, one draw in four). A planted 3/2 in place of 2 fails there.
+Ls, cs, Ts, Ns, Ms, Bs = sp.symbols("L c T N M B", positive=True)
+_stab = Domain(Relation(sp.Le(cs * Ms, 2), "c <= 2/M (steps at most 2/beta)"),
+               L=Real(gt=0, search=(0.1, 10.0), log=True), c=Real(gt=0, search=(0.01, 1.0), log=True),
+               T=Int(ge=1, search=(1, 30)), N=Int(ge=2, search=(2, 20)), M=Real(gt=0, search=(0.1, 2.0)))
+_HRS = coupled_stability(lipschitz=Ls, step=cs / t, horizon=Ts, n_samples=Ns, smooth=Ms)
+STAB_STEPS, STAB_STEPS_PLANTED = _twins(
+    "thm-stability-decaying-steps", HRS, "Theorem 3.8 (convex, L-Lipschitz, beta-smooth; steps c/t <= 2/beta)",
+    "Noisy GD with steps c/t: uniform stability <= (2 L^2/N) sum_t c/t.", _stab,
+    SupBound("gap <= 2 L^2 c H_T / N", kind="stability", bound=2 * Ls**2 * cs * sp.harmonic(Ts) / Ns, scenario=_HRS),
+    ("thm-stability-decaying-steps-three-halves", "gap <= (3/2) L^2 c H_T / N (the 2 of the expansion lost).",
+     SupBound("gap <= 1.5 L^2 c H_T / N", kind="stability", bound=sp.Rational(3, 2) * Ls**2 * cs * sp.harmonic(Ts) / Ns,
+              scenario=_HRS)),
+    "at the extreme pair (x_new = -x_i, ||x_i|| = L) of a linear loss the gap is exactly 2 L^2 c H_T / N",
+    {"L": 1.0, "c": 1.0, "T": 1, "N": 2, "M": 1.0})
+# SGD with batches of B drawn with replacement, the same indices in both runs, on logistic losses (L^2/4-smooth):
+# the gap stays below 2 L^2 T c / N; near theta = 0 the logistic derivative is 1/2, so the extreme pair's gap is
+# about L^2 T c / (2N) and a bound L^2 T c / (4N) (a factor 8 lost) fails.
+_sgdd = Domain(L=Real(gt=0, search=(0.5, 2.0), log=True), c=Real(gt=0, search=(0.01, 0.5), log=True),
+               T=Int(ge=1, search=(1, 10)), N=Int(ge=2, search=(2, 8)), M=Real(gt=0, search=(1.0, 10.0)),
+               B=Int(ge=1, search=(1, 4)))
+_SGD = coupled_stability(families=("logistic",), lipschitz=Ls, step=cs, horizon=Ts, n_samples=Ns, smooth=Ms, batch=Bs,
+                         noise_std=1)
+STAB_SGD, STAB_SGD_PLANTED = _twins(
+    "thm-stability-sgd-sampling", HRS, "Theorem 3.8 for SGD (batches drawn with replacement), logistic losses",
+    "Noisy SGD with batches of B drawn with replacement: uniform stability <= 2 L^2 T c / N.", _sgdd,
+    SupBound("gap <= 2 L^2 T c / N", kind="stability", bound=2 * Ls**2 * Ts * cs / Ns, scenario=_SGD),
+    ("thm-stability-sgd-sampling-eighth", "gap <= L^2 T c / (4N) (a factor 8 lost).",
+     SupBound("gap <= L^2 T c / (4N)", kind="stability", bound=Ls**2 * Ts * cs / (4 * Ns), scenario=_SGD)),
+    "at the extreme pair near theta = 0 the gap is about L^2 T c / (2N)",
+    {"L": 2.0, "c": 0.5, "T": 10, "N": 2, "M": 1.0, "B": 1})
+
 CLAIMS = (LAPLACE_L2, LAPLACE_L2_PLANTED, SQUARED, SQUARED_PLANTED, GD_SENS, GD_SENS_PLANTED, OUTPUT_PRIVACY,
           OUTPUT_PRIVACY_PLANTED, OUTPUT_UTILITY, OUTPUT_UTILITY_PLANTED, BUDGET_FILTER, BUDGET_FILTER_PLANTED,
           SCHEDULE, SCHEDULE_PLANTED, NOISY_GD_DP, NOISY_GD_DP_PLANTED, RENYI, RENYI_PLANTED, ONE_SAMPLE_DP,
           ONE_SAMPLE_DP_PLANTED, SAMPLED, SAMPLED_PLANTED, RANDOM_ROUND, RANDOM_ROUND_PLANTED, ADAPTIVE,
           ADAPTIVE_PLANTED, ONE_SAMPLE_SGD, ONE_SAMPLE_SGD_PLANTED, STEP_DECAY_RISK, STEP_DECAY_RISK_PLANTED,
-          STEP_DECAY_STABILITY, STEP_DECAY_STABILITY_PLANTED, GD_CONVEX, GD_CONVEX_PLANTED, GD_SC, GD_SC_PLANTED)
+          STEP_DECAY_STABILITY, STEP_DECAY_STABILITY_PLANTED, GD_CONVEX, GD_CONVEX_PLANTED, GD_SC, GD_SC_PLANTED,
+          STAB_STEPS, STAB_STEPS_PLANTED, STAB_SGD, STAB_SGD_PLANTED)

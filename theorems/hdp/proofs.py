@@ -218,7 +218,7 @@ def _eq9_data(n, m, k, seed, t, yr):
 
 
 @lru_cache(maxsize=4096)
-def _eq9_float(n, m, k, seed, t, yr):
+def _eq9_float(n, m, k, seed, t, yr, project=False):
     """:func:`_eq9` in double precision (the screen)."""
     X, y, Xp, yp = _eq9_data(n, m, k, seed, t, yr)
 
@@ -226,10 +226,13 @@ def _eq9_float(n, m, k, seed, t, yr):
         H = A.T @ A / n
         E, Q = np.linalg.eigh(H)
         keep = E > E.max() * 1e-9
-        return Q[:, keep] @ ((Q[:, keep].T @ (A.T @ b / n)) / E[keep]), float(E[keep].min())
+        P = Q[:, keep] @ Q[:, keep].T
+        return Q[:, keep] @ ((Q[:, keep].T @ (A.T @ b / n)) / E[keep]), float(E[keep].min()), P
 
-    th, mu = mn(X, y)
-    thp, _ = mn(Xp, yp)
+    th, mu, P = mn(X, y)
+    thp, _, _ = mn(Xp, yp)
+    if project:    # the minimiser of D nearest theta_i*: theta* plus the null-space part of theta_i*
+        th = th + (np.eye(m) - P) @ thp
     r = max(np.linalg.norm(th), np.linalg.norm(thp))
     allX, ally = np.vstack([X, Xp[:1]]), np.concatenate([y, yp[:1]])
     xn = np.linalg.norm(allX, axis=1)
@@ -238,15 +241,18 @@ def _eq9_float(n, m, k, seed, t, yr):
 
 
 @lru_cache(maxsize=4096)
-def _eq9(n, m, k, seed, t, yr):
+def _eq9(n, m, k, seed, t, yr, project=False):
     """||theta_i* - theta*|| and 4G/(n mu) for D (rank <= k) and D' = D with x_0 replaced by
-    x_0 + t w (a fresh direction), label yr; minimisers of minimum norm; G the Lipschitz constant of
+    x_0 + t w (a fresh direction), label yr; minimisers of minimum norm (with ``project``, theta* the
+    minimiser of D nearest theta_i*, its projection on D's minimisers); G the Lipschitz constant of
     the per-sample losses of D and D' on the ball of radius max(||theta*||, ||theta_i*||)."""
     X, y, Xp, yp = _eq9_data(n, m, k, seed, t, yr)
     dps = max(mpmath.mp.dps, 30)
     with mpmath.workdps(dps):
-        _, _, _, _, th, mu = _mp_ls(X, y, dps)
+        _, _, _, P, th, mu = _mp_ls(X, y, dps)
         _, _, _, _, thp, _ = _mp_ls(Xp, yp, dps)
+        if project:
+            th = th + (mpmath.eye(m) - P) * thp
         dist = mpmath.sqrt(mpmath.fsum((th[i] - thp[i]) ** 2 for i in range(m)))
         r = max(mpmath.norm(th), mpmath.norm(thp))
         G = max(mpmath.sqrt(mpmath.fsum(mpmath.mpf(float(a)) ** 2 for a in row)) * (
@@ -255,16 +261,19 @@ def _eq9(n, m, k, seed, t, yr):
         return dist, 4 * G / (n * mu)
 
 
-def _eq9_fn(part):
+def _eq9_fn(part, project=False):
     def f(n, m, k, seed, t, yr):
         if not _is_mp(t, yr):
-            return _eq9_float(*_ints(n, m, k, seed), float(t), float(yr))[part]
-        return _eq9(*_ints(n, m, k, seed), float(t), float(yr))[part]
+            return _eq9_float(*_ints(n, m, k, seed), float(t), float(yr), project)[part]
+        return _eq9(*_ints(n, m, k, seed), float(t), float(yr), project)[part]
     return f
 
 
 EQ9_DIST = implemented_function("eq9_dist", _eq9_fn(0))
 EQ9_BOUND = implemented_function("eq9_bound", _eq9_fn(1))
+#: ... with theta* the minimiser of D nearest theta_i* (the projection QG holds for, Karimi et al. 2016).
+EQ9_DIST_PROJ = implemented_function("eq9_dist_proj", _eq9_fn(0, True))
+EQ9_BOUND_PROJ = implemented_function("eq9_bound_proj", _eq9_fn(1, True))
 
 
 # --------------------------------------------------------------------------- Theorem 4 and c_t

@@ -48,6 +48,7 @@ def _true_risk_claim(eq, printed, summary, chain, rate, rate_text):
     """(17) or (18): the text's derivation for one schedule is O of the printed rate."""
     return Claim(id=f"dni/eq-{eq}", source=_src("after Theorem A.1", f"({eq})", _TER_TEXT + printed),
                  kind="rate", summary=summary, domain=_ter_domain, definitions=GAMMA,
+                 about="algorithm",  # the true excess risk PGD attains; the Rate checks the derivation's bound
                  statements=(Rate(f"({eq}): the derivation's bound = O({rate_text})", expr=chain, rate=rate,
                                   kind="O", paths=_TER_PATHS),))
 
@@ -124,6 +125,7 @@ THM_A_3 = Claim(
             "the iterate by eta ||x_n - x_n'||/N <= 2 G eta/N per step: s = 2 G^2 T eta/N (Bassily et al. 2019 "
             "also assume convexity, which the statement omits)"),
     witness={"G": 1.0, "eta": 1.0, "M": 1.0, "T": 1, "N": 2, "adjacency": "replace"},
+    error_in="statement", statement_survives=False,
 )
 THM_A_3_CORRECTED = THM_A_3.corrected(
     summary="For convex, M-smooth, G-Lipschitz losses and eta < 2/M, PGD is (2 G^2 T eta / N)-uniformly stable.",

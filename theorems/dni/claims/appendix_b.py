@@ -93,6 +93,7 @@ ZCDP_INVERSION = Claim(
                  note="the printed formula gives 81.48, not appendix D's 0.1963"),
     ),
     witness={"epsilon": 1.0, "delta": math.exp(-1)},
+    error_in="statement", statement_survives=False,
 )
 ZCDP_INVERSION_CORRECTED = ZCDP_INVERSION.corrected(
     summary="rho = eps + 2L - 2 sqrt(L(eps + L)) = (sqrt(L + eps) - sqrt L)^2 solves Lemma B.3's equation.",
@@ -127,6 +128,7 @@ R_COMPARISON = Claim(
     reason=("holds only for the spurious printed root; with the rho that Lemma B.3 gives, "
             "R_zCDP = 2 eps^2/(sqrt(L + eps) + sqrt L)^2 < R_MA/2 for every eps > 0 (e.g. eps=4, delta=1e-8: 0.3927 < 0.8686)"),
     witness={"epsilon": 1.0, "delta": math.exp(-1)},
+    error_in="statement", statement_survives=False,
 )
 R_COMPARISON_CORRECTED = R_COMPARISON.corrected(
     summary="R_zCDP = 2 (sqrt(L + eps) - sqrt L)^2 < R_MA/2 for every eps > 0, 0 < delta < 1.",
@@ -158,6 +160,7 @@ LEMMA_B_4 = Claim(
             "but the sensitivity needs the per-sample loss, where x_i^T theta - 1 can reach -(B + 1): "
             "sensitivity (B + 1)/N > sqrt(B^2 + 1)/N"),
     witness={"B": 1.0, "N": 2},
+    error_in="statement", statement_survives=False,
 )
 LEMMA_B_4_CORRECTED = LEMMA_B_4.corrected(
     summary="Remove-one sensitivity of the squared loss is at most (B + 1)/N, attained (x_i = e, theta = -B e).",

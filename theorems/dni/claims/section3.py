@@ -36,6 +36,7 @@ THM_3_1 = Claim(
     reason=("the proof uses Def. B.1's remove-one sensitivity G/N, but Def. 3.4's neighbours d, d' in D^n "
             "differ by a replaced sample: sensitivity 2G/N, so rho = 2 sum sigma_t^-2 < 2R, not R/2"),
     witness={"T": 1, "R": math.e, "G": 1.0, "N": 2, "sigma": [1.0]},
+    error_in="statement", statement_survives=False,
 )
 THM_3_1_CORRECTED = THM_3_1.corrected(
     summary="rho < 2R for replace-one neighbours (Def. 3.4); rho < R/2 for remove-one with fixed N (Def. B.1).",

@@ -90,6 +90,7 @@ CLAIM_T_LIMIT = Claim(
     reason=("ln(1/gamma) ~ 1/kappa, so T = ln(1 + ln(1/gamma)/alpha)/ln(1/gamma) -> 1/alpha (and "
             "kappa ln(1 + 1/(kappa alpha)) -> 1/alpha), not 0; T even increases with kappa"),
     witness={"kappa": 10.0, "alpha": 1.0},
+    error_in="proof-step", statement_survives=True,
 )
 CLAIM_T_LIMIT_CORRECTED = CLAIM_T_LIMIT.corrected(
     summary="The T of (23) increases with kappa towards 1/alpha: T < 1/alpha and T -> 1/alpha as kappa -> inf.",

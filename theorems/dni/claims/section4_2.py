@@ -67,6 +67,7 @@ THM_4_4 = Claim(
             "beta=0.01, negligible noise: 0.0577 > gamma^5 = 0.0328)"),
     witness={"kappa": 1.01, "M": 1.0, "G": 1.0, "N": 1.0, "D": 1, "Delta1": 0.495, "R": 20.0, "T": 1, "beta": 0.125,
              "eta0": 0.505, "sigma": [1.0]},
+    error_in="statement", statement_survives=False,
 )
 GAMMA_MOM_C = {gamma: 1 - eta0 / kappa * (1 - eta0 / 4)}
 THM_4_4_CORRECTED = THM_4_4.corrected(
@@ -102,6 +103,7 @@ MOMENTUM_EXAMPLE = Claim(
     constants=(Constant("largest eta0 at beta = 0.9, gamma = 0.99", "0.98", _ETA0_MAX.subs({beta: sp.Rational(9, 10),
                                                                                             gamma: sp.Rational(99, 100)}),
                         note="the printed condition gives 0.003014"),),
+    error_in="statement", statement_survives=False,
 )
 MOMENTUM_EXAMPLE_CORRECTED = MOMENTUM_EXAMPLE.corrected(
     summary=("At beta = 0.9, gamma = 0.99 the condition is eta0 <= 0.0030140; with gamma = 1 - eta0/kappa that needs "
@@ -178,6 +180,7 @@ THM_4_5 = Claim(
     reason=f"the U3 step holds; the ERUB step fails: {_INHERITS}",
     witness={"kappa": 1.01, "M": 1.0, "G": 1.0, "N": 1.0, "D": 1, "Delta1": 0.495, "R": 20.0, "T": 1, "beta": 0.125,
              "eta0": 0.505},
+    error_in="statement", statement_survives=False,
 )
 
 
@@ -215,6 +218,7 @@ THM_4_6 = Claim(
     reason=f"the q_t step holds; the ERUB of the statement fails: {_INHERITS}",
     witness={"kappa": 1.65, "eta0": 1.0, "beta": 0.0625, "T": 1, "R": 1.0, "M": 1.0, "G": 1.0, "N": 1.0, "D": 1,
              "Delta1": 1.0, "sigma": [0.135]},
+    error_in="statement", statement_survives=False,
 )
 THM_4_6_CORRECTED = _with_corrected_contraction(
     THM_4_6, ("The dynamic-schedule ERUB with gamma' = 1 - (eta0/kappa)(1 - eta0/4) in place of gamma (also in "
@@ -295,6 +299,7 @@ THM_4_8 = Claim(
             "gives kappa/eta0: (15) fails whenever eta0 < 1 - gamma^T (e.g. beta -> 0, eta0 = 1/2, T large)"),
     witness={"kappa": math.e, "M": 1.0, "G": 1.0, "D": 1, "Delta1": 1.0, "N": 1.0, "R": 1.0, "T": 6, "t": 1,
              "beta": 0.25, "eta0": math.exp(-1), "sigma_g": 1.0},
+    error_in="statement", statement_survives=False,
 )
 THM_4_8_CORRECTED = THM_4_8.corrected(
     summary="alpha R' U3^g <= alpha_g sigma_g^2 / eta0, so the sampling term of (11) is at most 2 alpha_g sigma_g^2.",

@@ -99,6 +99,7 @@ LEMMA_9 = Claim(
             "state it for eps <= 1): at eps = 10, alpha = 0.01 an eps-DP algorithm subsampled is ln(1 + 0.01 (e^10 - 1)) "
             "= 5.40-DP at best, not 0.2-DP"),
     witness={"epsilon": 10.0, "delta": 0.0, "alpha": 0.01},
+    error_in="statement", statement_survives=False,
 )
 LEMMA_9_CORRECTED = LEMMA_9.corrected(
     summary="For eps <= 1 the subsampled algorithm is (2 alpha eps, alpha delta)-DP; for every eps it is (ln(1 + alpha(e^eps - 1)), alpha delta)-DP (tight).",
@@ -173,6 +174,7 @@ LEMMA_11 = Claim(
             "has the beta); without it the sides scale differently and the bound fails for beta > 1 (beta = 100, one "
             "noiseless step: 8100 > 526)"),
     witness={"beta": 100.0, "eta": 0.001, "T": 1, "d": 1, "sigma": 0.001, "Delta0": 50.0, "R0": 1.0},
+    error_in="statement", statement_survives=False,
 )
 LEMMA_11_CORRECTED = LEMMA_11.corrected(
     summary="E||grad F(w_R)||^2 <= beta (D_f^2 + sigma^2 sum eta^2)/sum(2 eta - beta eta^2) (Theorem 5's form); item 2 as printed.",
@@ -209,6 +211,7 @@ LEMMA_12 = Claim(
             "(1/L) E||grad f||^2); item 2 keeps the D_f step but quotes the bound of the D_X step: with D~ = D_f it is "
             "beta R0^2/T + (D_f + R0^2/D_f) sigma/sqrt T, and flat losses (D_f << R0) exceed the printed one"),
     witness={"beta": 1.0, "T": 10000, "d": 1, "sigma": 0.012, "Delta0": 0.00113, "R0": 1.0},
+    error_in="statement", statement_survives=False,
 )
 LEMMA_12_CORRECTED = LEMMA_12.corrected(
     summary="E||grad F(w_R)||^2 <= beta^2 D_f^2/T + 2 beta D_f sigma/sqrt T; convex: E F(w_R) - F* <= beta R0^2/T + (D_f + R0^2/D_f) sigma/sqrt T.",

@@ -118,6 +118,7 @@ TABLE_1 = Claim(
             "log(1/delta)))) gives nd log(n eps/sqrt(d log(1/delta))) (every other cell follows from its bound)"),
     witness={"beta": 1.0, "mu": 1.0, "L": 1.0, "D": 1.0, "Delta0": 0.1, "n": 1e4, "d": 10.0, "epsilon": 1.0,
              "delta": 1e-5},
+    error_in="statement", statement_survives=False,
 )
 TABLE_1_CORRECTED = TABLE_1.corrected(
     builds_on=("erm/thm-2b-corrected",),

@@ -51,6 +51,7 @@ LEMMA_1 = Claim(
     reason=("the classical Gaussian calibration holds only for eps < 1 (Dwork & Roth, Thm A.1); the exact "
             "profile exceeds delta from eps ~ 3.8 on (e.g. eps = 20, delta = 0.01: delta(eps) = 0.48)"),
     witness={"epsilon": 20.0, "delta": 0.01, "Delta1": 1.0, "Delta2": 1.0, "k": 1},
+    error_in="statement", statement_survives=False,
 )
 LEMMA_1_CORRECTED = LEMMA_1.corrected(
     summary=("Laplace: eps-DP for every eps; Gaussian with sigma = sqrt(2 ln(1.25/delta)) Delta_2/eps: "

@@ -8,7 +8,7 @@ from dpverify.scenarios import dp_audit
 from dpverify.scenarios.one_sample_sgd import one_sample_sgd
 from dpverify.scenarios.single_sample_sgd import linear_pair_sampler, single_sample_sgd_privacy
 from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, LimitPath, Rate, Real, Relation,
-                           SupBound)
+                           Reading, SupBound)
 
 from .. import proofs
 from .common import Delta0, G, L_, L_DELTA, T, V, _src, c, delta, eps, k, m, mu, n, seed, sigma, u_i, u_o, u_r
@@ -71,6 +71,7 @@ EQ_2 = Claim(
             "even c = 1000 fails (n = 1e5, T = 12, eps = 1: delta >= 1.2e-4)"),
     witness={"G": 1.0, "n": 100000, "T": 12, "epsilon": 1.0, "delta": 1e-5, "c": 1000.0, "u_i": -1.0, "u_r": 1.0,
              "u_o": 1.0},
+    error_in="statement", statement_survives=False,
 )
 _EQ2C_DOMAIN = Domain(
     Relation(sp.Le(eps, T / n**2), "eps <= q^2 T, q = 1/n (the condition of [1], Theorem 1, with c1 = 1)"),
@@ -132,6 +133,7 @@ THM_1 = Claim(
             "||grad L(theta_t)||^2 + Var_J, so each step adds up to Var_J/(2L) (n = 3, sigma = 0.01, one step: "
             "E L(theta_2) - L* = 0.1887 > 0.1689)"),
     witness={"n": 3, "m": 1, "seed": 2, "sigma": 0.01, "T": 1},
+    error_in="statement", statement_survives=False,
 )
 THM_1_CORRECTED = THM_1.corrected(
     summary=("With the sampling variance V = max_t E Var_J grad l(theta_t; z_J): E[L(theta_{t+1}) - L*] <= "
@@ -170,6 +172,7 @@ REMARK_2 = Claim(
             "eigenvalue of X^T X/n): moving theta* along the null space keeps L = L* while ||theta - theta*|| grows; "
             "[22] states QG with the distance to the set of minimisers"),
     witness={"n": 3, "m": 2, "k": 1, "seed": 0, "s": 1.0},
+    error_in="statement", statement_survives=False,
 )
 REMARK_2_CORRECTED = REMARK_2.corrected(
     summary="QG holds with theta* the projection of theta on the set of minimisers (Karimi et al. 2016, Thm 2).",
@@ -208,6 +211,7 @@ LEMMA_1 = Claim(
             "gamma 0.2)"),
     witness={"x1": 1.0, "y1": -1.0, "x2": 1.0, "y2": 1.0, "p": 0.5, "n": 10, "T": 5, "sigma": 0.1, "theta1": 0.0,
              "k": 10},
+    error_in="statement", statement_survives=False,
 )
 LEMMA_1_CORRECTED = LEMMA_1.corrected(
     summary="E_{D ~ P^n, A}[L_P(A(D)) - L(A(D); D)] <= gamma (Hardt, Recht & Singer 2016, Thm 2.2).",
@@ -235,6 +239,7 @@ THM_2 = Claim(
     reason=("the proof applies Lemma 1, which needs the expectation over D as well: for one data set unlike P the "
             "generalisation error stays O(1) while (5) is O(1/n^2) (D = 10 copies of (1, -1): 1 > 0.797)"),
     witness=LEMMA_1.witness,
+    error_in="statement", statement_survives=False,
 )
 THM_2_CORRECTED = THM_2.corrected(
     summary="(5) with every expectation over D ~ P^n and the algorithm.",
@@ -283,6 +288,7 @@ LEMMA_2 = Claim(
             "- 1 at theta = 0: 0 <= -2L fails) or smooth only on C (l = theta + r >= 0 on C = [-r, r], at theta = -r) "
             "breaks it"),
     witness={"L_s": 1.0, "theta": 0.0, "a": 0.0, "c0": -1.0},
+    error_in="statement", statement_survives=False,
 )
 LEMMA_2_CORRECTED = LEMMA_2.corrected(
     summary=("For non-negative losses L-smooth on all of R^m (the squared loss with L = ||x||^2, the logistic loss with "
@@ -316,11 +322,18 @@ EQ_9 = Claim(
     summary="For a PL empirical risk, the minimisers on neighbouring data sets satisfy ||theta_i* - theta*|| <= 4G/(n mu).",
     domain=Domain(_RD_REL, **_EQ9),
     statements=(Inequality("||theta_i* - theta*|| <= 4G/(n mu)", lhs=proofs.EQ9_DIST(n, m, k, seed, t_, yr),
-                           rhs=proofs.EQ9_BOUND(n, m, k, seed, t_, yr), skip=("symbolic",)),),
+                           rhs=proofs.EQ9_BOUND(n, m, k, seed, t_, yr), skip=("symbolic",)),
+                Inequality("dist(theta_i*, argmin L(.; D)) <= 4G/(n mu) (theta* the minimiser of D nearest theta_i*)",
+                           lhs=proofs.EQ9_DIST_PROJ(n, m, k, seed, t_, yr), rhs=proofs.EQ9_BOUND_PROJ(n, m, k, seed, t_, yr),
+                           skip=("symbolic",), reading="nearest minimiser")),
+    readings=(Reading("nearest minimiser", "holds", replaces=("||theta_i* - theta*|| <= 4G/(n mu)",),
+                      summary=("theta* is the minimiser of D nearest theta_i* (QG of Remark 2 read with the projection on "
+                               "the set of minimisers, which PL does give): dist(theta_i*, argmin L(.; D)) <= 4G/(n mu)")),),
     expected="violated",
     reason=("the step uses QG at a unique theta*, which PL does not give (Remark 2): with a rank-deficient D the minimiser "
             "of D' can lie far along D's null space (n = 10, m = 2, rank 1: 11.1 > 9.07)"),
     witness={"n": 10, "m": 2, "k": 1, "seed": 0, "t": 0.1, "y_r": -1.0},
+    error_in="proof-step", statement_survives=False,
 )
 EQ_9_CORRECTED = EQ_9.corrected(
     summary="With a unique minimiser (mu = lambda_min(X^T X/n) > 0, QG at theta*), ||theta_i* - theta*|| <= 4G/(n mu).",
@@ -355,6 +368,10 @@ _R4_TEXT = ("Remark 4: 'if E[L*] = O(1/n), taking T = O(log n), if we ignore con
             "(sqrt(n eps)/sqrt(m) gives neither); derivation: Theorem 3's bound with G = L = mu = 1, E[L(theta) - L*] = "
             "m/(n^2 eps^2) (Theorem 1 without logs), E[L*] = 1/n")
 _TAU_B = sp.sqrt(N_) * eps_r / sp.sqrt(Md)
+_R4_TAU_B_RATE = sp.sqrt(Md) / (N_**1.5 * eps_r) + Md**1.5 / (N_**2.5 * eps_r**3)
+_EPS_AT_MOST_1 = {"eps_r": lambda x, base: min(base["eps_r"], 1.0)}
+_R4_PATHS_EPS1 = (LimitPath("eps_r", "0+"), LimitPath("N", "inf", tied=_EPS_AT_MOST_1, label="eps <= 1"),
+                  LimitPath("M_d", "inf", tied=_EPS_AT_MOST_1, label="eps <= 1"))
 REMARK_4 = Claim(
     id="hdp/remark-4",
     source=_src("Section 4.1, Remark 4", None, _R4_TEXT),
@@ -368,13 +385,25 @@ REMARK_4 = Claim(
         Rate("inf over tau: O(min{m/(n^2 eps^2) + 1/n, sqrt(m)/(n^1.5 eps) + m^1.5/(n^2.5 eps^3)})", expr=_thm3_inf(_A4),
              rate=sp.Min(_A4 + 1 / N_, sp.sqrt(Md) / (N_**1.5 * eps_r) + Md**1.5 / (N_**2.5 * eps_r**3)), kind="O",
              paths=_R4_PATHS),
+        Rate("eps <= 1: tau = sqrt(n) eps/sqrt(m): O(sqrt(m)/(n^1.5 eps) + m^1.5/(n^2.5 eps^3))",
+             expr=_thm3_bound(_A4, _TAU_B), rate=_R4_TAU_B_RATE, kind="O", paths=_R4_PATHS_EPS1, reading="eps <= 1"),
+        Rate("eps <= 1: inf over tau: O(min{...})", expr=_thm3_inf(_A4), rate=sp.Min(_A4 + 1 / N_, _R4_TAU_B_RATE),
+             kind="O", paths=_R4_PATHS_EPS1, reading="eps <= 1"),
     ),
+    readings=(Reading("eps <= 1", "holds",
+                      replaces=("tau = sqrt(n) eps/sqrt(m): O(sqrt(m)/(n^1.5 eps) + m^1.5/(n^2.5 eps^3))",
+                                "inf over tau: O(min{m/(n^2 eps^2) + 1/n, sqrt(m)/(n^1.5 eps) + m^1.5/(n^2.5 eps^3)})"),
+                      summary=("eps in the range of the Gaussian calibration the paper uses (Lemma 3, [15]: eps <= 1), "
+                               "as n, m -> infinity and eps -> 0: the dropped 16 eps/(sqrt(m) n^1.5) is at most 16 times "
+                               "sqrt(m)/(n^1.5 eps), so both printed rates hold")),),
     expected="violated",
     reason=("the term (tau + L) 16 G^2/(n^2 mu^2) is dropped: at tau = sqrt(n) eps/sqrt(m) it is 16 eps/(sqrt(m) n^1.5), "
             "which grows with eps while the printed rate vanishes; so does the min (n = m = 1: ratio ~ eps as eps -> inf)"),
     witness={"N": 100.0, "M_d": 1.0, "eps_r": 10.0},
+    error_in="statement", statement_survives=False,
 )
 REMARK_4_CORRECTED = REMARK_4.corrected(
+    about="algorithm",  # the excess population risk DP-SGD attains; the Rates check Theorem 3's bound
     summary=("At tau = sqrt(n) eps/sqrt(m) the bound is O(sqrt(m)/(n^1.5 eps) + m^1.5/(n^2.5 eps^3) + eps/(sqrt(m) n^1.5)), "
              "and the best tau gives O(min{m/(n^2 eps^2) + 1/n, that})."),
     statements=(

@@ -1,13 +1,15 @@
 """Claims of [hdp], Section 5 (PIDP-SGD): Lemma 3, Theorems 4-7, the sensitivity of c_t, the escape probability."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import sympy as sp
 
 from dpverify.scenarios import PointScenario, gaussian_mechanism
 from dpverify.scenarios.one_sample_sgd import one_sample_sgd
 from dpverify.scenarios.single_sample_sgd import single_sample_sgd_privacy
 from dpverify.spec import (Claim, Constant, Domain, ExpectationBound, Identity, Inequality, Int, Rate, Real, Relation,
-                           SupBound)
+                           Reading, SupBound)
 
 from .. import proofs
 from .common import Delta0, G, L_, S_, T, V, _src, c, delta, eps, k, m, mu, n, seed, sigma
@@ -61,6 +63,7 @@ LEMMA_3 = Claim(
     reason=("the calibration of [15] holds only for eps < 1; for larger eps it adds too little noise (eps = 10, "
             "delta = 0.1, c = 2.25: the exact delta at eps is 0.404)"),
     witness={"epsilon": 10.0, "delta": 0.1, "S": 1.0, "c": 2.25},
+    error_in="statement", statement_survives=False,
 )
 LEMMA_3_CORRECTED = LEMMA_3.corrected(
     summary="For eps <= 1 (the range of [15], Theorem A.1) sigma = c S(f)/eps with c > sqrt(2 log(1.25/delta)) is (eps, delta)-DP.",
@@ -99,6 +102,7 @@ THM_4 = Claim(
             "weighted Hessians along the removal path): it needs their smallest eigenvalue >= zeta (n = 3, logistic, "
             "lam = 0.001: error 10.7 > 8.65)"),
     witness={"n": 3, "m": 1, "seed": 0, "a": 1.0, "lam": 0.001, "model": 1},
+    error_in="statement", statement_survives=False,
 )
 THM_4_CORRECTED = THM_4.corrected(
     summary=("With zeta <= the smallest eigenvalue of every weighted Hessian on the removal path (lam (n-1)/n for "
@@ -108,6 +112,8 @@ THM_4_CORRECTED = THM_4.corrected(
 )
 _CT_TEXT = ("proof of Theorem 5: S(c_t) = ||c_t(D) - c_t(D')||_2 = (1/n)||H^{-1}(grad l(theta_r, z_t) - grad l(theta_r, z_t'))||_2; "
             "'If l(.) is G-Lipschitz over theta, and ||H||_2 >= zeta, we have S(c_t) <= 2G/(n zeta)' ")
+_CT_MIN = Inequality("sup_t ||c_t(D) - c_t(D')|| <= 2G/(n zeta), zeta = min lambda_min(H), lambda_min(H')",
+                     lhs=proofs.CT_SENS(*_IF_A), rhs=proofs.CT_BOUND_MIN(*_IF_A), skip=("symbolic",))
 CT_SENSITIVITY = Claim(
     id="hdp/claim-ct-sensitivity",
     source=_src("Theorem 5", None, _CT_TEXT + "[H the Hessian of L(.; D), of L(.; D') for D', at a point theta~; sup over "
@@ -118,16 +124,24 @@ CT_SENSITIVITY = Claim(
     statements=(Inequality("sup_t ||c_t(D) - c_t(D')|| <= 2G/(n zeta), zeta = min of ||H||_2, ||H'||_2",
                            lhs=proofs.CT_SENS(*_IF_A), rhs=proofs.CT_BOUND_NORM(*_IF_A), skip=("symbolic",)),
                 Inequality("the same at lam = 1e-3 (lam of the point not used)", lhs=proofs.CT_SENS(*_IF_A_LEAST_RIDGE),
-                           rhs=proofs.CT_BOUND_NORM(*_IF_A_LEAST_RIDGE), skip=("symbolic",)),),
+                           rhs=proofs.CT_BOUND_NORM(*_IF_A_LEAST_RIDGE), skip=("symbolic",)),
+                replace(_CT_MIN, reading="least eigenvalue"),
+                Inequality("the same at lam = 1e-3, zeta = the least eigenvalue", lhs=proofs.CT_SENS(*_IF_A_LEAST_RIDGE),
+                           rhs=proofs.CT_BOUND_MIN(*_IF_A_LEAST_RIDGE), skip=("symbolic",), reading="least eigenvalue")),
+    readings=(Reading("least eigenvalue", "holds",
+                      replaces=("sup_t ||c_t(D) - c_t(D')|| <= 2G/(n zeta), zeta = min of ||H||_2, ||H'||_2",
+                                "the same at lam = 1e-3 (lam of the point not used)"),
+                      summary=("'||H||_2 >= zeta' read as H >= zeta I (the least eigenvalue of H and of H' at least zeta), "
+                               "what ||H^{-1} g|| <= G/zeta needs: S(c_t) <= 2G/(n zeta)")),),
     expected="violated",
     reason=("||H||_2 >= zeta bounds the largest eigenvalue; ||H^{-1} g|| <= G/zeta needs the smallest one >= zeta "
             "(n = 2, ill-conditioned least squares: 2.04 > 1.67)"),
     witness={"n": 2, "m": 2, "seed": 0, "a": 0.1353352832366127, "lam": 0.0024787521766663585, "model": 0},
+    error_in="proof-step", statement_survives=False,
 )
 CT_SENSITIVITY_CORRECTED = CT_SENSITIVITY.corrected(
     summary="S(c_t) <= 2G/(n zeta) with zeta <= the smallest eigenvalue of both Hessians (H on D and H' on D').",
-    statements=(Inequality("sup_t ||c_t(D) - c_t(D')|| <= 2G/(n zeta), zeta = min lambda_min(H), lambda_min(H')",
-                           lhs=proofs.CT_SENS(*_IF_A), rhs=proofs.CT_BOUND_MIN(*_IF_A), skip=("symbolic",)),),
+    statements=(_CT_MIN,),
 )
 
 # ----------------------------------------------------------------------------- Theorem 5
@@ -179,6 +193,7 @@ THM_5 = Claim(
             "(r = 100, n = 10, eps1 = eps2 = 3, delta1 = delta2 = 0.01, 30 steps: 0.21 > 0.02)"),
     witness={"n": 10, "R": 1, "T_local": 30, "r": 100.0, "delta1": 0.01, "delta2": 0.01, "epsilon1": 3.0,
              "epsilon2": 3.0, "c": 1.0, "x_i": 1.0, "x_r": -1.0, "x_o": 0.0, "v": 0.0},
+    error_in="statement", statement_survives=False,
 )
 _THM5C_DOMAIN = Domain(
     Relation(sp.Le(e1, T / n**2), "eps1 <= T/n^2 (eq. (2)-corrected)"),
@@ -236,6 +251,7 @@ ESCAPE = Claim(
             "contribution exceeds the threshold escapes less often (t0 = 0.01, K = 0.1, mu_c = 1: 1.3e-3 at eps = 1, "
             "4.3e-14 at eps = 3)"),
     witness={"t0": 0.01, "K": 0.1, "eps_a": 1.0, "eps_b": 3.0, "mu_c": 1.0},
+    error_in="statement", statement_survives=False,
 )
 ESCAPE_CORRECTED = ESCAPE.corrected(
     summary=("The escape probability increases with eps for samples with |2(c + E)| <= (1 - e^-2) t0 = (1 - e^-2) 2 r "
@@ -277,6 +293,7 @@ THM_6 = Claim(
             "(no noise at all) the bound is (1 - mu/L)^T (L(theta_0) - L*), below SGD's variance floor (n = 2, k = 0, one "
             "step: 0.264 > 0.0045)"),
     witness={"n": 2, "m": 1, "seed": 1, "sigma": 1.0, "T": 1, "k": 0},
+    error_in="statement", statement_survives=False,
 )
 THM_6_CORRECTED = THM_6.corrected(
     summary=("With the sampling variance V = max_t E Var_J grad l: <= (1 - mu/L)^T (L(theta_1) - L*) + (k m sigma^2/n + V)/"
@@ -320,9 +337,11 @@ THM_7 = Claim(
     reason=("the algebra from Theorem 3 holds, but the excess empirical risk it takes from Theorem 6 is not what the "
             "algorithm attains (Theorem 6 drops the one-sample gradient's variance: a floor V/(2 mu) that does not vanish)"),
     witness={"N": 100.0, "M_d": 1.0, "eps_r": 1.0, "K": 1.0, **THM_6.witness},
+    error_in="statement", statement_survives=False,
 )
 THM_7_CORRECTED = THM_7.corrected(
     builds_on=("hdp/thm-6-corrected",),
+    about="algorithm",  # the excess population risk PIDP-SGD attains; the Rates check the bounds' algebra
     summary=("What holds is the algebra: Theorem 3's bound with E[L - L*] = O(km/(n^3 eps^2)) and E[L*] = O(1/n) is "
              "O(min{...}) as printed; PIDP-SGD itself keeps the floor V/(2 mu) of Theorem 6-corrected."),
     domain=Domain(Relation(sp.Le(K_, N_), "k <= n"), **_T7_DOMAIN),

@@ -77,6 +77,7 @@ REMARK_5 = Claim(
             "gradient, an O(1/n) error that Theorem 4's O(1/n^2) bound cannot cover (n = 100, a = 0.1, zeta = 0.5: error "
             "0.0167 > 1.6e-5); reading B (regularising the loss) holds"),
     witness={"n": 100, "a": 0.1, "zeta": 0.5, "r": 1.0, "x_i": 1.0, "x_o": -1.0},
+    error_in="statement", statement_survives=False,
 )
 REMARK_5_CORRECTED = REMARK_5.corrected(
     summary=("With the damped c_z (reading A) the error is at most Theorem 4's bound at the undamped Hessian (zeta_H = a) "
@@ -126,6 +127,7 @@ REMARK_6 = Claim(
             "a far one moves it by |x_r - x_i|/n = O(1/n) while 2E = O(1/n^2) (n = 10, x_i = x_o = 0, x_r = 1, r = 1: "
             "0.1 > 0.08); the factor 2 bounds it with the larger of the two samples' contributions"),
     witness={"n": 10, "r": 1.0, "x_i": 0.0, "x_r": 1.0, "x_o": 0.0},
+    error_in="statement", statement_survives=False,
 )
 REMARK_6_CORRECTED = REMARK_6.corrected(
     summary=("The coefficient 2 is right for the larger of the two contributions (the deleted sample's and the inserted "
@@ -163,6 +165,7 @@ REMARK_7 = Claim(
             "with a probability above delta1 + delta2 (R = 2, r = 100, n = 10, eps1 = eps2 = 3, delta1 = delta2 = 0.01, 30 "
             "steps a round: round 0 alone gives 0.106 > 0.02), whatever later rounds do"),
     witness={**THM_5.witness, "R": 2},
+    error_in="statement", statement_survives=False,
 )
 REMARK_7_CORRECTED = REMARK_7.corrected(
     builds_on=("hdp/thm-5-corrected",),
@@ -223,6 +226,7 @@ REMARK_8 = Claim(
             "R n m^2 when m > n, exactly the high-dimension case the remark favours (n = 10, m -> inf: cost/printed ~ m/n); "
             "reading B of the comparison fails for every n > 1 (R n m^2 > R m^2)"),
     witness={"N": 10.0, "M_d": 10.0, "R_c": 1.0, "T_c": 1.0, "J": 0.0},
+    error_in="statement", statement_survives=False,
 )
 REMARK_8_CORRECTED = REMARK_8.corrected(
     summary=("Algorithm 1 costs Theta(R(nm^2 + m^3) + R T_local m), which is the printed O(Rnm^2 + R T_local m) when "
@@ -281,6 +285,7 @@ REMARK_9 = Claim(
             "B: a fixed value released k times with fresh noise leaks as one release with sensitivity sqrt(k) S, not S "
             "(R = 1, T_local = 30, eps2 = 1, delta2 = 1e-3: delta = 0.30)"),
     witness={"n": 10, "G": 1.0, "zeta": 1.0, "R": 1, "T_local": 30, "delta2": 1e-3, "epsilon2": 1.0},
+    error_in="statement", statement_survives=False,
 )
 _R9C = {**_R9, "epsilon2": Real(gt=0, search=(0.01, 30.0), log=True)}
 REMARK_9_CORRECTED = REMARK_9.corrected(

@@ -52,6 +52,7 @@ EPR_COMPARISON = Claim(
                 "better by a factor up to O(1/sqrt(n)) under the best case (ours: Table 1's O(min{m/(n^2 eps^2) + 1/n, "
                 "sqrt(m)/(n^1.5 eps) + m^1.5/(n^2.5 eps^3)}))"),
     kind="rate",
+    about="math",  # a comparison of two printed bounds
     summary="The printed min-rate over [16]'s m/(n^2 eps^2) + 1/n is Theta(1/sqrt(n)) as n grows.",
     domain=Domain(**_RATE_PARAMS),
     statements=(Rate("ratio = Theta(1/sqrt(n)) as n -> inf",

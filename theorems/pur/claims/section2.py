@@ -6,7 +6,7 @@ import sympy as sp
 
 from dpverify.scenarios import gaussian_mechanism
 from dpverify.scenarios.schedule_privacy import gaussian_renyi
-from dpverify.spec import Claim, Domain, Identity, Inequality, LimitPath, Rate, Real, SupBound
+from dpverify.spec import Claim, Domain, Identity, Inequality, LimitPath, Rate, Reading, Real, SupBound
 
 from .common import (Dc, Dl, M, N, PROVED, P_DELTA, P_M, P_N, P_SIGMA, _src, a_, b, cc, delta, eps, k, order, sigma, x,
                      x0)
@@ -32,6 +32,7 @@ LIPSCHITZ_GRADIENT = Claim(
     reason=("convexity and a Lipschitz bound do not make the gradient Lipschitz: f(x) = c|x|^(3/2) (|x| <= 1, linear "
             "beyond) is convex, differentiable and (3c/2)-Lipschitz, but |f'(x) - f'(0)|/|x| = 3c/(2 sqrt x) -> infinity"),
     witness={"cc": 1.0, "x": 0.5},
+    error_in="statement", statement_survives=False,
 )
 LIPSCHITZ_GRADIENT_CORRECTED = LIPSCHITZ_GRADIENT.corrected(
     summary=("Convex + L-Lipschitz does not give a Lipschitz gradient (f = c|x|^(3/2): f' bounded by 3c/2, f'' >= 0, "
@@ -56,11 +57,17 @@ SMOOTH_LIPSCHITZ = Claim(
     statements=(
         Rate("|f'(x)| = M x = O(1) as x -> infinity (f = M x^2/2)", expr=M * x, rate=sp.Integer(1), kind="O",
              paths=(LimitPath("x", "inf"),), skip=("scaling",)),
+        Inequality("on the bounded C = [-x, x]: sup_C |f'| = M x <= |f'(0)| + M diam(C) = 2 M x (f = M x^2/2)",
+                   lhs=M * x, rhs=2 * M * x, reading="on a bounded set"),
     ),
+    readings=(Reading("on a bounded set", "holds", replaces=("|f'(x)| = M x = O(1) as x -> infinity (f = M x^2/2)",),
+                      summary=("f restricted to a bounded set C (as Lipschitz constants of losses are taken, e.g. L = "
+                               "lambda R + Z on the ball of radius R in Section 4): L = ||grad f(x0)|| + M diam(C)")),),
     expected="violated",
     reason=("on R^d (where theta lives) the convex, M-smooth f = M||x||^2/2 has gradient norm M||x||, unbounded; a "
             "Lipschitz constant exists only on a bounded set C: ||grad f(x0)|| + M diam(C)"),
     witness={"M": 1.0, "x": 1.0},
+    error_in="statement", statement_survives=False,
 )
 SMOOTH_LIPSCHITZ_CORRECTED = SMOOTH_LIPSCHITZ.corrected(
     kind="inequality",
@@ -113,6 +120,7 @@ GAUSSIAN_ZCDP = Claim(
     reason=("the Gaussian mechanism is Delta^2/(2 sigma^2)-zCDP; Delta/(2 sigma^2) is too small whenever Delta > 1 "
             "and is not even invariant under rescaling f and sigma together (the proof of Proposition 4 uses Delta^2)"),
     witness={"Delta": 2.0, "sigma": 1.0, "order": 2.0},
+    error_in="statement", statement_survives=False,
 )
 GAUSSIAN_ZCDP_CORRECTED = GAUSSIAN_ZCDP.corrected(
     summary="The Gaussian mechanism with noise variance sigma^2 and sensitivity Delta is Delta^2/(2 sigma^2)-zCDP.",

@@ -9,7 +9,7 @@ import sympy as sp
 from dpverify.scenarios import MCPoint, PointScenario, adaptive_gd, gaussian_mechanism
 from dpverify.scenarios.schedule_privacy import measured_sensitivity
 from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Limit, LimitPath, Real, Relation,
-                           SupBound)
+                           Reading, SupBound)
 
 from .. import proofs
 from .common import (COSINE, Delta0, G1, L, M, N, PROVED, PUR_RULE, P_D, P_DELTA, P_DELTA0, P_ETA, P_GRAD, P_L, P_M,
@@ -82,12 +82,20 @@ PROP_1 = Claim(
     statements=(
         Inequality("PUR(||grad F||/sqrt(d), 1/(2M)) <= PUR(sigma, eta) for every sigma, eta > 0",
                    lhs=PUR.subs({sigma: gn / sp.sqrt(d), eta: 1 / (2 * M)}), rhs=PUR, skip=("symbolic",)),
+        Inequality("PUR* U(sigma, eta) <= P(sigma) for every sigma, eta > 0 (= PUR* <= PUR wherever U > 0; PUR* = "
+                   "PUR(||grad F||/sqrt(d), 1/(2M)) = 4Mc sqrt(d)/||grad F||^3)", lhs=PUR_STAR * U_FUN, rhs=c / sigma,
+                   trivial=sp.Le(U_FUN, 0), reading="over U > 0"),
     ),
+    readings=(Reading("over U > 0", "holds", replaces=("PUR(||grad F||/sqrt(d), 1/(2M)) <= PUR(sigma, eta) for every "
+                                                       "sigma, eta > 0",),
+                      summary=("minimised over the (sigma, eta) with a positive utility U (the range where PUR is a "
+                               "privacy-per-utility ratio and the proof's 'maximise U first' is valid)")),),
     expected="violated",
     reason=("PUR = P/U is negative wherever the utility U < 0 (e.g. every eta >= 2/M) and tends to -infinity as U -> 0-, "
             "so it has no minimum over sigma, eta > 0; (6) minimises it over the (sigma, eta) with U > 0, where the "
             "proof's 'maximise U first' is valid"),
     witness={"M": 1.0, "d": 1, "gn": 1.0, "c": 1.0, "sigma": 1.0, "eta": 2.0},
+    error_in="statement", statement_survives=False,
 )
 _U_POS = Relation(sp.Gt(U_FUN, 0), "U(sigma, eta) > 0 (a positive expected improvement)")
 PROP_1_CORRECTED = PROP_1.corrected(

@@ -77,6 +77,7 @@ PROP_3A = Claim(
             "8M(pi^2 M/3 + 1)(F(theta_0) - F*)/(3T); the printed bound fails for M above about 1.5 (M = 10, T = 2, d = 1: "
             "313.1 > 45.2 on the quadratic F = M theta^2/2, exact)"),
     witness={"M": 10.0, "d": 1, "T": 2, "Delta0": 1.0},
+    error_in="statement", statement_survives=False,
 )
 PROP_3A_CORRECTED = PROP_3A.corrected(
     summary="Schedule 3(a): E (1/T) sum_{t=0}^T ||grad F(theta_t)||^2 <= 8M(pi^2 M/3 + 1)(F(theta_0) - F*)/(3T).",
@@ -225,6 +226,7 @@ PROP_4A = Claim(
             "lost factor M: at M = 10, T = 2, d = 1 it is 45.2 where the exact value is 313.1 (a Lipschitz cosine loss "
             "with M = 100 fails it too, by Monte Carlo); the privacy part holds"),
     witness={"M": 10.0, "d": 1, "T": 2, "Delta0": 1.0, "L": 5.0, "N": 10, "delta": 1e-5},
+    error_in="statement", statement_survives=False,
 )
 PROP_4A_CORRECTED = PROP_4A.corrected(
     builds_on=("pur/prop-3a-corrected",),
@@ -278,6 +280,7 @@ PROP_4B = Claim(
             "printed T the printed bound is 16MR/(3T), Proposition 3(b)'s with R for R^2 (dimensionally a loss per length), "
             "too small for R > 1 (M = 1, R = 10, T = 2, d = 1: exact 103.1 > 26.9 at R-bar = 1.03 R)"),
     witness={"M": 1.0, "d": 1, "T": 2, "R": 10.0, "u0": 1.0, "Rp": 10.0, "L": 10.0, "N": 10, "delta": 1e-5},
+    error_in="statement", statement_survives=False,
 )
 PROP_4B_CORRECTED = PROP_4B.corrected(
     summary=("Schedule 3(b) for T = cbrt(8 rho N^2 M^2 R^2/(L^2 d)) steps: rho-zCDP and E[F(theta_T) - F*] <= (8/3) "
@@ -336,6 +339,7 @@ PROP_4C = Claim(
             "2dL^2/(N^2 mu Delta0)) > rho (privacy fails for kappa > 1, by up to a factor kappa); and (11) is half of "
             "d Delta^2/(2 mu rho) = 2L^2 d/(N^2 mu rho), failing at kappa = 1 (T = 1: exact 0.375 (F(theta_0) - F*) > 0.25)"),
     witness={"T": 1, "M": 1.0, "mu": 1.0, "d": 1, "Delta0": 1.0, "L": 1.5, "N": 1, "delta": 1e-5},
+    error_in="statement", statement_survives=False,
 )
 T_4C_C = sp.floor(sp.log(1 + rho * N**2 * mu * Delta0 / (2 * kappa * d * L**2)) / sp.log(2 * kappa / (2 * kappa - 1)))
 BOUND_11_C = 4 * kappa**2 / (2 * kappa - 1) * L**2 * d / (N**2 * mu * rho)
@@ -453,6 +457,7 @@ TABLE_1 = Claim(
                 "O(.) where ... L, M and delta are treated as constants ... stated for the high-privacy regime (eps -> 0). "
                 "For the low-privacy regime (eps -> infinity), replace eps^2 with eps' (rho from eps by inverting eps = "
                 "rho + 2 sqrt(rho log 1/delta); R treated as a constant)"),
+    about="algorithm",  # the excess loss and cost of the algorithm; the Rates check Proposition 4's bounds
     kind="rate",
     summary="Table 1 'Ours' row: Proposition 4(b)'s loss, iterations and gradient evaluations as O-rates in eps, N, d.",
     domain=_TABLE_DOMAIN,
@@ -473,6 +478,7 @@ TABLE_2 = Claim(
                 "Table 2, 'Ours' (strongly convex): excess loss d/(N^2 eps^2), d/(N^2 rho); iterations log(eps N^2); "
                 "evaluations N log(eps N^2) (read as O(.), L, M, mu, delta constants; high privacy; eps^2 -> eps for "
                 "eps -> infinity)"),
+    about="algorithm",  # the excess loss and cost of the algorithm; the Rates check Proposition 4's bounds
     kind="rate",
     summary="Table 2 'Ours' row: Proposition 4(c)'s loss (11) and iterations as O-rates in eps, N, d.",
     domain=_TABLE_DOMAIN,

@@ -2,10 +2,12 @@
 oracle's leak."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import sympy as sp
 
 from dpverify.scenarios import MCPoint, adaptive_gd
-from dpverify.spec import Choice, Claim, Domain, ExpectationBound, Int, Real, SupBound
+from dpverify.spec import Choice, Claim, Domain, ExpectationBound, Int, Reading, Real, SupBound
 
 from .. import proofs
 from .common import M, PUR_RULE, P_D, P_GRAD, P_M, P_R, R, T, _src, d
@@ -36,6 +38,19 @@ CONSTANTS = Claim(
     ),
 )
 
+# The conclusions of 2(b) and 3(b) with R bounding only the start (the corrected claim; the "assumption" reading).
+_START_ONLY = (
+    ExpectationBound("2(b): E[F(theta_T) - F*] <= 4MR^2/T with ||theta_0 - theta*|| <= R only",
+                     bound=4 * M * R**2 / T,
+                     scenario=adaptive_gd(problem="convex", statistic="excess", smooth=M, dim=d, horizon=T,
+                                          init_dist=R0, mc=(MCPoint(_LOG_CONVEX, {"T": 10, "u0": 1.0}),),
+                                          **PUR_RULE)),
+    ExpectationBound("3(b): E[F(theta_T) - F*] <= 16MR^2/(3T) with ||theta_0 - theta*|| <= R only",
+                     bound=BOUND_3B,
+                     scenario=adaptive_gd(problem="convex", statistic="excess", smooth=M, dim=d, horizon=T,
+                                          init_dist=R0, mc=(MCPoint(_LOG_CONVEX, {"T": 10, "u0": 1.0}),),
+                                          **_SCHEDULE_3B)),
+)
 _RADIUS_DOMAIN = Domain(M=P_M, d=P_D, T=Int(ge=1, search=(1, 20)), R=P_R, u0=P_U0)
 ITERATE_RADIUS = Claim(
     id="pur/claim-iterate-radius",
@@ -53,29 +68,26 @@ ITERATE_RADIUS = Claim(
                                               mc=(MCPoint("quadratic", {"M": 1.0, "d": 2, "T": 5, "R": 1.0, "u0": 0.5}),
                                                   MCPoint(_LOG_CONVEX, {"T": 10, "u0": 1.0})),
                                               **_SCHEDULE_3B)),
+        *(replace(s_, reading="an assumption") for s_ in _START_ONLY),
     ),
+    readings=(Reading("an assumption", "holds",
+                      replaces=("P(max_{1 <= t <= T} ||theta_t - theta*|| > R) <= 0",),
+                      summary=("'R is an upper bound on ||theta_t - theta*||' is a hypothesis the propositions are "
+                               "stated under, not a property of (2): read so, it asserts nothing about the iterates, "
+                               "and the conclusions it serves (2(b), 3(b)) hold with R bounding ||theta_0 - theta*|| "
+                               "only")),),
     expected="violated",
     reason=("Gaussian noise has full support, so no R bounds the iterates of (2); with 3(b)'s own schedule the first step "
             "alone moves theta by 2R in RMS (E||eta zeta_1||^2 = 4R^2): from ||theta_0 - theta*|| = R (M = 1, d = 1) "
             "P(||theta_1 - theta*|| > R) = 0.63; even the proofs' weaker (15) needs a radius above R (1.03 R)"),
     witness={"M": 1.0, "d": 1, "T": 1, "R": 1.0, "u0": 1.0},
+    error_in="statement", statement_survives=False,
 )
 ITERATE_RADIUS_CORRECTED = ITERATE_RADIUS.corrected(
     summary=("No R bounds the iterates of (2), but the conclusions of 2(b) and 3(b) hold with R only bounding "
              "||theta_0 - theta*|| (exact on convex quadratics, Monte Carlo on logistic regression; not proved)."),
     domain=Domain(**{k: v for k, v in _CONVEX_PARAMS.items() if k != "Rp"}),
-    statements=(
-        ExpectationBound("2(b): E[F(theta_T) - F*] <= 4MR^2/T with ||theta_0 - theta*|| <= R only",
-                         bound=4 * M * R**2 / T,
-                         scenario=adaptive_gd(problem="convex", statistic="excess", smooth=M, dim=d, horizon=T,
-                                              init_dist=R0, mc=(MCPoint(_LOG_CONVEX, {"T": 10, "u0": 1.0}),),
-                                              **PUR_RULE)),
-        ExpectationBound("3(b): E[F(theta_T) - F*] <= 16MR^2/(3T) with ||theta_0 - theta*|| <= R only",
-                         bound=BOUND_3B,
-                         scenario=adaptive_gd(problem="convex", statistic="excess", smooth=M, dim=d, horizon=T,
-                                              init_dist=R0, mc=(MCPoint(_LOG_CONVEX, {"T": 10, "u0": 1.0}),),
-                                              **_SCHEDULE_3B)),
-    ),
+    statements=_START_ONLY,
 )
 
 # ============================================================================= Section 5

@@ -69,6 +69,7 @@ THM_2_1 = Claim(
             "every c1, c2 the exact delta(eps) tends to 1 (c1 = 1, c2 = 10, q = 1, T = 1000, eps = 500: delta(eps) = "
             "0.012 > 1e-5); the hypothesis eps <= ln(1/delta) is missing"),
     witness={"c1": 1.0, "c2": 10.0, "T": 1000, "delta": 1e-5, "epsilon": 500.0},
+    error_in="statement", statement_survives=False,
 )
 
 # The corrected statement: constants c1 = 1, c2 = 10 and the missing hypothesis eps <= ln(1/delta), under the
@@ -104,6 +105,7 @@ THM_2_1_CORRECTED = THM_2_1.corrected(
 )
 
 # ----------------------------------------------------------------------------- Theorem 2.2
+_c = sp.Symbol("c")
 _THM_2_2_DOMAIN = Domain(n=Int(ge=2, search=(2, 40)), p=Real(gt=0, lt=1, search=(0.01, 0.99)),
                          c=Real(gt=0, search=(0.01, 3.0), log=True), s=Real(ge=0, search=(0.0, 2.0)))
 THM_2_2 = Claim(
@@ -121,6 +123,9 @@ THM_2_2 = Claim(
                  kind="supremum",
                  scenario=seeded_search(PointScenario(proofs.generalisation_over_stability,
                                                       "z in {-1, +1} with P(z = 1) = p, (w - z)^2/2, A(S) = c zbar + "
-                                                      "N(0, s^2): binomial sums", optimise=3), _THM_2_2_DOMAIN)),
+                                                      "N(0, s^2): binomial sums", optimise=3), _THM_2_2_DOMAIN),
+                 # the gap F_E(w) - F_S(w) = w (zbar - E z) with E_A w = c zbar is at most 2c on every S, and
+                 # alpha = (2c/n)(1 + c(1 - 1/n)) (a flip k -> k - 1 at k = n, z = -1): alpha >= 2c says nothing
+                 trivial=sp.Ge(2 * _c / n * (1 + _c * (1 - 1 / n)), 2 * _c)),
     ),
 )

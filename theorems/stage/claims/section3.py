@@ -7,7 +7,7 @@ import sympy as sp
 from dpverify.scenarios import MCPoint, SeparableData, step_decay_risk
 from dpverify.scenarios.step_decay import step_decay_stability
 from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, Limit, LimitPath, Rate, Real,
-                           Relation, SupBound, expand_definitions)
+                           Reading, Relation, SupBound, expand_definitions)
 
 from .. import proofs
 from .common import (B, Delta0, Gamma, K, L, LOG, T0, T_tot, _src, beta, c2, c4, d, delta, eps, eta0, mu, n, pi_, rho,
@@ -107,6 +107,7 @@ THM_3_2 = Claim(
             "stage/claim-dp-term for the DP term's stray eta^0)"),
     witness={"K": 1, "T0": 6, "t0": 0, "rho": 0.0, "c4": 1.9, "theta": 2.0, "mu": 1.0, "beta": 1.0, "L": 2.0,
              "sigma": 0.0, "d": 1, "n": 10**6, "B": 1, "c2": 1.0, "epsilon": 1.0, "delta": 1e-5, "Delta0": 0.05},
+    error_in="statement", statement_survives=False,
 )
 
 # The corrected statement: stage recursion a_k <= (2/(theta mu eta_k T_k)) a_{k-1} + (1 + 1/T_k) eta_k V/theta from
@@ -227,6 +228,7 @@ THM_3_1 = Claim(
             "output stops being private for every c1, c2 (B = n, K = 1, T^0 = ceil(64 max(c2^2 ln(1/delta), 1)/c1), "
             "eps = c1 T^0: delta(eps) >= 15/16; c1 = 10, c2 = 3, T^0 = 20, eps = 200, delta = 0.01: at least 0.9)"),
     witness={"c1": 10.0, "c2": 3.0, "T0": 20, "t0": 0, "rho": 0.0, "delta": 0.01, "epsilon": 200.0},
+    error_in="statement", statement_survives=False,
 )
 _THM_3_1_OK_DOMAIN = Domain(
     Relation(sp.Le(B, n), "B <= n"),
@@ -324,6 +326,7 @@ CLAIM_DP_TERM = Claim(
             "noise contributes R (1 - 2^-K) c2^2 d L^2 log(1/delta)/((1 - 2Gamma) c4 theta^2 mu n^2 eps^2) at t0 = 0, "
             "so 2 eta^0 stands where 1 - 2^-K belongs, and the term is too small whenever 2 eta^0 < 1 - 2^-K"),
     witness={"K": 1, "T0": 3, "t0": 0, "rho": 0.0, "c4": 1.0, "theta": 2.0, "mu": 1.0, "beta": 1.0},
+    error_in="statement", statement_survives=False,
 )
 CORRECTED_DP = (1 - sp.Rational(1, 2) ** K) * c2**2 * d * L**2 * LOG / ((1 - 2 * Gamma) * c4 * theta**2 * mu * n**2 * eps**2)
 CLAIM_DP_TERM_CORRECTED = CLAIM_DP_TERM.corrected(
@@ -471,6 +474,7 @@ _THM_3_4_TEXT = (
     "log(1/delta)/(theta^2 mu n^2 eps^2), sqrt(1/(theta mu n))}); derived (Section 3.2) from Definition 1.1, "
     "Theorem 2.2 (generalisation <= alpha), Theorem 3.3 (alpha) and Theorem 3.2 ((5) with K = Omega(log(n^2 eps^2 "
     "theta^2 mu/(d L^2 log(1/delta))))) [the chain (5) + alpha at that K, K read as max{log2(...), 1}]")
+K_POP = sp.Max(sp.log(theta * mu * n, 2) / 2, 1)      # T^K ~ sqrt(n): the K that balances the population risk
 THM_3_4 = Claim(
     id="stage/thm-3.4",
     source=_src("Theorem 3.4", None, _THM_3_4_TEXT),
@@ -482,13 +486,30 @@ THM_3_4 = Claim(
     statements=(
         Rate("(5) + alpha at Theorem 3.2's K = O(max{d L^2 log(1/delta)/(theta^2 mu n^2 eps^2), sqrt(1/(theta mu n))})",
              expr=CHAIN_34, rate=OURS, kind="O", paths=(LimitPath("n", "inf"),)),
+        Rate("(5) + alpha at K = max{log2(theta mu n)/2, 1} (T^K ~ sqrt(n)) = O(max{...})",
+             expr=expand_setting(CHAIN_34).subs(K, K_POP), rate=OURS, kind="O", paths=(LimitPath("n", "inf"),),
+             reading="K for the population risk"),
     ),
+    readings=(Reading("K for the population risk", "violated",
+                      replaces=("(5) + alpha at Theorem 3.2's K = O(max{d L^2 log(1/delta)/(theta^2 mu n^2 eps^2), "
+                                "sqrt(1/(theta mu n))})",),
+                      summary=("'the same parameter setting as in Theorem 3.2' read as its schedule (eta^k, T^k, t^k) "
+                               "with K chosen for the population risk, K = log2(theta mu n)/2 (T^K ~ sqrt(n), the "
+                               "least K whose (1/2)^K term is O(sqrt(1/(theta mu n))))"),
+                      reason=("even so alpha's momentum factor grows like e^(2 rho t0 sqrt(theta mu n)) and, for q > 1, "
+                              "its (T^K)^q terms like n^(q/2 - 1): the rate holds only without momentum and with q <= 1 "
+                              "(stage/thm-3.4-corrected)"),
+                      witness={"T0": 2, "t0": 1, "rho": 0.5, "c4": 1.0, "theta": 1.0, "mu": 1.0, "beta": 1.0, "L": 1.0,
+                               "d": 1.0, "n": 100.0, "B": 1, "sigma": 0.1, "c2": 1.0, "epsilon": 1.0, "delta": 1e-5,
+                               "Delta0": 0.1},
+                      error_in="statement", statement_survives=False),),
     expected="violated",
     reason=("at Theorem 3.2's K, T^K = 2^K T^0 grows like n^2: alpha's (T^K + 1) B/n grows like n, its (T^K)^q "
             "terms like n^(2q - 1) and its momentum factor like e^(2 rho 2^K t0), so the chain diverges instead of "
             "being O(sqrt(1/(theta mu n)))"),
     witness={"T0": 2, "t0": 1, "rho": 0.5, "c4": 1.0, "theta": 1.0, "mu": 1.0, "beta": 1.0, "L": 1.0, "d": 1.0, "n": 100.0,
              "B": 1, "sigma": 0.1, "c2": 1.0, "epsilon": 1.0, "delta": 1e-5, "Delta0": 0.1},
+    error_in="statement", statement_survives=False,
 )
 ALPHA_NO_MOMENTUM = 2 * L**2 / ((n - 1) * beta) * T_K**q_exp + (T_K + 1) * B / n
 # Theorem 3.4 built on stage/thm-3.2-corrected (no momentum, eta^0 T^0 = 1/(c4 theta mu), 0 < c4 < 1/4): its chain is
@@ -556,12 +577,23 @@ CLAIM_IMPROVES = Claim(
               path=LimitPath("n", "inf")),
         Limit("ours / P-2 ((d log(1/delta))^{1/4}/sqrt(n eps)) -> 0", expr=OURS / P2A, value=sp.Integer(0),
               path=LimitPath("n", "inf")),
+        *(Limit(f"n = Theta(d): {name} -> 0", expr=ratio, value=sp.Integer(0), path=_N_THETA_D, reading="n = Theta(d)")
+          for name, ratio in (("ours / P-1", OURS / P1), ("ours / P-2 (sqrt(log(nd)/sqrt(n eps)))", OURS / P2B),
+                              ("(ours / P-2 ((d log(1/delta))^{1/4}/sqrt(n eps)))^4 (the fourth power: the same limit, "
+                               "resolved by the sweep)", (OURS / P2A) ** 4))),
     ),
+    readings=(Reading("n = Theta(d)", "holds",
+                      replaces=("ours / P-1 -> 0", "ours / P-2 (sqrt(log(nd)/sqrt(n eps))) -> 0",
+                                "ours / P-2 ((d log(1/delta))^{1/4}/sqrt(n eps)) -> 0"),
+                      summary=("the improvement in the high-dimensional regime n = Theta(d) the paper names in its "
+                               "introduction (P-2 = O(1/(n^(1/4) eps^(1/2))) there): every ratio tends to 0 along d "
+                               "proportional to n")),),
     expected="violated",
     reason=("both rates decay like n^(-1/2): ours / P-2's (d log(1/delta))^{1/4}/sqrt(n eps) tends to sqrt(eps/(theta mu))/"
             "(d log(1/delta))^{1/4}, not 0, and exceeds 1 when mu << 1 as the paper assumes (mu = 0.01, d = 10, "
-            "eps = 1, delta = 1e-5: 2.3)"),
+            "eps = 1, delta = 1e-5: 3.05)"),
     witness={"n": 100.0, "d": 10.0, "L": 1.0, "theta": 1.0, "mu": 0.01, "epsilon": 1.0, "delta": 1e-5},
+    error_in="statement", statement_survives=False,
 )
 CLAIM_IMPROVES_CORRECTED = CLAIM_IMPROVES.corrected(
     summary=("Ours / P-2's (d log(1/delta))^{1/4}/sqrt(n eps) tends to sqrt(eps/(theta mu))/(d log(1/delta))^{1/4} as "
