@@ -219,3 +219,51 @@ def test_remark_4_momentum_factor_and_rates():
     assert float(evaluate(on, C.REMARK_4, pt)) == pytest.approx(8.0, rel=1e-12)      # 2/(1 - 0.5)^2
     assert float(evaluate(C.expand_setting(C.RATIO, t0=0), C.REMARK_4, pt)) == 1.0
     assert dpverify.check(C.REMARK_4, at=pt).verdict == "holds"
+
+
+# ----------------------------------------------------------------------------- Theorem 3.4 on corrected Theorem 3.2
+def _chain_34_by_hand(p, K, n):
+    """Corrected (5) + alpha without its momentum term (t0 = 0), written out in plain mpmath."""
+    n, K = mpmath.mpf(n), mpmath.mpf(K)
+    eta0 = 1 / (p["c4"] * p["theta"] * p["mu"] * p["T0"])
+    pi2 = p["c2"] ** 2 * p["T0"] * (2 ** (K + 1) - 2) * p["L"] ** 2 * mpmath.log(1 / p["delta"]) / (n * p["epsilon"]) ** 2
+    q = (1 - 1 / n) * p["beta"] / (p["c4"] * p["theta"] * p["mu"])
+    emp = 2 ** -K * (p["Delta0"] + (1 + 1 / (2 * p["T0"])) * eta0 * (p["sigma"] ** 2 / p["B"] + p["d"] * pi2)
+                     / (p["theta"] * (1 - 4 * p["c4"])))
+    return emp + 2 * p["L"] ** 2 / ((n - 1) * p["beta"]) * (2**K * p["T0"]) ** q + (2**K * p["T0"] + 1) * p["B"] / n, q
+
+
+_P34 = {"T0": 12, "t0": 0, "c4": 0.2, "theta": 1.0, "mu": 1.0, "beta": 1.0, "L": 1.0, "sigma": 0.1, "d": 10.0,
+        "B": 4, "c2": 1.0, "epsilon": 1.0, "delta": 1e-5, "Delta0": 0.1, "k": 3.0}
+
+
+def test_theorem_3_4_corrected_chain_by_hand():
+    """The corrected chain at K = log2(n)/(q + 1) (q = 5 - 5/n here) over max{DP term, n^(-1/(q+1))} settles (its
+    values at n = 1e8 and 1e16 agree to 1e-4), while the chain times sqrt(theta mu n) grows: the printed
+    sqrt(1/(theta mu n)) is out of reach. The best K on a grid of [1, log2 n] is no better than the claim's floor."""
+    from dpverify.numeric import evaluate
+
+    ratios = []
+    for n in (1e8, 1e16):
+        q = (1 - 1 / mpmath.mpf(n)) * 5
+        K = mpmath.log(n, 2) / (q + 1)
+        chain, _ = _chain_34_by_hand(_P34, K, n)
+        assert float(evaluate(C.CHAIN_CORRECTED, C.THM_3_4_CORRECTED, {**_P34, "n": n})) == pytest.approx(float(chain),
+                                                                                                           rel=1e-12)
+        dp = _P34["d"] * mpmath.log(1 / _P34["delta"]) / n**2
+        ratios.append(chain / max(dp, mpmath.mpf(n) ** (-1 / (q + 1))))
+        assert chain * mpmath.sqrt(n) > 1e3 * (1 if n == 1e8 else 1e3)
+        best = min(_chain_34_by_hand(_P34, 1 + (mpmath.log(n, 2) - 1) * i / 2000, n)[0] for i in range(2001))
+        floor = float(evaluate(C.CHAIN_FLOOR, C.THM_3_4_CORRECTED, {**_P34, "n": n}))
+        assert floor <= best <= 3 * floor
+    assert float(ratios[0]) == pytest.approx(float(ratios[1]), rel=1e-4)
+
+
+def test_theorem_3_4_corrected_meets_corrected_theorem_3_2():
+    """The chain check finds a point of both hypotheses (0 < c4 < 1/4, T0 >= 2 beta/(c4 theta^2 mu)), and _P34 is one."""
+    from dpverify.checks import Config, chain
+    from dpverify.registry import resolve
+
+    assert chain.check(resolve(C.THM_3_4_CORRECTED), Config(seed=0)).verdict == "holds"
+    assert C.THM_3_4_CORRECTED.domain.contains({**_P34, "n": 1e4})
+    assert C.THM_3_2_CORRECTED.domain.contains({**{k: v for k, v in _P34.items() if k != "k"}, "K": 3, "n": 10**4})
