@@ -101,7 +101,7 @@ def _md_cell(s: str) -> str:
     return _HTML_START.sub("&lt;", s).replace("|", "\\|").replace("\n", " ")
 
 
-def errata_markdown(claims, rows=None, certificates: dict | None = None) -> str:
+def errata_markdown(claims, certificates: dict | None = None, rows=None) -> str:
     """The errata as a Markdown table (the README's table is this text); ``rows``: those of
     :func:`errata_found` (a run's verdicts) instead of the claims' expected verdicts; with
     ``certificates`` a last column links each row's certificate folder."""
@@ -253,7 +253,7 @@ def render(verdicts, claims, fmt: str = "md", title: str = "dpverify report", ce
         (f", {len(errors)} errors." if errors else ".")
     if fmt == "md":
         out = [f"# {_md_cell(title)}", "", summary, "",
-               "## Errata (printed claims found wrong)", "", errata_markdown(claims, errata, certificates), ""]
+               "## Errata (printed claims found wrong)", "", errata_markdown(claims, certificates, rows=errata), ""]
         if unreproduced:
             out += ["Expected violated, but not found violated by this run (not errata): "
                     + "; ".join(f"`{u}`" for u in unreproduced), ""]

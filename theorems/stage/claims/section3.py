@@ -497,8 +497,8 @@ THM_3_4 = Claim(
                                "with K chosen for the population risk, K = log2(theta mu n)/2 (T^K ~ sqrt(n), the "
                                "least K whose (1/2)^K term is O(sqrt(1/(theta mu n))))"),
                       reason=("even so alpha's momentum factor grows like e^(2 rho t0 sqrt(theta mu n)) and, for q > 1, "
-                              "its (T^K)^q terms like n^(q/2 - 1): the rate holds only without momentum and with q <= 1 "
-                              "(stage/thm-3.4-corrected)"),
+                              "its (T^K)^q terms like n^(q/2 - 1); on Theorem 3.2-corrected's domain (c4 < 1/4, so q > 2) the "
+                              "chain reaches only n^(-1/(q+1)) (stage/thm-3.4-corrected)"),
                       witness={"T0": 2, "t0": 1, "rho": 0.5, "c4": 1.0, "theta": 1.0, "mu": 1.0, "beta": 1.0, "L": 1.0,
                                "d": 1.0, "n": 100.0, "B": 1, "sigma": 0.1, "c2": 1.0, "epsilon": 1.0, "delta": 1e-5,
                                "Delta0": 0.1},
