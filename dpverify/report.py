@@ -108,7 +108,8 @@ def render(verdicts, claims, fmt: str = "md", title: str = "dpverify report") ->
             out.append("")
             if v.basis:
                 out.append(f"*Basis:* {', '.join(v.basis)}" + ("" if v.coverage is None else
-                                                                f"; coverage {v.coverage:.0%}"))
+                                                                f"; coverage {v.coverage:.0%}")
+                           + (f"; verified on the {v.scope}" if (v.scope or "").startswith("box") else ""))
                 out.append("")
             out.append(f"{c.source.cite()} {c.summary}")
             if c.reason:

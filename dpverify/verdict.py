@@ -27,7 +27,9 @@ share of the points they evaluated where it is not trivially true (``None`` when
 declared). A claim's :attr:`Verdict.basis` lists, per statement, the strongest kind of the evidence
 that supports its verdict; :attr:`Verdict.flags` marks a ``holds`` that is *mostly vacuous*
 (coverage below :data:`VACUOUS_BELOW`) or *algebra-only* (a claim ``about="algorithm"`` whose
-``holds`` rests only on :data:`ALGEBRAIC` kinds). Flags never change a verdict.
+``holds`` rests only on :data:`ALGEBRAIC` kinds). Flags never change a verdict. A ``verified`` resting
+on a proof on the search box only (basis ``proof-on-box``, the opt-in box proof) says so in
+:attr:`Verdict.scope`.
 """
 from __future__ import annotations
 
@@ -39,6 +41,7 @@ from .spec import VERDICTS
 #: What a check tested, strongest support first (the order :attr:`Verdict.basis` ranks by).
 BASIS_KINDS = {
     "proof": "a symbolic proof on the whole domain (SymPy: an identity, a sign, a limit)",
+    "proof-on-box": "a proof on the claim's search box only (interval branch-and-bound in ball arithmetic)",
     "exact-cases": "exact symbolic computation for small cases only (e.g. every T = 1..6), no general proof",
     "privacy-exact": "the privacy loss of the mechanism computed exactly (with its error), worst over instances",
     "privacy-upper": "a valid upper bound on the privacy loss (a pessimistic accountant), worst over instances",
@@ -54,7 +57,7 @@ BASIS_KINDS = {
     "scaling": "both sides' scaling in the loss and the parameters (refutes only)",
 }
 #: Kinds that test the printed expressions, not what an algorithm attains.
-ALGEBRAIC = frozenset({"proof", "exact-cases", "algebra", "limit", "rate", "scaling"})
+ALGEBRAIC = frozenset({"proof", "proof-on-box", "exact-cases", "algebra", "limit", "rate", "scaling"})
 #: A ``holds`` whose coverage is below this share is flagged "mostly vacuous".
 VACUOUS_BELOW = 0.5
 
@@ -252,6 +255,20 @@ class Verdict:
         return out
 
     @property
+    def scope(self) -> str | None:
+        """Where a ``verified`` is proved: ``"domain"`` (SymPy, on the whole domain) or ``"box: ..."``
+        naming the search box of each statement proved only there (``proof-on-box``); None otherwise."""
+        if self.verdict != "verified":
+            return None
+        boxes = []
+        for stmt in dict.fromkeys(e.statement for e in self._supporting()):
+            kinds = {e.basis.kind: e.basis.on for e in self._supporting()
+                     if e.statement == stmt and e.basis is not None}
+            if "proof" not in kinds and "proof-on-box" in kinds and kinds["proof-on-box"] not in boxes:
+                boxes.append(kinds["proof-on-box"])
+        return "box: " + "; ".join(boxes) if boxes else "domain"
+
+    @property
     def coverage(self) -> float | None:
         """The smallest coverage of the evidence (the share of checked points where a statement is
         not trivially true), or None when no statement declares when it is trivial."""
@@ -309,6 +326,7 @@ class Verdict:
             "at": self.at,
             "about": self.about,
             "basis": self.basis,
+            "scope": self.scope,
             "coverage": _round(self.coverage),
             "flags": self.flags,
             "readings": {k: dict(v) for k, v in self.readings.items()},

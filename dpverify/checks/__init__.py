@@ -5,12 +5,14 @@ returning an :class:`~dpverify.verdict.Evidence` that says what it tested (``bas
 :class:`~dpverify.verdict.Basis`) and, where the statement declares when it is trivially true, on
 what share of its points it is not (``coverage``). :func:`run` applies every check that fits
 every statement of a claim and combines the evidence into a :class:`~dpverify.verdict.Verdict`.
+The box proof (:mod:`~dpverify.checks.boxproof`) is opt-in (``Config(prove_box=True)``): it runs after
+the others on an inequality they neither proved nor refuted, and never at a pinned point.
 """
 from __future__ import annotations
 
 from ..spec import Claim, DomainError
 from ..verdict import Verdict, claim_verdict, statement_verdict
-from . import audit, exact, limit, minimiser, monte_carlo, rate, sampled, scaling, sup, symbolic
+from . import audit, boxproof, exact, limit, minimiser, monte_carlo, rate, sampled, scaling, sup, symbolic
 from .base import Clock, Config
 
 # (name, applies, check) in the order they run for a statement.
@@ -50,6 +52,9 @@ def run(claim: Claim, config: Config | None = None) -> Verdict:
         ev = [chk(stmt, claim, cfg) for name, applies, chk in CHECKS if applies(stmt) and name not in stmt.skip]
         if not ev:
             raise ValueError(f"no check applies to statement {stmt.name!r} of {claim.id}")
+        if (cfg.prove_box and cfg.at is None and boxproof.applies(stmt) and "boxproof" not in stmt.skip
+                and not any(e.verdict in ("verified", "violated") for e in ev)):
+            ev.append(boxproof.check(stmt, claim, cfg))
         evidence.extend(ev)
         per_statement.append(statement_verdict(ev))
     default = [v for s, v in zip(claim.statements, per_statement) if not s.reading]
