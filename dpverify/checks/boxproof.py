@@ -23,7 +23,8 @@ Outcomes (``Evidence``):
 * every box certified: ``verified``, with :class:`~dpverify.verdict.Basis` ``proof-on-box`` whose
   ``on`` states the scope (``x in [0.001, 10] (log), n in [1, 30]``); the scope also in
   ``data["scope"]``. It is a proof on the search box only, never on the whole domain;
-* a wrong-side box: its centre is checked as a point of the claim (the sampled check's mpmath
+* a wrong-side box (on which every relation is certainly true; one where a relation is undecided is
+  split further, so that the parts outside the hypotheses are discarded): its centre is checked as a point of the claim (the sampled check's mpmath
   decision, :func:`dpverify.checks.sampled.margin_function`); only a failure confirmed there makes the
   evidence ``violated`` (with the point as a replayable counterexample). The wrong-side boxes are
   reported (``data["wrong_side"]``) either way;
@@ -395,8 +396,11 @@ def branch_and_bound(problem: Problem, budget: int, seconds: float) -> Outcome:
             if verdict == "certified":
                 certified += 1
                 uncertain += inside is None
-            elif verdict == "wrong":
-                wrong.append(box)
+            elif verdict == "wrong" and (inside is True or (halves := problem.split(box, None)) is None):
+                wrong.append(box)  # points of the claim (every hypothesis certain on it) fail, or a point
+            elif verdict == "wrong":  # split until the hypotheses decide which parts hold points of the claim
+                for b in halves:
+                    heapq.heappush(heap, (-problem.widest(b)[0], next(counter), b))
             elif (halves := problem.split(box, inside)) is None:  # a point (at the balls' precision)
                 stuck.append(box)
             else:
