@@ -201,6 +201,12 @@ def _check_options(ck):
     ck.add_argument("--chunk", type=_positive_int("chunk"), default=65536,
                     help="Monte Carlo runs per chunk (memory bound; results do not depend on it)")
     ck.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ck.add_argument("--prove-box", action="store_true",
+                    help="also prove each inequality SymPy did not on the claim's search box, by interval "
+                         "branch-and-bound in ball arithmetic (slow; a success is 'verified' with basis "
+                         "proof-on-box and the box as its scope)")
+    ck.add_argument("--box-budget", type=_positive_int("box-budget"), default=20000,
+                    help="boxes the box proof may decide per statement (default 20000)")
     ck.add_argument("--scheduler", metavar="ADDRESS",
                     help="send the claims to a Dask cluster (tcp://host:8786, or 'local' for a LocalCluster "
                          "of --jobs workers); results are the same as a local run")
@@ -272,7 +278,7 @@ def _run_checks(claims, ns, at=None, done: dict | None = None) -> list:
     """The verdicts of ``claims`` in their order. ``done`` (index -> verdict) is filled as verdicts
     arrive, so that an interrupted run can still write those finished."""
     cfg_kw = dict(seed=ns.seed, runs=ns.runs, samples=ns.samples, confidence=ns.confidence,
-                  at=at, chunk_runs=ns.chunk)
+                  at=at, chunk_runs=ns.chunk, prove_box=ns.prove_box, box_budget=ns.box_budget)
     jobs = ns.jobs or min(2, os.cpu_count() or 1)
     tasks = [(c.id, cfg_kw, tuple(ns.module)) for c in claims]
     done = {} if done is None else done

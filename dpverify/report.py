@@ -268,7 +268,8 @@ def render(verdicts, claims, fmt: str = "md", title: str = "dpverify report", ce
             out.append("")
             if v.basis:
                 out.append(f"*Basis:* {', '.join(v.basis)}" + ("" if v.coverage is None else
-                                                                f"; coverage {v.coverage:.0%}"))
+                                                                f"; coverage {v.coverage:.0%}")
+                           + (f"; verified on the {v.scope}" if (v.scope or "").startswith("box") else ""))
                 out.append("")
             out.append(f"{_md_cell(c.source.cite())} {_md_cell(c.summary)}")
             if c.reason:

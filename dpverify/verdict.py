@@ -27,16 +27,7 @@ share of the points they evaluated where it is not trivially true (``None`` when
 declared). A claim's :attr:`Verdict.basis` lists, per statement, the strongest kind of the evidence
 that supports its verdict; :attr:`Verdict.flags` marks a ``holds`` that is *mostly vacuous*
 (coverage below :data:`VACUOUS_BELOW`) or *algebra-only* (a claim ``about="algorithm"`` whose
-``holds`` rests only on :data:`ALGEBRAIC` kinds). Flags never change a verdict.
-
-**Errors.** A check that raises does not end a run: its evidence, and its claim, get the verdict
-``error`` (:data:`ERROR`, not a claim's possible ``expected``) with one line naming the claim, the
-statement, the check and the cause (:func:`error_evidence`, :meth:`Verdict.errored`). A claim is
-``error`` when any of its checks is. :func:`exit_status` is the command line's exit code.
-
-**JSON.** :func:`json_safe` makes any result strict JSON: a non-finite number is written as the
-string ``"inf"``, ``"-inf"`` or ``"nan"`` (never ``Infinity`` / ``NaN``), and read back as a float by
-:meth:`Verdict.from_json`.
+ALGEBRAIC = frozenset({"proof", "proof-on-box", "exact-cases", "algebra", "chain", "limit", "rate", "scaling"})
 """
 from __future__ import annotations
 
@@ -57,6 +48,7 @@ EXIT_OK, EXIT_DIFFERS, EXIT_USAGE, EXIT_ERROR = 0, 1, 2, 3
 #: What a check tested, strongest support first (the order :attr:`Verdict.basis` ranks by).
 BASIS_KINDS = {
     "proof": "a symbolic proof on the whole domain (SymPy: an identity, a sign, a limit)",
+    "proof-on-box": "a proof on the claim's search box only (interval branch-and-bound in ball arithmetic)",
     "exact-cases": "exact symbolic computation for small cases only (e.g. every T = 1..6), no general proof",
     "privacy-exact": "the privacy loss of the mechanism computed exactly (with its error), worst over instances",
     "privacy-upper": "a valid upper bound on the privacy loss (a pessimistic accountant), worst over instances",
@@ -73,7 +65,7 @@ BASIS_KINDS = {
     "scaling": "both sides' scaling in the loss and the parameters (refutes only)",
 }
 #: Kinds that test the printed expressions, not what an algorithm attains.
-ALGEBRAIC = frozenset({"proof", "exact-cases", "algebra", "chain", "limit", "rate", "scaling"})
+ALGEBRAIC = frozenset({"proof", "proof-on-box", "exact-cases", "algebra", "chain", "limit", "rate", "scaling"})
 #: A ``holds`` whose coverage is below this share is flagged "mostly vacuous".
 VACUOUS_BELOW = 0.5
 
@@ -338,6 +330,20 @@ class Verdict:
         return out
 
     @property
+    def scope(self) -> str | None:
+        """Where a ``verified`` is proved: ``"domain"`` (SymPy, on the whole domain) or ``"box: ..."``
+        naming the search box of each statement proved only there (``proof-on-box``); None otherwise."""
+        if self.verdict != "verified":
+            return None
+        boxes = []
+        for stmt in dict.fromkeys(e.statement for e in self._supporting()):
+            kinds = {e.basis.kind: e.basis.on for e in self._supporting()
+                     if e.statement == stmt and e.basis is not None}
+            if "proof" not in kinds and "proof-on-box" in kinds and kinds["proof-on-box"] not in boxes:
+                boxes.append(kinds["proof-on-box"])
+        return "box: " + "; ".join(boxes) if boxes else "domain"
+
+    @property
     def coverage(self) -> float | None:
         """The smallest coverage of the evidence (the share of checked points where a statement is
         not trivially true), or None when no statement declares when it is trivial."""
@@ -395,6 +401,7 @@ class Verdict:
             "at": self.at,
             "about": self.about,
             "basis": self.basis,
+            "scope": self.scope,
             "coverage": _round(self.coverage),
             "flags": self.flags,
             "readings": {k: dict(v) for k, v in self.readings.items()},

@@ -138,7 +138,7 @@ def audit_plan(claim, stmt, evidence) -> Plan:
         raise NoCertificate("the audit's evidence records no counts")
     ex = stmt.audit.params.exprs
     conf = stmt.audit.confidence
-    from .arb_source import rational_text
+    from ..arb_source import rational_text
 
     data = {"audit": {"k_first": int(m.group(1)), "k_second": int(m.group(3)), "n": int(m.group(2)),
                       "confidence": rational_text(conf), "seed": (evidence.counterexample or {}).get("seed"),

@@ -31,7 +31,7 @@ import sympy as sp
 from ..numeric import Compiled, jsonable
 from ..scenarios import bind
 from ..search import derive_seed
-from .arb_source import rational_text
+from ..arb_source import rational_text
 from .writer import NoCertificate, Plan, exact_witness
 
 REPLAY_FACTOR = 10

@@ -6,8 +6,11 @@ generated from a claim (see :mod:`dpverify.certify.writer`) defines ``CLAIM_ID``
 ``RELATIONS`` (hypotheses between parameters, decided in ball arithmetic) and ``VERDICT(P, cert)``,
 which returns ``(True, message)`` when the certificate's inequality is decided in its favour at the
 current precision, ``(None, message)`` when it is decided against it, and raises ``Undecided`` (or an
-arithmetic error) when the balls overlap. ``main`` tries the precisions in turn.
+arithmetic error) when the balls overlap. ``main`` tries the precisions in turn. The functions that
+printed expressions call (``q``, ``_cmp``, ``_sum``, ...) are :data:`dpverify.arb_source.HELPERS`, which
+dpverify also runs in-process (:func:`dpverify.arb_source.evaluator`).
 """
+from ..arb_source import HELPERS
 
 RUNTIME = r'''
 import json
@@ -25,98 +28,7 @@ PRECISIONS = (64, 128, 256, 512, 1024, 2048, 4096)
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-class Undecided(Exception):
-    """Ball arithmetic does not decide a comparison at this precision."""
-
-
-def q(p, r=1):
-    return arb(fmpq(p, r))
-
-
-def ball(x):
-    """A Fraction as a ball (exact for the binary value of a float at 64 bits and more)."""
-    return arb(fmpq(x.numerator, x.denominator))
-
-
-def _rpow(b, p, r):
-    root = b.sqrt() if r == 2 else b.root(r)
-    return root ** p
-
-
-def _pow(b, x):
-    return b ** x
-
-
-def _min(*xs):
-    out = xs[0]
-    for x in xs[1:]:
-        out = out.min(x)
-    return out
-
-
-def _max(*xs):
-    out = xs[0]
-    for x in xs[1:]:
-        out = out.max(x)
-    return out
-
-
-def _index(i, n):
-    if not 1 <= i < n:
-        raise IndexError(f"index {i} outside 1..{n - 1}")
-    return i
-
-
-def _integer(x):
-    u = x.unique_fmpz()
-    if u is None:
-        raise Undecided(f"{x} is not a unique integer")
-    return int(u)
-
-
-def _floor(x):
-    return _integer(x.floor())
-
-
-def _ceil(x):
-    return _integer(x.ceil())
-
-
-def _sum(f, lo, hi):
-    out = arb(0)
-    for t in range(lo, hi + 1):
-        out = out + f(t)
-    return out
-
-
-def _prod(f, lo, hi):
-    out = arb(1)
-    for t in range(lo, hi + 1):
-        out = out * f(t)
-    return out
-
-
-def _cmp(a, op, b):
-    """A comparison decided in ball arithmetic: True, False, or Undecided when the balls overlap."""
-    if isinstance(a, int) and isinstance(b, int):
-        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
-    a, b = arb(a), arb(b)
-    yes = {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
-    no = {"<": a >= b, "<=": a > b, ">": a <= b, ">=": a < b, "==": a != b, "!=": a == b}[op]
-    if yes:
-        return True
-    if no:
-        return False
-    raise Undecided(f"{a} {op} {b} is undecided")
-
-
-def _piecewise(*pairs):
-    for cond, value in pairs:
-        if cond():
-            return value()
-    raise Undecided("no branch of a piecewise expression applies")
-
-
+''' + HELPERS + r'''
 def _fraction(text, name):
     if not isinstance(text, str):
         raise ValueError(f"{name} = {text!r} is not an exact rational 'p/q'")

@@ -10,7 +10,7 @@ import sympy as sp
 
 from ..spec import Choice, Int, Real, Seq
 from . import runtime
-from .arb_source import ArbSource, Unprintable, rational_text
+from ..arb_source import ArbSource, Unprintable, printer_for, rational_text
 
 
 class NoCertificate(Exception):
@@ -34,18 +34,6 @@ class Plan:
 
 def folder_name(claim_id: str) -> str:
     return claim_id.replace("/", "__")
-
-
-def printer_for(domain, extra_ints=()) -> ArbSource:
-    kinds = {n: type(p) for n, p in domain.params.items()}
-    numeric = [n for n, p in domain.params.items() if isinstance(p, Choice) and all(_is_number(v) for v in p.values)]
-    return ArbSource(real=[n for n, k in kinds.items() if k is Real] + numeric,
-                     ints=[n for n, k in kinds.items() if k is Int] + list(extra_ints),
-                     seqs=[n for n, k in kinds.items() if k is Seq])
-
-
-def _is_number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def _bounds(p: Real | Int) -> dict:

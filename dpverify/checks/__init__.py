@@ -7,12 +7,14 @@ what share of its points it is not (``coverage``). :func:`run` applies every che
 every statement of a claim and combines the evidence into a :class:`~dpverify.verdict.Verdict`;
 a claim that builds on others (``Claim.builds_on``) is also checked with them (:mod:`.chain`: their
 hypotheses must meet), a verdict of every reading.
+The box proof (:mod:`~dpverify.checks.boxproof`) is opt-in (``Config(prove_box=True)``): it runs after
+the others on an inequality they neither proved nor refuted, and never at a pinned point.
 """
 from __future__ import annotations
 
 from ..spec import Claim, DomainError
 from ..verdict import Verdict, claim_verdict, error_evidence, statement_verdict
-from . import audit, chain, exact, limit, minimiser, monte_carlo, rate, sampled, scaling, sup, symbolic
+from . import audit, boxproof, chain, exact, limit, minimiser, monte_carlo, rate, sampled, scaling, sup, symbolic
 from .base import Clock, Config
 
 # (name, applies, check) in the order they run for a statement.
@@ -63,6 +65,9 @@ def run(claim: Claim, config: Config | None = None) -> Verdict:
               if applies(stmt) and name not in stmt.skip]
         if not ev:
             raise ValueError(f"no check applies to statement {stmt.name!r} of {claim.id}")
+        if (cfg.prove_box and cfg.at is None and boxproof.applies(stmt) and "boxproof" not in stmt.skip
+                and not any(e.verdict in ("verified", "violated") for e in ev)):
+            ev.append(_guarded(boxproof.check, "boxproof", stmt, claim, cfg))
         evidence.extend(ev)
         per_statement.append(statement_verdict(ev))
     chained = []

@@ -27,7 +27,10 @@ class Config:
     ``symbolic_timeout``: seconds SymPy may spend on one statement (every attempt on the
     registered papers ends, with or without a proof, within 7 s on a quiet machine; a proof not
     found in time is ``inconclusive``, never a verdict, and the limit is far enough from every
-    attempt that a loaded machine or a worker thread gives the same evidence).
+    attempt that a loaded machine or a worker thread gives the same evidence). ``prove_box``: also
+    try to prove each inequality on the claim's search box in ball arithmetic
+    (:mod:`~dpverify.checks.boxproof`), spending at most ``box_budget`` boxes (the budget that
+    decides, the same on every machine) and ``box_seconds`` of CPU time (a safety cap) per statement.
     """
 
     seed: int = 0
@@ -38,6 +41,9 @@ class Config:
     chunk_runs: int = 65536
     symbolic_timeout: float = 15.0
     dps: int = 50
+    prove_box: bool = False
+    box_budget: int = 20000
+    box_seconds: float = 120.0
     extra: dict = field(default_factory=dict)
 
     def seed_for(self, *names: Any) -> int:
@@ -55,6 +61,8 @@ class Config:
             raise ValueError(f"samples must be a positive integer, got {self.samples!r}")
         if not (0.5 <= float(self.confidence) < 1):
             raise ValueError(f"confidence must be in [0.5, 1), got {self.confidence!r}")
+        if not isinstance(self.box_budget, int) or self.box_budget < 1:
+            raise ValueError(f"box_budget must be a positive integer, got {self.box_budget!r}")
         if not isinstance(self.chunk_runs, int) or self.chunk_runs < 1:
             raise ValueError(f"chunk_runs must be a positive integer, got {self.chunk_runs!r}")
 

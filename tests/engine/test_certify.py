@@ -13,7 +13,7 @@ import sympy as sp
 
 from dpverify import registry
 from dpverify.certify import certify
-from dpverify.certify.arb_source import ArbSource, Unprintable
+from dpverify.arb_source import ArbSource, Unprintable
 from dpverify.certify.runtime import AUDIT, RUNTIME
 from dpverify.checks import Config, run
 from dpverify.cli import main

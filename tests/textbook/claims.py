@@ -169,8 +169,19 @@ POWER_MEAN_PLANTED = _claim("claim-power-mean-reversed", "power-mean inequality"
                             witness={"T": 2, "x": [1.0, 2.0]})
 _ = Choice
 
+# ------------------------------------------------------------------------- bounds on the logarithm
+_pos = Domain(y=Real(gt=0, search=(1e-6, 1e3), log=True))
+LOG_LOWER = _claim("claim-log-lower", "log(1 + y) >= y/(1 + y)",
+                   "log(1 + y) >= y/(1 + y) for y > 0 (tight as y -> 0: both sides are y - O(y^2)).", _pos,
+                   [Inequality("y/(1+y) <= log(1+y)", lhs=y / (1 + y), rhs=sp.log(1 + y))])
+LOG_LOWER_PLANTED = _claim("claim-log-lower-square", "log(1 + y) >= y - y^2/2",
+                           "PLANTED: log(1 + y) >= y - y^2/3 (the Taylor coefficient 1/2 misprinted 1/3).", _pos,
+                           [Inequality("y - y^2/3 <= log(1+y)", lhs=y - y**2 / 3, rhs=sp.log(1 + y))],
+                           expected="violated", reason="planted: log(1 + y) = y - y^2/2 + O(y^3) < y - y^2/3 near 0",
+                           witness={"y": 0.5})
+
 CLAIMS = (GAUSS_ZCDP, GAUSS_ZCDP_PLANTED, ZCDP_TO_DP, ZCDP_TO_DP_PLANTED, BEST_ORDER, BEST_ORDER_PLANTED,
           CALIBRATION, CALIBRATION_PLANTED, GD_PL, GD_PL_PLANTED, NOISY_GD, NOISY_GD_PLANTED, STABILITY,
-          STABILITY_PLANTED, CAUCHY, CAUCHY_PLANTED, AM_GM, POWER_MEAN_PLANTED)
+          STABILITY_PLANTED, CAUCHY, CAUCHY_PLANTED, AM_GM, POWER_MEAN_PLANTED, LOG_LOWER, LOG_LOWER_PLANTED)
 # the ready-made scenarios' textbook results, from the sibling file (loaded by path, as this file is)
 CLAIMS += registry.load_module(str(Path(__file__).resolve().with_name("scenario_claims.py"))).CLAIMS

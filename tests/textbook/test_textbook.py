@@ -112,3 +112,11 @@ def test_pytest_plugin_turns_an_outside_claims_file_into_tests(pytester):
     # the replay names the claims file (the claim is not a registered paper's) and the seed
     assert f"replay: dpverify check mine/claim-wrong --module {path} --at" in out.replace("\n", "")
     assert "--seed 0" in out
+
+
+def test_the_box_proof_verifies_the_log_bound_on_its_box_and_keeps_the_planted_one_violated():
+    true = dpverify.check(_textbook("claim-log-lower"), samples=40, prove_box=True)
+    assert true.verdict == "verified" and true.ok and true.basis == ["proof-on-box"]
+    assert true.scope == "box: y in [1e-06, 1000] (log)"
+    planted = dpverify.check(_textbook("claim-log-lower-square"), samples=40, prove_box=True)
+    assert planted.verdict == "violated" and planted.ok and planted.scope is None

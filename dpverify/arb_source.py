@@ -2,7 +2,8 @@
 
 The source is a single Python expression over ``P`` (the point: a real parameter is an ``arb``, an
 integer parameter a Python ``int``, a sequence a list ``[None, x_1, ..., x_n]``) and the helper
-functions of the standalone checker (:data:`dpverify.certify.runtime.RUNTIME`). Every number is
+functions of :data:`HELPERS` (part of the standalone checker's source,
+:data:`dpverify.certify.runtime.RUNTIME`; :func:`evaluator` runs them in-process). Every number is
 printed exactly: integers as integers, rationals and floats (their exact binary value) as ``q(p, r)``.
 
 Two modes: ``arb`` (a real value: a ball) and ``int`` (an index or a sum's limit: exact Python
@@ -16,6 +17,102 @@ from fractions import Fraction
 
 import sympy as sp
 
+from .spec import Choice, Int, Real, Seq
+
+#: The functions printed expressions call, as source: the standalone checker starts with them, and
+#: :func:`evaluator` executes them once in dpverify's own process.
+HELPERS = r'''class Undecided(Exception):
+    """Ball arithmetic does not decide a comparison at this precision."""
+
+
+def q(p, r=1):
+    return arb(fmpq(p, r))
+
+
+def ball(x):
+    """A Fraction as a ball (exact for the binary value of a float at 64 bits and more)."""
+    return arb(fmpq(x.numerator, x.denominator))
+
+
+def _rpow(b, p, r):
+    root = b.sqrt() if r == 2 else b.root(r)
+    return root ** p
+
+
+def _pow(b, x):
+    return b ** x
+
+
+def _min(*xs):
+    out = xs[0]
+    for x in xs[1:]:
+        out = out.min(x)
+    return out
+
+
+def _max(*xs):
+    out = xs[0]
+    for x in xs[1:]:
+        out = out.max(x)
+    return out
+
+
+def _index(i, n):
+    if not 1 <= i < n:
+        raise IndexError(f"index {i} outside 1..{n - 1}")
+    return i
+
+
+def _integer(x):
+    u = x.unique_fmpz()
+    if u is None:
+        raise Undecided(f"{x} is not a unique integer")
+    return int(u)
+
+
+def _floor(x):
+    return _integer(x.floor())
+
+
+def _ceil(x):
+    return _integer(x.ceil())
+
+
+def _sum(f, lo, hi):
+    out = arb(0)
+    for t in range(lo, hi + 1):
+        out = out + f(t)
+    return out
+
+
+def _prod(f, lo, hi):
+    out = arb(1)
+    for t in range(lo, hi + 1):
+        out = out * f(t)
+    return out
+
+
+def _cmp(a, op, b):
+    """A comparison decided in ball arithmetic: True, False, or Undecided when the balls overlap."""
+    if isinstance(a, int) and isinstance(b, int):
+        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
+    a, b = arb(a), arb(b)
+    yes = {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
+    no = {"<": a >= b, "<=": a > b, ">": a <= b, ">=": a < b, "==": a != b, "!=": a == b}[op]
+    if yes:
+        return True
+    if no:
+        return False
+    raise Undecided(f"{a} {op} {b} is undecided")
+
+
+def _piecewise(*pairs):
+    for cond, value in pairs:
+        if cond():
+            return value()
+    raise Undecided("no branch of a piecewise expression applies")
+
+'''
 
 class Unprintable(ValueError):
     """The expression has a part the ball-arithmetic printer cannot write exactly."""
@@ -181,4 +278,38 @@ class ArbSource:
         raise Unprintable(f"condition {sp.sstr(c)[:80]} has no ball-arithmetic printer")
 
 
-__all__ = ["ArbSource", "Unprintable", "rational_text"]
+def printer_for(domain) -> ArbSource:
+    """The printer of a domain's parameters: reals (and numeric choices) as balls, integers, sequences."""
+    kinds = {n: type(p) for n, p in domain.params.items()}
+    numeric = [n for n, p in domain.params.items() if isinstance(p, Choice) and all(_is_number(v) for v in p.values)]
+    return ArbSource(real=[n for n, k in kinds.items() if k is Real] + numeric,
+                     ints=[n for n, k in kinds.items() if k is Int],
+                     seqs=[n for n, k in kinds.items() if k is Seq])
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+_NAMESPACE: dict = {}
+
+
+def evaluator(source: str):
+    """The printed expression ``source`` as a function ``P -> arb`` (``P``: the point, as the printer
+    expects it), evaluated at python-flint's current precision (``flint.ctx.prec``). It raises
+    ``HELPERS``' ``Undecided`` (:func:`undecided`) when a comparison inside it (a piecewise condition, a
+    floor) is not decided by the balls."""
+    if not _NAMESPACE:
+        ns = {"__name__": "dpverify_arb_helpers"}
+        exec("from flint import arb, fmpq\n" + HELPERS, ns)  # noqa: S102 - our own helpers' source
+        _NAMESPACE.update(ns)
+    return eval(f"lambda P: {source}", _NAMESPACE)  # noqa: S307 - source printed by ArbSource
+
+
+def undecided() -> type:
+    """The exception :data:`HELPERS` raise when balls do not decide a comparison."""
+    evaluator("0")
+    return _NAMESPACE["Undecided"]
+
+
+__all__ = ["HELPERS", "ArbSource", "Unprintable", "evaluator", "printer_for", "rational_text", "undecided"]
