@@ -278,12 +278,13 @@ class ArbSource:
         raise Unprintable(f"condition {sp.sstr(c)[:80]} has no ball-arithmetic printer")
 
 
-def printer_for(domain) -> ArbSource:
-    """The printer of a domain's parameters: reals (and numeric choices) as balls, integers, sequences."""
+def printer_for(domain, extra_ints=()) -> ArbSource:
+    """The printer of a domain's parameters: reals (and numeric choices) as balls, integers, sequences;
+    ``extra_ints``: more names printed as integers (e.g. a scenario's step index)."""
     kinds = {n: type(p) for n, p in domain.params.items()}
     numeric = [n for n, p in domain.params.items() if isinstance(p, Choice) and all(_is_number(v) for v in p.values)]
     return ArbSource(real=[n for n, k in kinds.items() if k is Real] + numeric,
-                     ints=[n for n, k in kinds.items() if k is Int],
+                     ints=[n for n, k in kinds.items() if k is Int] + list(extra_ints),
                      seqs=[n for n, k in kinds.items() if k is Seq])
 
 
