@@ -52,6 +52,8 @@ BASIS_KINDS = {
     "exact-cases": "exact symbolic computation for small cases only (e.g. every T = 1..6), no general proof",
     "privacy-exact": "the privacy loss of the mechanism computed exactly (with its error), worst over instances",
     "privacy-upper": "a valid upper bound on the privacy loss (a pessimistic accountant), worst over instances",
+    "worst-over-class": "the worst case over a whole function class, by a performance-estimation SDP (exact "
+                        "with the solver's error where the class has interpolation conditions, else an upper bound)",
     "exact-expectation": "the algorithm's expectation computed exactly on problems of a family",
     "worst-case": "a measured quantity (sensitivity, stability, ...) maximised over a class of instances",
     "monte-carlo": "runs of the algorithm on problems, means with one-sided confidence bounds",

@@ -86,6 +86,11 @@ def _describe(meas: Measured) -> str:
     return meas.describe()
 
 
+def _samples(sc, cfg: Config) -> int:
+    """The points a search draws: the check's ``samples``, capped by the scenario's ``search_samples``."""
+    return cfg.samples if sc.search_samples is None else max(1, min(cfg.samples, int(sc.search_samples)))
+
+
 def _search_confirming(sc, claim, stmt, cfg: Config, bound_at):
     """The first instance of a second search (``RESEARCH_FRACTION`` of the samples, no shrinking, fresh
     seed) that fails with the confirmation's measurement (``cfg.runs``), or ``None``."""
@@ -101,18 +106,21 @@ def _search_confirming(sc, claim, stmt, cfg: Config, bound_at):
     strategy = sc.strategy()
     if strategy is None:
         strategy = claim.domain.strategy()
-    res = search(strategy, margin, max(10, cfg.samples // RESEARCH_FRACTION),
+    res = search(strategy, margin, max(10, _samples(sc, cfg) // RESEARCH_FRACTION),
                  cfg.seed_for(claim.id, stmt.name, "second search"), optimise=0, shrink=False)
     return res.counterexample
 
 
 def _basis(stmt: SupBound, sc, meas: Measured | None = None, inst=None) -> Basis:
     """A privacy statement's basis is the direction of its confirmed measurement (privacy-exact,
-    -upper, -lower, -estimate); any other supremum, or one never measured, is a worst case over the
+    -upper, -lower, -estimate); a scenario that declares its ``basis_kind`` (the worst case over a
+    whole class) gives that kind; any other supremum, or one never measured, is a worst case over the
     scenario's instances."""
     on = scenario_on(sc, inst)
     if stmt.kind == "privacy" and meas is not None:
         return Basis(f"privacy-{meas.kind}", on)
+    if sc.basis_kind is not None:
+        return Basis(sc.basis_kind, f"{on} ({stmt.kind})" if on else stmt.kind)
     return Basis("worst-case", f"{on} ({stmt.kind})" if on else stmt.kind)
 
 
@@ -150,7 +158,7 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
         strategy, domain = sc.strategy(), sc.search_domain
         if strategy is None:  # the instance is the claim's point
             strategy, domain = claim.domain.strategy(), claim.domain
-        res = search(strategy, margin, cfg.samples, seed, domain=domain,
+        res = search(strategy, margin, _samples(sc, cfg), seed, domain=domain,
                      optimise=sc.optimise)
         samples = res.samples
         cov = triv.coverage(inside_points(sc, claim, res.drawn))

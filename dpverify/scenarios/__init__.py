@@ -11,6 +11,8 @@ keyword arguments, so a ready-made scenario is one line::
   quadratics and Monte Carlo on quadratics or logistic regression;
 * :mod:`.stability`: uniform stability by coupled runs on neighbouring data sets;
 * :mod:`.sensitivity`: gradient sensitivity of a loss, searched over data;
+* :mod:`.worst_case`: the worst case of a noise-free first-order method over a whole function class
+  (performance estimation, ``worst_case``);
 * :mod:`.privacy`: the Gaussian mechanism, amplification by subsampling (``subsampled_dp``), noisy GD
   under a zCDP budget filter, and an empirical privacy audit of any algorithm (``dp_audit``);
 * :mod:`.base`: the interface, :class:`PointScenario` (a quantity computed at the claim's point by
@@ -38,3 +40,5 @@ __all__ += ["AdditiveNoise", "ERMData", "GDSensitivity", "OutputPerturbationGD",
 from .adaptive import AdaptiveGD, CosineData, adaptive_gd, measured_constants  # noqa: E402,F401
 __all__ += ["AdaptiveGD", "CosineData", "SeparableData", "StepDecaySGD", "StepDecayStability", "adaptive_gd",
             "measured_constants", "step_decay_risk", "step_decay_stability"]
+from .worst_case import WorstCase, worst_case  # noqa: E402
+__all__ += ["WorstCase", "worst_case"]

@@ -137,6 +137,13 @@ class Scenario(metaclass=_Immutable):
     #: whether the Monte Carlo statistic of one run is an indicator (0 or 1), so that its mean is
     #: a probability with exact binomial bounds (``exceeds=`` statistics)
     indicator = False
+    #: the :class:`~dpverify.verdict.Basis` kind of a supremum measured by this scenario, when it is
+    #: not a search over instances (``None``: "worst-case"; e.g. "worst-over-class" for a
+    #: performance-estimation SDP, whose value is the worst case over a whole function class)
+    basis_kind = None
+    #: the most points a supremum search draws on this scenario (``None``: the check's ``samples``);
+    #: a scenario whose every measurement is expensive (an SDP solve) caps it
+    search_samples = None
     claim = None
 
     # ------------------------------------------------------------------ immutability

@@ -12,7 +12,7 @@ from dpverify import Claim, Domain, ExpectationBound, Int, Real, Relation, Seq, 
 from dpverify.scenarios import (additive_noise, adaptive_gd, budget_filter_gd, coupled_stability, dp_audit,
                                 gd_sensitivity,
                                 output_perturbation_gd, output_perturbation_privacy, random_round_sgd, sampled_gaussian,
-                                noisy_gd, squared_loss_sensitivity, step_decay_risk, step_decay_stability)
+                                noisy_gd, squared_loss_sensitivity, step_decay_risk, step_decay_stability, worst_case)
 from dpverify.scenarios.one_sample_sgd import one_sample_sgd
 from dpverify.scenarios.schedule_privacy import gaussian_renyi, gd_schedule_privacy, noisy_gd_audit
 from dpverify.scenarios.single_sample_sgd import linear_pair_sampler, single_sample_sgd_privacy
@@ -451,6 +451,49 @@ STAB_SGD, STAB_SGD_PLANTED = _twins(
      SupBound("gap <= L^2 T c / (4N)", kind="stability", bound=Ls**2 * Ts * cs / (4 * Ns), scenario=_SGD)),
     "at the extreme pair near theta = 0 the gap is about L^2 T c / (2N)",
     {"L": 2.0, "c": 0.5, "T": 10, "N": 2, "M": 1.0, "B": 1})
+# ------------------------------------------------------------------------- worst_case: the whole class, not quadratics
+# GD with step 1/L on L-smooth convex functions from distance R: the exact worst case is L R^2/(4T + 2) (Drori &
+# Teboulle 2014), attained by a Huber-like function, not by a quadratic (whose worst is ~ L R^2/(4 e T)). The planted
+# L R^2/(8T) holds on every convex quadratic ((2T/(2T + 1))^(2T + 1) <= 1/2) and fails on the class for every T >= 1:
+# its quadratic statement holds, only the worst case over the class refutes it.
+DT = "Drori & Teboulle 2014, Performance of first-order methods for smooth convex minimization"
+KNS = "Karimi, Nutini & Schmidt 2016, Linear convergence of gradient methods under the Polyak-Lojasiewicz condition"
+Lw, Rw, Tw, kw, Dw = sp.symbols("L R T kappa Delta", positive=True)
+_wc = Domain(L=Real(gt=0, search=(0.1, 10.0), log=True), R=Real(gt=0, search=(0.1, 10.0), log=True),
+             T=Int(ge=1, search=(1, 8)))
+_WC_CONVEX = worst_case(method="gd", function_class="smooth_convex", statistic="excess", smooth=Lw, step=1 / Lw,
+                        horizon=Tw, init_dist=Rw)
+GD_CLASS = _claim(
+    "thm-gd-smooth-convex-class", NES, "Corollary 2.1.2 (GD with step 1/L on L-smooth convex functions)",
+    "T steps of GD with step 1/L on any L-smooth convex function from distance R: f(x_T) - f* <= 2 L R^2/(T + 4).",
+    _wc, [SupBound("f(x_T) - f* <= 2 L R^2/(T + 4) over the class", bound=2 * Lw * Rw**2 / (Tw + 4),
+                   kind="performance", scenario=_WC_CONVEX)])
+GD_CLASS_PLANTED = _claim(
+    "thm-gd-smooth-convex-quadratic-intuition", DT, "Theorem 3.1 (the tight worst case is L R^2/(4T + 2))",
+    "PLANTED: f(x_T) - f* <= L R^2/(8T) for GD with step 1/L on L-smooth convex functions (true on every convex "
+    "quadratic, false on the class).", _wc,
+    [ExpectationBound("on convex quadratics: f(x_T) - f* <= L R^2/(8T)", bound=Lw * Rw**2 / (8 * Tw),
+                      scenario=noisy_gd(problem="convex", smooth=Lw, step=1 / Lw, noise_std=0, dim=2, horizon=Tw,
+                                        init_dist=Rw)),
+     SupBound("over the class: f(x_T) - f* <= L R^2/(8T)", bound=Lw * Rw**2 / (8 * Tw), kind="performance",
+              scenario=_WC_CONVEX)],
+    expected="violated",
+    reason="planted: the worst case over L-smooth convex functions is L R^2/(4T + 2) > L R^2/(8T) (Drori & "
+           "Teboulle); a quadratic only reaches about L R^2/(4 e T)",
+    witness={"L": 1.0, "R": 1.0, "T": 1})
+# GD with step 1/L on L-smooth mu-PL functions: f(x_T) - f* <= (1 - 1/kappa)^T Delta (Karimi et al., Thm 1); PL has
+# no interpolation conditions, the PEP's necessary ones give an upper bound, which confirms. (kappa >= 1.5: at kappa = 1
+# the bound is exactly 0, and an SDP, whose error is ~1e-9 of the initial gap, can never certify a value of 0.)
+_pl = Domain(L=Real(gt=0, search=(0.1, 10.0), log=True), kappa=Real(ge=1.5, search=(1.5, 100.0), log=True),
+             Delta=Real(gt=0, search=(0.1, 10.0), log=True), T=Int(ge=1, search=(1, 6)))
+GD_PL_CLASS = _claim(
+    "thm-gd-pl-class", KNS, "Theorem 1 (GD with step 1/L under the PL inequality)",
+    "T steps of GD with step 1/L on any L-smooth function with ||grad f||^2 >= 2 (L/kappa) (f - f*): "
+    "f(x_T) - f* <= (1 - 1/kappa)^T (f(x_0) - f*).", _pl,
+    [SupBound("f(x_T) - f* <= (1 - 1/kappa)^T Delta over the class (upper bound)", bound=(1 - 1 / kw)**Tw * Dw,
+              kind="performance", scenario=worst_case(method="gd", function_class="pl", statistic="excess",
+                                                     smooth=Lw, curvature=Lw / kw, step=1 / Lw, horizon=Tw,
+                                                     init_gap=Dw))])
 
 CLAIMS = (LAPLACE_L2, LAPLACE_L2_PLANTED, SQUARED, SQUARED_PLANTED, GD_SENS, GD_SENS_PLANTED, OUTPUT_PRIVACY,
           OUTPUT_PRIVACY_PLANTED, OUTPUT_UTILITY, OUTPUT_UTILITY_PLANTED, BUDGET_FILTER, BUDGET_FILTER_PLANTED,
@@ -458,4 +501,4 @@ CLAIMS = (LAPLACE_L2, LAPLACE_L2_PLANTED, SQUARED, SQUARED_PLANTED, GD_SENS, GD_
           ONE_SAMPLE_DP_PLANTED, SAMPLED, SAMPLED_PLANTED, RANDOM_ROUND, RANDOM_ROUND_PLANTED, ADAPTIVE,
           ADAPTIVE_PLANTED, ONE_SAMPLE_SGD, ONE_SAMPLE_SGD_PLANTED, STEP_DECAY_RISK, STEP_DECAY_RISK_PLANTED,
           STEP_DECAY_STABILITY, STEP_DECAY_STABILITY_PLANTED, GD_CONVEX, GD_CONVEX_PLANTED, GD_SC, GD_SC_PLANTED,
-          STAB_STEPS, STAB_STEPS_PLANTED, STAB_SGD, STAB_SGD_PLANTED)
+          STAB_STEPS, STAB_STEPS_PLANTED, STAB_SGD, STAB_SGD_PLANTED, GD_CLASS, GD_CLASS_PLANTED, GD_PL_CLASS)

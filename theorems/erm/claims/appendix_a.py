@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dpverify.scenarios import PointScenario, noisy_gd, random_round_sgd, subsampled_dp
+from dpverify.scenarios import PointScenario, noisy_gd, random_round_sgd, subsampled_dp, worst_case
 from dpverify.spec import Claim, Domain, ExpectationBound, Identity, Inequality, Int, Real, Relation, SupBound
 
 from .. import proofs
@@ -26,6 +26,10 @@ LEMMA_5 = Claim(
                          bound=beta / 2 * sp.exp(-2 * eta * mu * beta * T / (mu + beta)) * R0**2,
                          scenario=noisy_gd(problem="strongly_convex", statistic="excess", smooth=beta, curvature=mu,
                                            step=eta, noise_std=0, dim=d, horizon=T, init_dist=R0, mc_count=0)),
+        SupBound("over every mu-strongly convex beta-smooth F (not only quadratics): the same bound",
+                 bound=beta / 2 * sp.exp(-2 * eta * mu * beta * T / (mu + beta)) * R0**2, kind="performance",
+                 scenario=worst_case(method="gd", function_class="smooth_strongly_convex", statistic="excess",
+                                     smooth=beta, curvature=mu, step=eta, horizon=T, init_dist=R0)),
     ),
 )
 
@@ -74,6 +78,10 @@ LEMMA_8 = Claim(
         ExpectationBound("F(w_T) - F* <= 2 beta R0^2/T", bound=2 * beta * R0**2 / T,
                          scenario=noisy_gd(problem="convex", statistic="excess", smooth=beta, step=1 / beta,
                                            noise_std=0, dim=d, horizon=T, init_dist=R0, mc_count=0)),
+        SupBound("over every convex beta-smooth F (not only quadratics): F(w_T) - F* <= 2 beta R0^2/T",
+                 bound=2 * beta * R0**2 / T, kind="performance",
+                 scenario=worst_case(method="gd", function_class="smooth_convex", statistic="excess", smooth=beta,
+                                     step=1 / beta, horizon=T, init_dist=R0)),
     ),
 )
 

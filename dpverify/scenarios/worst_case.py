@@ -1,0 +1,181 @@
+"""The worst case of a first-order method over a whole function class (performance estimation).
+
+``worst_case(method=..., function_class=..., statistic=..., smooth=..., curvature=..., step=...,
+momentum=..., horizon=..., init_dist=... or init_gap=...)`` measures, at each point of a claim, the
+largest value of ``statistic`` after ``horizon`` noise-free steps of ``method`` over *every* function
+of ``function_class`` and every start within the initial condition, by a performance-estimation SDP
+(:mod:`dpverify.sim.pep`: PEPit, solved by Clarabel through CVXPY). Quadratics are only a few members
+of a class: a bound every quadratic satisfies can still fail on the class, and only this scenario
+sees it.
+
+* methods: ``gd``, ``heavy_ball`` (Polyak), ``nesterov``, ``bias_corrected`` (an EMA of gradients
+  ``m_t = beta m_{t-1} + (1 - beta) g_t`` and ``x_{t+1} = x_t - eta m_t/(1 - beta^t)``);
+* classes: ``smooth_strongly_convex``, ``smooth_convex`` (interpolation conditions: the SDP's value
+  is the worst case, returned as an exact :class:`~dpverify.measured.Measured` whose interval holds
+  the solver's error, so it can refute and confirm), ``smooth`` (nonconvex L-smooth, with
+  ``init_gap`` and ``statistic="grad_norm_sq"``, the min over the iterates) and ``pl`` (necessary
+  conditions only: an upper bound, :meth:`~dpverify.measured.Measured.upper_bound`, which can only
+  confirm);
+* statistics: ``excess`` (``f(x_T) - f*``), ``dist_sq`` (``||x_T - x*||^2``), ``grad_norm_sq``
+  (``||grad f(x_T)||^2``; for ``smooth`` the min over ``t = 0..T``).
+
+Every parameter is an expression in the claim's symbols; ``step`` may depend on the step index
+``t`` (1..T). The instance is the claim's point; the same normalised SDP is solved once per run (a
+cache), so the search's repeated points cost nothing, and the result is deterministic. The
+evidence (``describe``) names the solver, the primal and dual values, the residuals and the worst
+function's iterates (``f(x_t) - f*``, ``||x_t - x*||``, ``||g_t||``). Horizons are meant to be
+small (``max_horizon``, default ``MAX_HORIZON`` = 10): a PEP of T steps is an SDP of size about T + 3.
+Where the horizon is an integer parameter of the claim, the search draws it in ``1..max_horizon``
+(the rest of the point from the claim's domain); a point beyond it is not measured.
+
+Example (the tight bound of Drori & Teboulle for GD with step 1/L on L-smooth convex functions)::
+
+    import sympy as sp
+    from dpverify import Claim, Domain, Int, Real, Source, SupBound
+    from dpverify.scenarios import worst_case
+
+    L, R, T = sp.symbols("L R T", positive=True)
+    CLAIM = Claim(id="me/gd-convex", source=Source("my notes", "GD on smooth convex functions"),
+                  domain=Domain(L=Real(gt=0, search=(0.1, 10.0), log=True),
+                                R=Real(gt=0, search=(0.1, 10.0), log=True), T=Int(ge=1, search=(1, 8))),
+                  statements=(SupBound("f(x_T) - f* <= L R^2/(4T + 2)", bound=L * R**2 / (4 * T + 2),
+                                       kind="performance", scenario=worst_case(
+                                           method="gd", function_class="smooth_convex", statistic="excess",
+                                           smooth=L, step=1 / L, horizon=T, init_dist=R)),))
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import sympy as sp
+
+from ..measured import Measured
+from ..search import EvaluationError
+from ..sim import pep
+from .base import MappedScenario
+from .params import T_INDEX
+
+#: the largest horizon measured by default (a PEP of T steps is an SDP of size ~T + 3; option ``max_horizon``)
+MAX_HORIZON = 10
+_METHOD_NAMES = {"gd": "gradient descent", "heavy_ball": "heavy-ball (Polyak) momentum",
+                 "nesterov": "Nesterov's accelerated gradient", "bias_corrected": "bias-corrected (EMA) momentum"}
+_CLASS_NAMES = {"smooth_strongly_convex": "L-smooth mu-strongly convex functions",
+                "smooth_convex": "L-smooth convex functions",
+                "smooth": "L-smooth functions with f(x_0) - inf f <= Delta (necessary conditions: an upper bound)",
+                "pl": "L-smooth mu-PL functions (necessary conditions: an upper bound)"}
+
+
+class WorstCase(MappedScenario):
+    """The worst case of a noise-free first-order method over a function class (module docstring)."""
+
+    REQUIRED = ("smooth", "step", "horizon")
+    OPTIONAL = ("curvature", "momentum", "init_dist", "init_gap")
+    STEPWISE = ("step",)
+    optimise = 0
+    #: points a search draws (each is an SDP solve; the worst case is smooth in the parameters)
+    search_samples = 40
+    #: the evidence's basis: the worst case over the whole class, not a search over instances
+    basis_kind = "worst-over-class"
+
+    def __init__(self, params: Mapping[str, Any], *, method: str, function_class: str, statistic: str,
+                 optimise: int = 0, samples: int = 40, max_horizon: int = MAX_HORIZON,
+                 index: sp.Symbol = T_INDEX):
+        params = dict(params)
+        super().__init__(params, index)
+        if ("init_dist" in params) == ("init_gap" in params):
+            raise TypeError("worst_case: give exactly one of init_dist= (||x_0 - x*||) and init_gap= (f(x_0) - f*)")
+        init = "dist" if "init_dist" in params else "gap"
+        pep.validate(method, function_class, statistic, init)
+        if function_class in ("smooth_strongly_convex", "pl") and "curvature" not in params:
+            raise TypeError(f"worst_case: function_class={function_class!r} needs curvature=")
+        if method != "gd" and "momentum" not in params:
+            raise TypeError(f"worst_case: method={method!r} needs momentum=")
+        self.method, self.function_class, self.statistic, self.init = method, function_class, statistic, init
+        self.optimise, self.search_samples, self.max_horizon = int(optimise), int(samples), int(max_horizon)
+        self.algorithm = f"noise-free {_METHOD_NAMES[method]}"
+        self.name = f"the class of {_CLASS_NAMES[function_class]} (performance estimation SDP)"
+        self._results: dict = {}
+
+    def strategy(self):
+        """The claim's points (the horizon drawn in ``1..max_horizon`` where it is an integer parameter
+        of the claim) that the scenario measures, or ``None`` where these are the claim's own points."""
+        from hypothesis import strategies as st
+
+        from ..spec import Int
+
+        self._require_bound()
+        h = self.claim.expand(sp.sympify(self.params.exprs["horizon"]))
+        p = self.claim.domain.params.get(str(h)) if isinstance(h, sp.Symbol) else None
+        dom = self.claim.domain
+        if isinstance(p, Int) and p.box()[1] > self.max_horizon:
+            lo = p.box()[0]
+
+            @st.composite
+            def points(draw):
+                return draw(dom.strategy(fixed={str(h): draw(st.integers(lo, max(lo, self.max_horizon)))}))
+
+            base = points()
+        elif self.function_class in ("smooth_strongly_convex", "pl"):
+            base = dom.strategy()   # the claim's points, without the degenerate class curvature = smooth
+        else:
+            return None
+        return base.map(self.instance_at).filter(lambda inst: inst is not None)
+
+    def _horizon(self, inst):
+        T = self.map.scalar("horizon", inst)
+        return int(round(T)) if T == T and abs(T - round(T)) < 1e-9 and 0 <= round(T) <= self.max_horizon else None
+
+    def make_instance(self, point):
+        """The point itself, or ``None`` when its horizon is beyond ``max_horizon`` or its class is
+        degenerate (``curvature = smooth``): not measured."""
+        if self._horizon(point) is None:
+            return None
+        m = self.map
+        if m.has("curvature") and pep.degenerate(self.function_class, m.scalar("smooth", point),
+                                                 m.scalar("curvature", point)):
+            return None
+        return dict(point)
+
+    def _solve(self, inst) -> pep.PEPResult:
+        m = self.map
+        T = self._horizon(inst)
+        if T is None:
+            raise EvaluationError(f"worst_case: the horizon must be an integer in 0..{self.max_horizon}")
+        kw = {"smooth": m.scalar("smooth", inst), "steps": [float(h) for h in m.steps("step", inst, T)],
+              "init_value": m.scalar("init_dist" if self.init == "dist" else "init_gap", inst)}
+        for key in ("curvature", "momentum"):
+            if m.has(key):
+                kw[key] = m.scalar(key, inst)
+        try:
+            res = pep.worst_case(self.method, self.function_class, self.statistic, self.init, **kw)
+        except pep.PEPError as exc:
+            raise EvaluationError(f"worst_case: {exc}") from exc
+        self._results[_key(inst)] = res
+        return res
+
+    def measure(self, inst, runs, seed):
+        res = self._solve(inst)
+        if res.exact:
+            return Measured("exact", res.value, res.lower, res.upper)
+        return Measured.upper_bound(res.upper)
+
+    def describe(self, inst):
+        res = self._results.get(_key(inst))
+        head = f"{self.algorithm} on {self.name}, statistic {self.statistic}"
+        return head if res is None else f"{head}; {res.describe()}"
+
+
+def _key(inst) -> str:
+    return repr(sorted((k, v) for k, v in dict(inst).items() if not isinstance(v, (list, dict))))
+
+
+def worst_case(*, method: str = "gd", function_class: str, statistic: str, optimise: int = 0, samples: int = 40,
+               max_horizon: int = MAX_HORIZON, **params) -> WorstCase:
+    """The worst case over a function class, in a claim's own symbols (module docstring). ``samples``:
+    the points a search draws (each an SDP solve); ``optimise``: local optimiser starts after it;
+    ``max_horizon``: the largest horizon measured."""
+    return WorstCase(params, method=method, function_class=function_class, statistic=statistic, optimise=optimise,
+                     samples=samples, max_horizon=max_horizon)
+
+
+__all__ = ["MAX_HORIZON", "WorstCase", "worst_case"]
