@@ -15,7 +15,7 @@ CLAIMS = registry.all_claims()
 IDS = [c.id for c in CLAIMS]
 REPO = Path(__file__).resolve().parents[2]
 SEEDS = REPO.parent / "shared" / "seeds"
-ID_RE = re.compile(r"^[a-z]+/(thm|lemma|prop|eq|claim|fig|table|remark|sec|footnote)-[a-z0-9.\-]+$")
+ID_RE = re.compile(r"^[a-z]+/(thm|lemma|prop|eq|claim|alg|fig|table|remark|sec|footnote)-[a-z0-9.\-]+$")
 
 
 def test_every_paper_registers_through_the_entry_point_group():

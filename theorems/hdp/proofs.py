@@ -537,11 +537,57 @@ def noise_free_leak(pt) -> Measured:
     return Measured.lower_bound(float(-math.expm1(q["T_local"] * math.log1p(-p / q["n"]))))
 
 
-def pidp_sampler(*, noise_free: bool = True):
+def final_release_leak(pt) -> Measured:
+    """A lower bound on the delta of Algorithm 1's released output theta_priv alone (line 19), R = 1,
+    at every eps (the point's 1-D instance): with alpha = 1/L = 1 a noise-free step of sample x sets
+    theta to x exactly, so theta_priv = x_i exactly when the last step draws z_i and passes the test,
+    which no run on D' produces (x_i differs from every value of D'; a noisy step has a density). With
+    one round the contributions are computed at theta~ in every run: the probability is p_i/n."""
+    q = pidp_1d(pt)
+    return Measured.lower_bound(pass_probability(2 * (q["c_i"] + q["E"]), q["sigma_c"], q["threshold"]) / q["n"])
+
+
+def noise_free_step_gap(pt) -> float:
+    """|theta_1(D) - theta_1(D')| after one step of Algorithm 1 that draws the replaced sample and passes the test
+    (lines 10-11, alpha = 1/L = 1), from the same theta~ = 0, simulated by
+    :func:`dpverify.sim.gated_sgd.gated_sgd` on the one-sample data sets (x_i) and (x_r) with the test always
+    passed: the output difference a noise-free step makes, deterministic."""
+    from dpverify.sim import LeastSquares
+    from dpverify.sim.gated_sgd import gated_sgd
+
+    out = []
+    for x in (float(pt["x_i"]), float(pt["x_r"])):
+        res = gated_sgd(LeastSquares(np.ones((1, 1)), np.array([x]), 0.0), [0.0], 1.0, 1.0, rounds=1, local_steps=1,
+                        runs=1, seed=0, test_std=0.0, threshold=math.inf, offset=0.0, scale=2.0)
+        out.append(float(res.thetas[0, 0]))
+    return abs(out[0] - out[1])
+
+
+def composed_canonical_delta(pt) -> Measured:
+    """delta at eps1 + eps2 of the composition of two canonical pairs, (eps1, delta1) and (eps2, delta2)
+    [Kairouz, Oh & Viswanath 2015]: every (eps, delta)-DP algorithm is a post-processing of its canonical
+    pair, and the product pair is the worst case of the (adaptive) two-fold composition. In mpmath at 50
+    digits (the margin to delta1 + delta2 is delta1 delta2, below double rounding for small deltas)."""
+    with mpmath.workdps(50):
+        def canonical(e, d):
+            e, d = mpmath.mpf(e), mpmath.mpf(d)
+            w = (1 - d) / (1 + mpmath.exp(e))
+            p = [d, w * mpmath.exp(e), w, mpmath.mpf(0)]
+            return p, p[::-1]
+        p1, q1 = canonical(pt["epsilon1"], pt["delta1"])
+        p2, q2 = canonical(pt["epsilon2"], pt["delta2"])
+        g = mpmath.exp(mpmath.mpf(pt["epsilon1"]) + mpmath.mpf(pt["epsilon2"]))
+        v = mpmath.fsum(max(mpmath.mpf(0), a * b - g * c * d) for a, c in zip(p1, q1) for b, d in zip(p2, q2))
+        return Measured.exact(float(v), float(abs(v)) * 1e-30)
+
+
+def pidp_sampler(*, noise_free: bool = True, final_at_xi: bool = False):
     """Audit sampler of Algorithm 1 on the point's 1-D instance (:func:`pidp_1d`), simulated by
     :func:`dpverify.sim.gated_sgd.gated_sgd`: the output is the number of released increments equal to
     the noise-free step of z_i (what an observer of every iterate computes). With
-    ``noise_free=False`` lines 10-11 are removed (every step noisy): the output is the final iterate."""
+    ``noise_free=False`` lines 10-11 are removed (every step noisy): the output is the final iterate.
+    With ``final_at_xi=True`` only the released theta_priv is looked at: the output is 1 when it equals
+    x_i (to 1e-9), else 0."""
     from dpverify.sim import LeastSquares
     from dpverify.sim.gated_sgd import gated_sgd
 
@@ -554,6 +600,8 @@ def pidp_sampler(*, noise_free: bool = True):
                         seed=int(rng.integers(2**63)), test_std=q["sigma_c"],
                         threshold=q["threshold"] if noise_free else -1.0, offset=q["E"], scale=2.0,
                         watch=([1.0], float(pt["x_i"])) if noise_free else None)
+        if final_at_xi:
+            return (np.abs(res.thetas[:, 0] - float(pt["x_i"])) <= 1e-9).astype(float)
         return res.matches.astype(float) if noise_free else res.thetas[:, 0]
 
     return sample

@@ -192,3 +192,50 @@ def rademacher_generalization(pt):
 def generalisation_over_stability(pt):
     gen, alpha = rademacher_generalization(pt)
     return gen / alpha
+
+
+# ----------------------------------------------------------------------------- the sampling switch of Theorem 3.1
+def _binomial_pmf(T, q):
+    from scipy.stats import binom
+
+    k = np.arange(T + 1)
+    w = binom.pmf(k, T, q)
+    keep = w > 0
+    return k[keep].astype(float), w[keep]
+
+
+def run_delta_at_accountant_eps(pt):
+    """A lower bound on the delta of Algorithm 2's T noisy mini-batch gradients (batches of B of n drawn without
+    replacement, replace-one neighbours of Definition 2.1) at the eps that the moments accountant's setting certifies
+    for them: Poisson sampling at rate q = B/n with add-or-remove neighbours and the same noise multiplier s
+    (dp-accounting's PLD accountant, pessimistic: an upper bound on that setting's eps). The lower bound is the best
+    half-line of the sum of the T increments on the linear-loss pair (module docstring): D gives N(+K, T s^2), D'
+    N(-K, T s^2), K ~ Binomial(T, B/n)."""
+    from dpverify.privacy import event_epsilon, poisson_sampled_gaussian_event
+
+    T, q, s = int(pt["T"]), float(pt["B"]) / float(pt["n"]), float(pt["s"])
+    eps_acct = event_epsilon(poisson_sampled_gaussian_event(s, q, T), float(pt["delta"]), accountant="pld")
+    k, w = _binomial_pmf(T, q)
+    return Measured.lower_bound(mixture_delta_lower(k, -k, s * math.sqrt(T), float(eps_acct), weights=w, q_weights=w))
+
+
+def _one_step_delta(pt, pair, scale):
+    """delta(eps) of one step, in units of L/B with noise s/scale: ``pair`` 'run' (batches without replacement,
+    replace-one: (1 - q) N(0) + q N(1) against (1 - q) N(0) + q N(-1)) or 'poisson' (add-or-remove: (1 - q) N(0) +
+    q N(1) against N(0)). Both likelihood ratios are monotone, so the best half-line is the exact delta(eps)."""
+    q, s, e = float(pt["B"]) / float(pt["n"]), float(pt["s"]) / scale, float(pt["epsilon"])
+    if pair == "run":
+        return mixture_delta_lower([0.0, 1.0], [0.0, -1.0], s, e, weights=[1 - q, q], q_weights=[1 - q, q])
+    return mixture_delta_lower([0.0, 1.0], [0.0], s, e, weights=[1 - q, q], q_stds=s, q_weights=[1.0])
+
+
+def one_step_run_delta(pt):
+    """Exact delta(eps) of one step of Algorithm 2 (``_one_step_delta``, 'run'), with the optimiser's error."""
+    v = _one_step_delta(pt, "run", 1.0)
+    return Measured.exact(v, 1e-12 + 1e-9 * v)
+
+
+def one_step_poisson_delta_half_noise(s_, B_, n_, eps_):
+    """Exact delta(eps) of one Poisson-sampled step with add-or-remove neighbours at half the noise (sensitivity 2L,
+    a replaced sample's)."""
+    return _one_step_delta({"s": s_, "B": B_, "n": n_, "epsilon": eps_}, "poisson", 2.0)

@@ -25,12 +25,13 @@ from .common import *  # noqa: F401,F403
 from .section1 import *  # noqa: F401,F403
 from .section2 import *  # noqa: F401,F403
 from .section3 import *  # noqa: F401,F403
+from .section3_sampling import *  # noqa: F401,F403
 from .section1 import _GENERALISATION, _TESTING  # noqa: F401 (used by the tests and notebooks)
 
 CLAIMS = (
     CLAIM_RISK_DECOMPOSITION, CLAIM_HIGH_DIM,
     THM_2_1, THM_2_1_CORRECTED, THM_2_2,
-    CLAIM_AMPLIFICATION, THM_3_1, THM_3_1_CORRECTED,
+    CLAIM_AMPLIFICATION, CLAIM_SAMPLING_SWITCH, CLAIM_SAMPLING_SWITCH_CORRECTED, THM_3_1, THM_3_1_CORRECTED,
     THM_3_2, THM_3_2_CORRECTED, CLAIM_STAGE_CONDITIONS, CLAIM_DP_TERM, CLAIM_DP_TERM_CORRECTED, CLAIM_EER_RATE,
     REMARK_3, REMARK_4,
     THM_3_3, CLAIM_MOMENTUM_TRADEOFF,

@@ -356,7 +356,10 @@ CLAIM_EER_RATE = Claim(
                 "max{log2(...), 1}, a real number so that the ratio does not jump; the O hides eta^0, c4, rho, "
                 "T^0, t^0, B, sigma and Delta0]"),
     kind="rate",
-    summary="(5) at K = log2(n^2 eps^2 theta^2 mu/(d L^2 log(1/delta))) is O(d L^2 log(1/delta)/(theta^2 mu n^2 eps^2)).",
+    summary=("(5) at K = log2(n^2 eps^2 theta^2 mu/(d L^2 log(1/delta))) is O(d L^2 log(1/delta)/(theta^2 mu n^2 eps^2)). "
+             "Checked as the algebra of the printed (5) only: what DpageEM attains cannot be run along the rate's paths "
+             "(at that K the last stage alone has T^K = 2^K T^0 ~ n^2 eps^2 steps), and at a fixed K an O-statement "
+             "says nothing; what DpageEM attains against (5) at fixed K is stage/thm-3.2 (violated) and -corrected."),
     domain=_EER_RATE_DOMAIN,
     definitions={**SETTING, K: K_CHOICE},
     about="algorithm",  # what DpageEM attains; the Rate checks the printed (5), so its holds is algebra-only
