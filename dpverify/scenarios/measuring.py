@@ -33,6 +33,10 @@ def computed(value: float, ops: int = 8) -> Measured:
     return Measured.exact(value, abs(value) * ops * ULP)
 
 
+def _clamp(x):
+    return max(min(x, mpmath.mpf(10) ** 6), -mpmath.mpf(10) ** 6)
+
+
 def gaussian_profile(eps: float, mu: float, mu_error: float = 0.0) -> Measured:
     """The exact ``delta(eps)`` of the Gaussian mechanism at ``mu`` (double precision), with its
     error: the difference from ``PROFILE_DPS``-digit mpmath, that evaluation's own rounding, and
@@ -43,8 +47,12 @@ def gaussian_profile(eps: float, mu: float, mu_error: float = 0.0) -> Measured:
     value = float(gaussian_delta_exact(eps, mu))
     with mpmath.workdps(PROFILE_DPS):
         e, m = mpmath.mpf(eps), mpmath.mpf(mu)
-        a = mpmath.ncdf(-e / m + m / 2)
-        ref = a - mpmath.exp(e) * mpmath.ncdf(-e / m - m / 2)
+        # arguments beyond +-1e6 are clamped (mpmath's erfc overflows near 1e300): Phi moves by less than
+        # Phi(-1e6) ~ 10^(-2e11) there, far below the smallest positive double the error is rounded up to
+        a = mpmath.ncdf(_clamp(-e / m + m / 2))
+        ref = a - mpmath.exp(e) * mpmath.ncdf(_clamp(-e / m - m / 2))
+        if not math.isfinite(value):     # the double formula fails (logs of 0 at denormal mu): the reference
+            value = float(ref)
         err = abs(value - ref) + a * mpmath.mpf(10) ** (3 - PROFILE_DPS)
     err = float(err) if err == 0 or float(err) > 0 else 5e-324   # a positive error that underflows stays positive
     return Measured.exact(value, err + PHI_MAX * float(mu_error))

@@ -85,3 +85,13 @@ def test_eps_and_delta_together_or_neither_are_refused_naming_them():
         sampled_gaussian(noise_multiplier=1, sampling_probability=0.1, steps=3, delta=1e-5, eps=1.0)
     with pytest.raises(TypeError, match="neither"):
         sampled_gaussian(noise_multiplier=1, sampling_probability=0.1, steps=3)
+
+
+@pytest.mark.parametrize("mu", [5e-324, 1e-300, 1e-200, 1e300])
+def test_the_gaussian_profile_survives_denormal_and_huge_mu(mu):
+    # mpmath's erfc overflows for arguments near 1e300 and the double formula takes logs of 0 at denormal mu:
+    # the profile stays a finite exact value with a bracket containing the truth (0 for tiny mu, 1 for huge mu)
+    from dpverify.scenarios.measuring import gaussian_profile
+    m = gaussian_profile(0.5, mu)
+    truth = 0.0 if mu < 1 else 1.0
+    assert m.lower <= truth <= m.upper and m.upper - m.lower < 1e-15
