@@ -64,6 +64,7 @@ _RELEASE = {**_THM5, "R": Int(ge=1, le=1), "n": Int(ge=2, search=(2, 10)),
             "epsilon2": Real(gt=0, search=(1.0, 50.0), log=True)}
 ALG_1_RELEASE = Claim(
     id="hdp/alg-1-release",
+    error_in="statement", statement_survives=False,
     source=_src("Algorithm 1 (line 19), Theorem 5", None, _ALG1_RELEASE_TEXT),
     kind="privacy bound",
     about="algorithm",
@@ -102,6 +103,7 @@ _LINE9_SENS = 4 / n
 _G1 = r_ + 1
 THM_5_STEP_4 = Claim(
     id="hdp/thm-5-step-4",
+    error_in="proof-step", statement_survives=False,
     source=_src("Theorem 5 (proof), Algorithm 1 (lines 7-9)", None,
                 "'by Lemma 3, when computing c_t, if the added Gaussian random noise b^(c) ~ N(0, sigma^2) satisfies "
                 "sigma > 2 sqrt(2) sqrt(log(1.25R/delta2)) G R/(n zeta eps2), (eps2/R, delta2/R)-DP at iteration t is "
@@ -146,6 +148,7 @@ _TC = dict(n=Int(ge=2, search=(2, 3)), r=Real(gt=0, search=(0.01, 0.5), log=True
            epsilon2=Real(gt=0, search=(0.3, 5.0), log=True))
 ALG_1_TEST_COMPOSITION = Claim(
     id="hdp/alg-1-test-composition",
+    error_in="proof-step", statement_survives=False,
     source=_src("Theorem 5 (proof), Algorithm 1 (lines 5-9)", None,
                 "'So, with c' = 2.83, c_t calculation is (eps2, delta2)-DP overall'; Algorithm 1: for t = 0 to T_local - 1: "
                 "'Choose data instance z_t randomly', 'Sample b^(c) ~ N(0, sigma_(c)^2 I_m)', 'c_t = 2 c_t^(o) + b^(c)' "
@@ -264,6 +267,7 @@ _COORD = dict(m=Int(ge=2, search=(2, 10)), mu_g=Real(gt=0, search=(0.3, 5.0), lo
               epsilon=Real(gt=0, search=(0.01, 2.0), log=True))
 THM_5_STEP_7 = Claim(
     id="hdp/thm-5-step-7",
+    error_in="proof-step", statement_survives=False,
     source=_src("Theorem 5 (proof)", None,
                 "'Via the discussion in [13], if all m dimensions of model A(D) are (eps, delta)-DP, then (eps, delta)-DP "
                 "of A(D) is guaranteed. So, in the following, we consider each dimension of A(D).' [checked on the "
@@ -304,6 +308,7 @@ _STEP_GAP = PointScenario(proofs.noise_free_step_gap, "one noise-free step of Al
                           "theta~ (gated_sgd, the test passed), exact", optimise=0)
 THM_5_STEP_9 = Claim(
     id="hdp/thm-5-step-9",
+    error_in="proof-step", statement_survives=False,
     source=_src("Theorem 5 (proof)", None,
                 "'Considering that the model parameters are uniformly distributed in a bounded parameter space, whose "
                 "radius is r, i.e., [A(D')]_i in [-r, r], and noting that E[A(D')] = A(D) ... With the largest "
@@ -354,6 +359,7 @@ def _t_fold(times):
 
 THM_5_STEP_11 = Claim(
     id="hdp/thm-5-step-11",
+    error_in="proof-step", statement_survives=False,
     source=_src("Theorem 5 (proof)", None,
                 "'For the data instances whose contributions are not so much, (eps1, delta1)-DP is naturally guaranteed, "
                 "as analyzed above. And if the contribution is large, via moments accountant method, ... then (eps1, "

@@ -34,6 +34,7 @@ _SWITCH_DOMAIN = Domain(Relation(sp.Le(B, n), "B <= n"),
                         delta=Real(gt=0, lt=1, search=(1e-8, 0.1), log=True))
 CLAIM_SAMPLING_SWITCH = Claim(
     id="stage/claim-sampling-switch",
+    error_in="proof-step", statement_survives=True,
     source=_src("Theorem 3.1", "(4)", _SWITCH_TEXT),
     kind="privacy bound",
     about="algorithm",
