@@ -266,6 +266,9 @@ def render(verdicts, claims, fmt: str = "md", title: str = "dpverify report", ce
             flags = "".join(f" **[{f}]**" for f in v.flags)
             out.append(f"### `{v.id}` -- {_md_cell(c.label)}: {v.verdict}{flags} (expected {v.expected}){mark}")
             out.append("")
+            if "algebra-only" in v.flags and v.algebra_why:
+                out.append(f"*Algebra-only because:* {_md_cell(v.algebra_why)}")
+                out.append("")
             if v.basis:
                 out.append(f"*Basis:* {', '.join(v.basis)}" + ("" if v.coverage is None else
                                                                 f"; coverage {v.coverage:.0%}")

@@ -44,6 +44,9 @@ def table(verdicts) -> str:
              for v in verdicts for name, r in v.readings.items()]
     if lines:
         out += "\n\nAlternative readings:\n" + "\n".join(lines)
+    why = [f"  {v.id}: {v.algebra_why}" for v in verdicts if "algebra-only" in v.flags and v.algebra_why]
+    if why:
+        out += "\n\nAlgebra-only, and why the algorithm is not run:\n" + "\n".join(why)
     errors = [v.error for v in verdicts if v.verdict == "error"]
     if errors:
         out += "\n\nErrors (a check raised; the claim could not be checked):\n" + "\n".join(f"  {e}" for e in errors)

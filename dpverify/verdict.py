@@ -274,6 +274,8 @@ class Verdict:
     seed: int = 0
     at: dict | None = None
     about: str | None = None
+    #: why a claim about an algorithm is checked on its algebra only (``Claim.algebra_why``)
+    algebra_why: str = ""
     #: per alternative reading of the claim: {"verdict": ..., "expected": ...} (the default reading
     #: is ``verdict``/``expected``); statements of the default reading belong to every reading that
     #: does not replace them (``Reading.replaces``)
@@ -402,6 +404,7 @@ class Verdict:
             "seed": self.seed,
             "at": self.at,
             "about": self.about,
+            "algebra_why": self.algebra_why,
             "basis": self.basis,
             "scope": self.scope,
             "coverage": _round(self.coverage),
@@ -426,7 +429,7 @@ class Verdict:
                                basis=Basis.from_json(e.get("basis")), coverage=_number(e.get("coverage"))))
         return cls(id=d["id"], label=d.get("label", ""), verdict=d["verdict"], expected=d["expected"],
                    evidence=ev, seconds=d.get("seconds", 0.0), reason=d.get("reason", ""),
-                   seed=d.get("seed", 0), at=d.get("at"), about=d.get("about"),
+                   seed=d.get("seed", 0), at=d.get("at"), about=d.get("about"), algebra_why=d.get("algebra_why", ""),
                    readings={k: dict(v) for k, v in (d.get("readings") or {}).items()})
 
     def __str__(self) -> str:

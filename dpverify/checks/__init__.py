@@ -81,7 +81,7 @@ def run(claim: Claim, config: Config | None = None) -> Verdict:
                          "expected": r.expected} for r in claim.readings}
     return Verdict(id=claim.id, label=claim.label, verdict=claim_verdict(default),
                    expected=claim.expected, evidence=evidence, seconds=clock.seconds,
-                   reason=claim.reason, seed=cfg.seed, at=cfg.at, about=claim.about, readings=readings)
+                   reason=claim.reason, seed=cfg.seed, at=cfg.at, about=claim.about, algebra_why=claim.algebra_why, readings=readings)
 
 
 __all__ = ["CHECKS", "Config", "DomainError", "checks_for", "run"]

@@ -141,7 +141,10 @@ class Claim:
     proof is not a failure); ``"verified"`` demands a proof.
 
     ``about``: ``"algorithm"`` for a claim about what an algorithm attains (its ``holds`` is flagged
-    "algebra-only" when it rests only on the printed expressions), ``"math"`` or ``None`` otherwise.
+    "algebra-only" when it rests only on the printed expressions), ``"math"`` or ``None`` otherwise;
+    ``algebra_why``: for such a claim, why the algorithm itself is not run (e.g. an O-rate as n -> inf
+    that no finite run decides, the finite-n behaviour being another claim's); the report shows it
+    beside the flag.
 
     ``builds_on``: ids of the claims this one uses (a ``-corrected`` claim whose proof uses another
     corrected claim names it). They are resolved when the claims are loaded (the registry calls
@@ -166,6 +169,7 @@ class Claim:
     summary: str = ""
     witness: Mapping[str, Any] | None = None
     about: str | None = None
+    algebra_why: str = ""
     readings: tuple[Reading, ...] = ()
     builds_on: tuple[str, ...] = ()
     #: the claims ``builds_on`` names, once :meth:`resolve` found them (not a field a claim is built with)
@@ -210,6 +214,11 @@ class Claim:
                 self._fail("reason", "a claim expected 'violated' gives no reason (say in one line what is wrong)")
         if self.about is not None and self.about not in ABOUT:
             self._fail("about", f"must be one of {ABOUT} or None, got {self.about!r}")
+        if not isinstance(self.algebra_why, str):
+            self._fail("algebra_why", f"must be a string, got {self.algebra_why!r}")
+        if self.algebra_why and self.about != "algorithm":
+            self._fail("algebra_why", "says why a claim about an algorithm is checked on its algebra only; "
+                                      "it needs about='algorithm'")
         problem = _error_fields_problem(self.error_in, self.statement_survives, self.expected)
         if problem:
             self._fail(*problem)
@@ -404,6 +413,7 @@ class Claim:
             "summary": self.summary,
             "witness": None if self.witness is None else dict(self.witness),
             "about": self.about,
+            "algebra_why": self.algebra_why,
             "builds_on": list(self.builds_on),
             "error_in": self.error_in,
             "statement_survives": self.statement_survives,

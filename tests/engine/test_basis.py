@@ -212,3 +212,23 @@ def test_json_without_the_new_fields_still_loads():
     v = Verdict.from_json(old)
     assert v.evidence[0].basis is None and v.evidence[0].coverage is None and v.about is None
     assert v.basis == [] and v.coverage is None and v.flags == [] and v.ok
+
+
+def test_an_algebra_only_holds_says_why_the_algorithm_is_not_run():
+    import sympy as sp
+    import pytest as _pytest
+    from dpverify import Claim, ClaimError, Domain, Inequality, Real, Source, check
+    from dpverify.tables import table
+    from dpverify.verdict import Verdict
+
+    x = sp.Symbol("x")
+    why = "an O-rate as n -> inf; the finite-n run is another claim's"
+    c = Claim(id="mine/claim-why", source=Source("notes", "1"), domain=Domain(x=Real(gt=0, search=(0.1, 10))),
+              about="algorithm", algebra_why=why,
+              statements=(Inequality("x/(1+x) <= 1", lhs=x / (1 + x), rhs=1, skip=("symbolic",)),))
+    v = check(c, samples=20)
+    assert v.verdict == "holds" and "algebra-only" in v.flags and why in table([v])
+    assert Verdict.from_json(v.to_json()).algebra_why == why
+    with _pytest.raises(ClaimError, match="algebra_why"):
+        Claim(id="mine/claim-why-math", source=Source("notes", "1"), domain=Domain(x=Real(gt=0)), about="math",
+              algebra_why=why, statements=(Inequality("x <= x + 1", lhs=x, rhs=x + 1),))

@@ -403,7 +403,9 @@ REMARK_4 = Claim(
     error_in="statement", statement_survives=False,
 )
 REMARK_4_CORRECTED = REMARK_4.corrected(
-    about="algorithm",  # the excess population risk DP-SGD attains; the Rates check Theorem 3's bound
+    about="algorithm",
+    algebra_why=("O-rates along n, m -> inf that no finite run decides; the finite-n bound they instantiate is "
+                 "Theorem 3's (hdp/thm-3, itself checked on its algebra)"),  # the excess population risk DP-SGD attains; the Rates check Theorem 3's bound
     summary=("At tau = sqrt(n) eps/sqrt(m) the bound is O(sqrt(m)/(n^1.5 eps) + m^1.5/(n^2.5 eps^3) + eps/(sqrt(m) n^1.5)), "
              "and the best tau gives O(min{m/(n^2 eps^2) + 1/n, that})."),
     statements=(

@@ -341,7 +341,9 @@ THM_7 = Claim(
 )
 THM_7_CORRECTED = THM_7.corrected(
     builds_on=("hdp/thm-6-corrected",),
-    about="algorithm",  # the excess population risk PIDP-SGD attains; the Rates check the bounds' algebra
+    about="algorithm",
+    algebra_why=("O-rates along n -> inf; what PIDP-SGD attains at finite n is checked in hdp/thm-6 and "
+                 "hdp/thm-6-corrected (the floor V/(2 mu))"),  # the excess population risk PIDP-SGD attains; the Rates check the bounds' algebra
     summary=("What holds is the algebra: Theorem 3's bound with E[L - L*] = O(km/(n^3 eps^2)) and E[L*] = O(1/n) is "
              "O(min{...}) as printed; PIDP-SGD itself keeps the floor V/(2 mu) of Theorem 6-corrected."),
     domain=Domain(Relation(sp.Le(K_, N_), "k <= n"), **_T7_DOMAIN),

@@ -451,6 +451,7 @@ _TABLE_DOMAIN = Domain(epsilon=Real(gt=0, search=(1e-2, 1e2), log=True), delta=P
 _TABLE_PATHS = (LimitPath("epsilon", "0+"), LimitPath("N", "inf"), LimitPath("d", "inf"))
 TABLE_1 = Claim(
     id="pur/claim-table-1",
+    algebra_why="O-rates along eps -> 0, N, d -> inf that no finite run decides; what PUR-GD attains at finite N is Proposition 4(b), run by Monte Carlo in pur/prop-4b (violated)",
     source=_src("Section 3.4 (Table 1)", None,
                 "Table 1, 'Ours' (convex): excess loss cbrt(d/(eps^2 N^2)), cbrt(d/(rho N^2)); iterations cbrt(eps N^2/d); "
                 "local gradient evaluations N^(5/3) cbrt(eps/d); 'All entries are upper bounds and should be read as "
@@ -474,6 +475,7 @@ TABLE_1 = Claim(
 )
 TABLE_2 = Claim(
     id="pur/claim-table-2",
+    algebra_why="O-rates along eps -> 0, N, d -> inf that no finite run decides; what PUR-GD attains at finite N is Proposition 4(c), computed exactly in pur/prop-4c (violated)",
     source=_src("Section 3.4 (Table 2)", None,
                 "Table 2, 'Ours' (strongly convex): excess loss d/(N^2 eps^2), d/(N^2 rho); iterations log(eps N^2); "
                 "evaluations N log(eps N^2) (read as O(.), L, M, mu, delta constants; high privacy; eps^2 -> eps for "

@@ -532,7 +532,9 @@ CHAIN_FLOOR = ((q_exp + 1) * (Delta0 / q_exp) ** (q_exp / (q_exp + 1))
 _CORR_32 = THM_3_2_CORRECTED.domain
 THM_3_4_CORRECTED = THM_3_4.corrected(
     builds_on=("stage/thm-3.2-corrected",),
-    about="algorithm",  # what DpageEM attains; the statements check the chain of bounds, so its holds is algebra-only
+    about="algorithm",
+    algebra_why=("an O-rate along n -> inf at K = log2(n)/(q + 1), where the last stage alone runs ~n^(2/(q+1)) "
+                 "steps; what DpageEM attains at a fixed K is checked in stage/thm-3.2-corrected"),  # what DpageEM attains; the statements check the chain of bounds, so its holds is algebra-only
     summary=("Built on stage/thm-3.2-corrected (no momentum, 0 < c4 < 1/4, corrected (5)), q = (1 - 1/n) beta/(c4 theta "
              "mu) exceeds 2(1 - 1/n), so alpha's (T^K)^q/n caps the rate: at K = log2(n)/(q + 1) the chain corrected (5) "
              "+ alpha is O(max{d L^2 log(1/delta)/(theta^2 mu n^2 eps^2), n^(-1/(q+1))}), and no K does better than "
