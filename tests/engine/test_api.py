@@ -27,7 +27,7 @@ def test_a_user_claim_with_a_papers_id_is_refused_not_silently_preferred(tmp_pat
                    "x = sp.Symbol('x')\n"
                    "CLAIMS = (Claim(id='dni/thm-3.1', source=Source('mine', 'L1'), domain=Domain(x=Real(gt=0)),\n"
                    "                statements=(Identity('x = x', lhs=x, rhs=x),)),)\n")
-    with pytest.raises(registry.RegistryError, match="defined twice"):
+    with pytest.raises(registry.RegistryError, match="is a claim of the registered paper .dni.; give your claim another id"):
         registry.get("dni/thm-3.1", [str(mod)])
-    with pytest.raises(registry.RegistryError, match="defined twice"):
+    with pytest.raises(registry.RegistryError, match="is a claim of the registered paper .dni.; give your claim another id"):
         registry.all_claims(modules=[str(mod)], include_papers=True)
