@@ -363,6 +363,8 @@ CLAIM_EER_RATE = Claim(
     domain=_EER_RATE_DOMAIN,
     definitions={**SETTING, K: K_CHOICE},
     about="algorithm",  # what DpageEM attains; the Rate checks the printed (5), so its holds is algebra-only
+    algebra_why=("an O-rate along n -> inf at K ~ log(n^2 eps^2), where the last stage alone runs ~n^2 eps^2 steps; "
+                 "what DpageEM attains at a fixed K is checked in stage/thm-3.2 and stage/thm-3.2-corrected"),
     statements=(
         Rate("(5) at the chosen K = O(d L^2 log(1/delta)/(theta^2 mu n^2 eps^2))", expr=BOUND_5, rate=EER_RATE, kind="O",
              paths=(LimitPath("n", "inf"), LimitPath("epsilon", "inf"), LimitPath("L", "0+")),
