@@ -7,7 +7,8 @@ privacy of the pair (:mod:`dpverify.privacy.mechanisms`):
 
 * ``noise="laplace"`` (i.i.d. Laplace(b) coordinates) and ``"norm_laplace"`` (density proportional
   to ``exp(-||z||_2 / b)``): the largest privacy loss, i.e. the pair's pure eps (``eps`` unused);
-* ``noise="gaussian"`` (``N(0, b^2 I)``): the exact delta at ``eps``.
+* ``noise="gaussian"`` (``N(0, b^2 I)``): the exact delta at ``eps``, or, given ``delta`` instead, the
+  exact eps at ``delta`` (the profile inverted and bracketed in mpmath).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from ..privacy.mechanisms import laplace_max_privacy_loss, norm_laplace_max_privacy_loss
 from .base import MappedScenario
 from .measuring import ULP, computed, gaussian_profile
+from .privacy import gaussian_eps_at
 
 NOISES = ("laplace", "norm_laplace", "gaussian")
 _SEED, _BOOL = st.integers(0, 2**32 - 1), st.booleans()
@@ -24,7 +26,7 @@ _SEED, _BOOL = st.integers(0, 2**32 - 1), st.booleans()
 
 class AdditiveNoise(MappedScenario):
     REQUIRED = ("sensitivity", "scale", "dim")
-    OPTIONAL = ("eps",)
+    OPTIONAL = ("eps", "delta")
     search_runs = 2
     optimise = 0
 
@@ -34,8 +36,11 @@ class AdditiveNoise(MappedScenario):
             raise TypeError(f"additive_noise: noise must be one of {NOISES}, got {noise!r}")
         if norm not in ("l1", "l2"):
             raise TypeError(f"additive_noise: norm must be 'l1' or 'l2', got {norm!r}")
-        if noise == "gaussian" and "eps" not in params:
-            raise TypeError("additive_noise: noise='gaussian' measures delta at eps; give eps=")
+        if noise == "gaussian" and ("eps" in params) == ("delta" in params):
+            raise TypeError("additive_noise: noise='gaussian' measures delta at eps= or eps at delta=; give exactly "
+                            "one of them")
+        if noise != "gaussian" and "delta" in params:
+            raise TypeError(f"additive_noise: noise={noise!r} measures its pure eps; delta= is for noise='gaussian'")
         self.noise, self.norm = noise, norm
         self.name = f"{noise.replace('_', '-')} noise, shifts on the {norm} sensitivity sphere"
 
@@ -74,6 +79,8 @@ class AdditiveNoise(MappedScenario):
         if self.noise == "norm_laplace":
             return computed(norm_laplace_max_privacy_loss(a, b), ops)
         mu = float(np.linalg.norm(a)) / b
+        if self.map.has("delta"):
+            return gaussian_eps_at(float(self.map.scalar("delta", inst["point"])), mu, mu_rel=ops * ULP)
         return gaussian_profile(float(self.map.scalar("eps", inst["point"])), mu, mu_error=mu * ops * ULP)
 
     def sampler(self, point, side, n, rng):
@@ -97,7 +104,14 @@ class AdditiveNoise(MappedScenario):
 
 
 def additive_noise(*, noise: str, norm: str = "l2", **params) -> AdditiveNoise:
-    """An additive-noise mechanism measured on every neighbouring shift (module docstring)."""
+    """An additive-noise mechanism ``q(x) + Z`` measured on every neighbouring shift of ``norm`` at most
+    ``sensitivity``: ``noise="laplace"`` or ``"norm_laplace"`` (pure eps) or ``"gaussian"`` (delta at
+    ``eps=``, or eps at ``delta=``); parameters ``sensitivity``, ``scale``, ``dim`` (module docstring).
+
+    >>> import sympy as sp
+    >>> D, b, k, delta = sp.symbols("Delta b k delta")
+    >>> sc = additive_noise(noise="gaussian", sensitivity=D, scale=b, dim=k, delta=delta)
+    """
     return AdditiveNoise(params, noise=noise, norm=norm)
 
 

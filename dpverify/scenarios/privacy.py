@@ -72,16 +72,16 @@ class GaussianMechanism(MappedScenario):
         return self.name
 
 
-def gaussian_eps_at(delta: float, mu: float) -> Measured:
+def gaussian_eps_at(delta: float, mu: float, mu_rel: float = 8 * 2.0**-52) -> Measured:
     """The Gaussian mechanism's exact eps at ``delta`` (``mu = sensitivity / noise_std``, a double that
-    may be 4 ulps off), as an interval that brackets the root: the double-precision root ``v`` (Brent)
-    is confirmed by the sign of the 30-digit profile at ``v -+ w`` (with ``mu`` moved 8 ulps down and
-    up, since eps increases with mu), ``w = 1e-12 (1 + v)``; when that fails, the root is solved in
+    may be off by ``mu_rel`` relative, 8 ulps by default), as an interval that brackets the root: the
+    double-precision root ``v`` (Brent) is confirmed by the sign of the 30-digit profile at ``v -+ w``
+    (with ``mu`` moved by ``mu_rel`` down and up, since eps increases with mu), ``w = 1e-12 (1 + v)``; when that fails, the root is solved in
     mpmath at 20 and 40 digits with the same widening."""
     if mu == 0:
         return Measured.exact(0.0)
     v = privacy.gaussian_eps_exact(delta, mu)
-    mu_lo, mu_hi = mu * (1 - 8 * 2.0**-52), mu * (1 + 8 * 2.0**-52)
+    mu_lo, mu_hi = mu * (1 - mu_rel), mu * (1 + mu_rel)
     w = 1e-12 * (1 + v)
     with mpmath.workdps(30):
         def excess(e, m):     # delta(e) - delta at mu = m; decreasing in e, increasing in m

@@ -95,3 +95,33 @@ def test_the_gaussian_profile_survives_denormal_and_huge_mu(mu):
     m = gaussian_profile(0.5, mu)
     truth = 0.0 if mu < 1 else 1.0
     assert m.lower <= truth <= m.upper and m.upper - m.lower < 1e-15
+
+
+def test_additive_gaussian_noise_eps_at_delta_over_every_shift():
+    # eps at delta of q(x) + N(0, b^2 I) over shifts on the l1 sphere of radius Delta: the worst shift is along an
+    # axis (||a||_2 = Delta), so the zCDP bound at rho = Delta^2/(2 b^2) holds; the planted twin takes ||a||_2 as
+    # Delta/sqrt(k) (the smallest l2 norm on the l1 sphere) and fails at an axis shift
+    import sympy as sp
+
+    from dpverify import Claim, Domain, Int, Real, Source, SupBound, check
+    from dpverify.scenarios import additive_noise
+
+    D, b, k, d = sp.symbols("Delta b k delta")
+    dom = Domain(Delta=Real(gt=0, search=(0.1, 2.0), log=True), b=Real(gt=0, search=(0.5, 5.0), log=True),
+                 k=Int(ge=1, search=(1, 4)), delta=Real(gt=0, lt=1, search=(1e-9, 1e-2), log=True))
+    sc = additive_noise(noise="gaussian", norm="l1", sensitivity=D, scale=b, dim=k, delta=d)
+
+    def claim(name, mu, expected):
+        rho = mu**2 / 2
+        return Claim(id=f"mine/{name}", source=Source("Bun & Steinke 2016", "Prop. 1.3"), domain=dom,
+                     expected=expected, reason="" if expected == "holds" else "planted",
+                     statements=(SupBound("eps(delta) <= rho + 2 sqrt(rho log(1/delta))", kind="privacy",
+                                          bound=rho + 2 * sp.sqrt(rho * sp.log(1 / d)), scenario=sc),))
+
+    assert check(claim("claim-l1-gauss", D / b, "holds"), seed=0).verdict == "holds"
+    bad = check(claim("claim-l1-gauss-planted", D / (b * sp.sqrt(k)), "violated"), seed=0)
+    assert bad.verdict == "violated" and bad.counterexample["params"]["k"] >= 2
+    with pytest.raises(TypeError, match="exactly one of them"):
+        additive_noise(noise="gaussian", sensitivity=D, scale=b, dim=k, delta=d, eps=1)
+    with pytest.raises(TypeError, match="delta= is for noise='gaussian'"):
+        additive_noise(noise="laplace", sensitivity=D, scale=b, dim=k, delta=d)
