@@ -157,9 +157,7 @@ def gaussian_delta_exact(eps, mu):
     check_finite("eps", eps)
     check_positive("mu", mu)
     if uses_mpmath(eps, mu):
-        e, m = mpmath.mpf(eps), mpmath.mpf(mu)
-        d = mpmath.ncdf(-e / m + m / 2) - mpmath.exp(e) * mpmath.ncdf(-e / m - m / 2)
-        return max(d, mpmath.mpf(0))
+        return max(gaussian_delta_mp(eps, mu), mpmath.mpf(0))
     return math.exp(_log_gaussian_delta(float(eps), float(mu)))
 
 
@@ -204,6 +202,19 @@ def gaussian_eps_exact(delta, mu) -> float:
     return float(optimize.brentq(f, 0.0, hi, xtol=1e-14, rtol=4 * np.finfo(float).eps))
 
 
+_CLAMP = mpmath.mpf(10) ** 6
+
+
+def gaussian_delta_mp(eps, mu):
+    """``Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)``, the Gaussian mechanism's profile
+    [Balle & Wang 2018, Thm. 8], in mpmath at the working precision (unclipped: rounding may make it
+    slightly negative). The arguments of Phi are clamped to +-1e6 (mpmath's erfc overflows near 1e300);
+    Phi moves by less than Phi(-1e6) ~ 10^(-2e11) there."""
+    e, m = mpmath.mpf(eps), mpmath.mpf(mu)
+    a = mpmath.ncdf(max(min(-e / m + m / 2, _CLAMP), -_CLAMP))
+    return a - mpmath.exp(e) * mpmath.ncdf(max(min(-e / m - m / 2, _CLAMP), -_CLAMP))
+
+
 def gaussian_eps_mp(delta, mu, dps: int = 30):
     """The smallest ``eps >= 0`` at which the Gaussian mechanism of ``mu = Delta / sigma`` is
     ``(eps, delta)``-DP, solved in mpmath at ``dps`` digits (an mpf): the root of the exact profile
@@ -216,7 +227,7 @@ def gaussian_eps_mp(delta, mu, dps: int = 30):
         d, m = mpmath.mpf(delta), mpmath.mpf(mu)
 
         def f(e):
-            return mpmath.ncdf(-e / m + m / 2) - mpmath.exp(e) * mpmath.ncdf(-e / m - m / 2) - d
+            return gaussian_delta_mp(e, m) - d
 
         if f(0) <= 0:
             return mpmath.mpf(0)

@@ -16,7 +16,7 @@ import math
 import mpmath
 
 from ..measured import Measured
-from ..privacy import gaussian_delta_exact
+from ..privacy import gaussian_delta_exact, gaussian_delta_mp
 from ..stats import mean_bounds
 
 ULP = 2.0 ** -52
@@ -33,10 +33,6 @@ def computed(value: float, ops: int = 8) -> Measured:
     return Measured.exact(value, abs(value) * ops * ULP)
 
 
-def _clamp(x):
-    return max(min(x, mpmath.mpf(10) ** 6), -mpmath.mpf(10) ** 6)
-
-
 def gaussian_profile(eps: float, mu: float, mu_error: float = 0.0) -> Measured:
     """The exact ``delta(eps)`` of the Gaussian mechanism at ``mu`` (double precision), with its
     error: the difference from ``PROFILE_DPS``-digit mpmath, that evaluation's own rounding, and
@@ -47,10 +43,8 @@ def gaussian_profile(eps: float, mu: float, mu_error: float = 0.0) -> Measured:
     value = float(gaussian_delta_exact(eps, mu))
     with mpmath.workdps(PROFILE_DPS):
         e, m = mpmath.mpf(eps), mpmath.mpf(mu)
-        # arguments beyond +-1e6 are clamped (mpmath's erfc overflows near 1e300): Phi moves by less than
-        # Phi(-1e6) ~ 10^(-2e11) there, far below the smallest positive double the error is rounded up to
-        a = mpmath.ncdf(_clamp(-e / m + m / 2))
-        ref = a - mpmath.exp(e) * mpmath.ncdf(_clamp(-e / m - m / 2))
+        a = mpmath.ncdf(min(max(-e / m + m / 2, -1e6), 1e6))   # the first term: the scale of the rounding
+        ref = gaussian_delta_mp(e, m)
         if not math.isfinite(value):     # the double formula fails (logs of 0 at denormal mu): the reference
             value = float(ref)
         err = abs(value - ref) + a * mpmath.mpf(10) ** (3 - PROFILE_DPS)

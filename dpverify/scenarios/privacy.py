@@ -85,8 +85,7 @@ def gaussian_eps_at(delta: float, mu: float, mu_rel: float = 8 * 2.0**-52) -> Me
     w = 1e-12 * (1 + v)
     with mpmath.workdps(30):
         def excess(e, m):     # delta(e) - delta at mu = m; decreasing in e, increasing in m
-            e, m = mpmath.mpf(e), mpmath.mpf(m)
-            return mpmath.ncdf(-e / m + m / 2) - mpmath.exp(e) * mpmath.ncdf(-e / m - m / 2) - delta
+            return privacy.gaussian_delta_mp(e, m) - delta
         below = v - w <= 0 or excess(v - w, mu_lo) > 0
         above = excess(v + w, mu_hi) < 0
     if v > 0 and below and above:
