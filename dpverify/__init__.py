@@ -14,12 +14,19 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .quantifiers import Infimum, Supremum  # noqa: E402
-from .spec import (  # noqa: E402
-    Choice, Claim, ClaimError, Constant, Domain, DomainError, ExpectationBound, Identity, Inequality, Int, Latex,
-    Limit, LimitPath, Minimiser, Rate, Reading, Real, Relation, Seq, Source, SupBound,
-)
-from .verdict import Basis, Evidence, Verdict  # noqa: E402
+from typing import TYPE_CHECKING  # noqa: E402
+
+from ._lazy import attach  # noqa: E402
+
+if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify._lazy): `dpverify list` needs no SymPy
+    from .quantifiers import Infimum, Supremum
+    from .spec import (
+        Choice, Claim, ClaimError, Constant, Domain, DomainError, ExpectationBound, Identity, Inequality, Int, Latex,
+        Limit, LimitPath, Minimiser, Rate, Reading, Real, Relation, Seq, Source, SupBound,
+    )
+    from .verdict import Basis, Evidence, Verdict
+
+__getattr__, __dir__, _EXPORTS = attach(__name__, __file__)
 
 
 def check(claim, *, seed: int = 0, runs: int = 20000, samples: int = 150, confidence: float = 0.99,
@@ -34,6 +41,7 @@ def check(claim, *, seed: int = 0, runs: int = 20000, samples: int = 150, confid
     """
     from . import registry
     from .checks import Config, run
+    from .spec import Claim
 
     if isinstance(claim, str):
         claim = registry.get(claim)
@@ -51,8 +59,4 @@ def list_claims(paper: str | None = None) -> list[Claim]:
     return registry.all_claims(paper)
 
 
-__all__ = [
-    "Basis", "Choice", "Claim", "ClaimError", "Constant", "Domain", "DomainError", "Evidence", "ExpectationBound",
-    "Identity", "Inequality", "Infimum", "Int", "Latex", "Limit", "LimitPath", "Minimiser", "Rate", "Reading", "Real", "Relation",
-    "Seq", "Source", "SupBound", "Supremum", "Verdict", "check", "list_claims", "__version__",
-]
+__all__ = sorted(_EXPORTS + ["check", "list_claims", "__version__"])

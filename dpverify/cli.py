@@ -133,6 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
     ls = sub.add_parser("list", help="list the registered claims (and those of --module files)")
     _add_sources(ls)
     ls.add_argument("--json", action="store_true", help="print a JSON array")
+    ls.add_argument("--no-cache", action="store_true",
+                    help="build every paper's claims (the listing index in ./.dpverify_cache is neither read nor written)")
 
     ck = sub.add_parser("check", help="verify claims and print their verdicts")
     ck.add_argument("ids", nargs="*", metavar="ID", help="claim ids (see `dpverify list`)")
@@ -207,6 +209,9 @@ def _check_options(ck):
                          "proof-on-box and the box as its scope)")
     ck.add_argument("--box-budget", type=_positive_int("box-budget"), default=20000,
                     help="boxes the box proof may decide per statement (default 20000)")
+    ck.add_argument("--no-cache", action="store_true",
+                    help="neither replay nor store verdicts in the verdict cache (./.dpverify_cache, or "
+                         "$DPVERIFY_CACHE_DIR; an unchanged claim checked with the same options replays its verdict)")
     ck.add_argument("--scheduler", metavar="ADDRESS",
                     help="send the claims to a Dask cluster (tcp://host:8786, or 'local' for a LocalCluster "
                          "of --jobs workers); results are the same as a local run")
@@ -244,15 +249,20 @@ def _get(claim_id, modules):
 
 
 def cmd_list(ns) -> int:
+    from . import registry
+    from .cache import enabled
     from .report import claims_table
+    from .verdict import dumps
 
-    claims = _claims(ns)
-    if ns.json:
-        from .verdict import dumps
-
-        print(dumps([c.to_json() for c in claims], indent=2))
-    else:
-        print(claims_table(claims))
+    if ns.module:
+        rows = [c.to_json() for c in _claims(ns)]
+    else:   # the papers' listing index: no claim is built while the papers' sources are unchanged
+        try:
+            keys = registry.papers() if ns.paper is None else [ns.paper]
+            rows = [r for k in keys for r in registry.paper_listing(k, use_cache=enabled(ns.no_cache))]
+        except (registry.RegistryError, ValueError) as exc:
+            raise UsageError(str(exc)) from None
+    print(dumps(rows, indent=2) if ns.json else claims_table(rows))
     return 0
 
 
@@ -280,39 +290,72 @@ def _run_checks(claims, ns, at=None, done: dict | None = None) -> list:
     cfg_kw = dict(seed=ns.seed, runs=ns.runs, samples=ns.samples, confidence=ns.confidence,
                   at=at, chunk_runs=ns.chunk, prove_box=ns.prove_box, box_budget=ns.box_budget)
     jobs = ns.jobs or min(2, os.cpu_count() or 1)
-    tasks = [(c.id, cfg_kw, tuple(ns.module)) for c in claims]
     done = {} if done is None else done
     from tqdm import tqdm
 
-    bar = tqdm(total=len(tasks), desc="checking", unit="claim", file=sys.stderr,
+    bar = tqdm(total=len(claims), desc="checking", unit="claim", file=sys.stderr,
                disable=ns.no_progress or None)
+    cache, keys = _cached_verdicts(claims, cfg_kw, ns, done)
+    bar.update(len(done))
+    todo = [i for i in range(len(claims)) if i not in done]
+    tasks = [(claims[i].id, cfg_kw, tuple(ns.module)) for i in todo]
 
-    def arrived(i, v):
+    def arrived(j, v):
+        i = todo[j]
         done[i] = v
+        if cache is not None and keys.get(i) is not None:
+            cache.put(keys[i], v)
         bar.set_postfix_str(f"{v.id}: {v.verdict}")
         bar.update()
 
     try:
-        if getattr(ns, "scheduler", None) is not None:
+        pending = [claims[i] for i in todo]
+        if not tasks:
+            pass
+        elif getattr(ns, "scheduler", None) is not None:
             from .distributed import SchedulerError, dask_map
 
             try:
-                return dask_map(_check_one, tasks, scheduler=ns.scheduler, workers=ns.jobs, desc="checking",
-                                progress=False, initializer=_one_thread_per_process, on_result=arrived,
-                                on_lost=_lost(claims, cfg_kw))
+                dask_map(_check_one, tasks, scheduler=ns.scheduler, workers=ns.jobs, desc="checking",
+                         progress=False, initializer=_one_thread_per_process, on_result=arrived,
+                         on_lost=_lost(pending, cfg_kw))
             except SchedulerError as exc:
                 raise UsageError(str(exc)) from None
-        if jobs > 1 and len(tasks) > 1:
+        elif jobs > 1 and len(tasks) > 1:
             from .distributed import process_map
 
-            return process_map(_check_one, tasks, workers=min(jobs, len(tasks)), initializer=_one_thread_per_process,
-                               on_result=arrived, on_lost=_lost(claims, cfg_kw))
-        for i, t in enumerate(tasks):
-            bar.set_postfix_str(t[0])
-            arrived(i, _check_one(t))
-        return [done[i] for i in range(len(tasks))]
+            process_map(_check_one, tasks, workers=min(jobs, len(tasks)), initializer=_one_thread_per_process,
+                        on_result=arrived, on_lost=_lost(pending, cfg_kw))
+        else:
+            for j, t in enumerate(tasks):
+                bar.set_postfix_str(t[0])
+                arrived(j, _check_one(t))
+        return [done[i] for i in range(len(claims))]
     finally:
         bar.close()
+
+
+def _cached_verdicts(claims, cfg_kw, ns, done: dict):
+    """Fill ``done`` with the verdicts the cache holds for ``claims`` under ``cfg_kw``; return the
+    cache (None with ``--no-cache``) and each claim's key (None for a claim that cannot be
+    fingerprinted: it is always checked)."""
+    from .cache import VerdictCache, enabled, verdict_key
+
+    if not enabled(getattr(ns, "no_cache", False)):
+        return None, {}
+
+    cache, keys = VerdictCache(), {}
+    for i, c in enumerate(claims):
+        try:
+            keys[i] = verdict_key(c, cfg_kw)
+        except (TypeError, ValueError, RecursionError) as exc:
+            print(f"dpverify: note: {c.id} is not cached (cannot fingerprint it: {exc})", file=sys.stderr)
+            keys[i] = None
+            continue
+        v = cache.get(keys[i])
+        if v is not None:
+            done[i] = v
+    return cache, keys
 
 
 def _check_writable(option: str, path: str | None) -> None:
@@ -552,8 +595,8 @@ def cmd_reproduce(ns) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .errors import ClaimError, DomainError
     from .registry import RegistryError
-    from .spec import ClaimError, DomainError
     from .verdict import EXIT_ERROR, EXIT_USAGE
 
     parser = build_parser()

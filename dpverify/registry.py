@@ -18,9 +18,10 @@ from functools import lru_cache
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
-from .spec import Claim, ClaimError
+if TYPE_CHECKING:   # imported where used: listing the papers from the index needs no SymPy
+    from .spec import Claim
 
 GROUP = "dpverify.papers"
 
@@ -49,6 +50,8 @@ def _paper_module(key: str) -> ModuleType:
 
 
 def _claims_of(mod, what: str) -> tuple[Claim, ...]:
+    from .spec import Claim
+
     claims = getattr(mod, "CLAIMS", None)
     if claims is None:
         raise RegistryError(f"{what} defines no CLAIMS (a sequence of dpverify Claim values)")
@@ -96,6 +99,8 @@ def load_module(path_or_name: str) -> ModuleType:
         mod = importlib.util.module_from_spec(spec)
         sys.modules[name] = mod
         sys.path.insert(0, str(p.resolve().parent))
+        from .spec import ClaimError
+
         try:
             spec.loader.exec_module(mod)
         except ClaimError:
@@ -214,3 +219,53 @@ def get(claim_id: str, modules: Iterable[str] = ()) -> Claim:
     close = [c.id for c in pool if claim_id.split("/")[-1] in c.id][:3]
     hint = f" Did you mean {', '.join(close)}?" if close else ""
     raise RegistryError(f"unknown claim id {claim_id!r}.{hint} See `dpverify list`.")
+
+
+# --------------------------------------------------------------------------- the listing index
+
+def _paper_sources(key: str) -> list[Path]:
+    """The source files of a registered paper's package, found without importing it."""
+    ep = paper_entry_points()[key]
+    spec = importlib.util.find_spec(ep.value.split(":")[0])
+    if spec is None:
+        raise RegistryError(f"paper {key!r}: cannot find its module {ep.value!r}")
+    roots = list(spec.submodule_search_locations or []) or [str(Path(spec.origin).parent)]
+    return sorted(p for r in roots for p in Path(r).rglob("*.py"))
+
+
+def paper_listing(key: str, use_cache: bool = True) -> list[dict]:
+    """The claims of registered paper ``key`` as ``Claim.to_json()`` dicts, in order.
+
+    Read from the listing index in the cache folder (:func:`dpverify.cache.cache_dir`) when the
+    paper's source files and the engine are unchanged, so that ``dpverify list`` does not build the
+    claims; built (and stored) otherwise."""
+    import hashlib
+    import json
+
+    if key not in paper_entry_points():
+        raise RegistryError(f"unknown paper {key!r}; registered papers: {', '.join(papers()) or 'none'}")
+    if not use_cache:
+        return [c.to_json() for c in _claims_of(_paper_module(key), f"paper {key!r}")]
+    from .cache import cache_dir, dependency_versions, engine_fingerprint
+
+    h = hashlib.sha256((engine_fingerprint() + json.dumps(dependency_versions(), sort_keys=True)).encode())
+    for p in _paper_sources(key):
+        h.update(str(p).encode() + b"\0" + p.read_bytes() + b"\0")
+    path = cache_dir() / "listing" / f"{key}-{h.hexdigest()[:32]}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    rows = [c.to_json() for c in _claims_of(_paper_module(key), f"paper {key!r}")]
+    try:
+        from .cache import VerdictCache
+        from .verdict import dumps
+
+        VerdictCache(path.parent.parent)._prepare()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        for old in path.parent.glob(f"{key}-*.json"):
+            old.unlink(missing_ok=True)
+        path.write_text(dumps(rows), encoding="utf-8")
+    except OSError:
+        pass
+    return rows

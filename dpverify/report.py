@@ -11,7 +11,9 @@ from .verdict import ERROR
 
 
 def claims_table(claims) -> str:
-    rows = [[c.id, c.label, c.source.eq or "", c.kind, c.expected] for c in claims]
+    """``dpverify list``'s table of claims (Claim values, or their ``to_json()`` dicts)."""
+    rows = [[c["id"], c["label"], c["source"]["eq"] or "", c["kind"], c["expected"]] if isinstance(c, dict)
+            else [c.id, c.label, c.source.eq or "", c.kind, c.expected] for c in claims]
     return text_table(["id", "label", "eq", "kind", "expected"], rows)
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from scipy.stats import beta, norm
 
 
 @dataclass(frozen=True)
@@ -29,6 +28,8 @@ def z_value(level: float) -> float:
     """One-sided normal quantile for error probability ``level`` (e.g. 0.01 -> 2.326)."""
     if not (0 < level < 0.5):
         raise ValueError(f"level must be in (0, 0.5), got {level!r}")
+    from scipy.stats import norm  # imported here: SciPy's stats costs 0.2 s at start-up
+
     return float(norm.isf(level))
 
 
@@ -56,6 +57,8 @@ def binomial_bounds(successes: int, runs: int, level: float) -> MeanBounds:
         raise ValueError(f"successes must be an integer in [0, runs = {runs}], got {successes!r}")
     if not (0 < level < 0.5):
         raise ValueError(f"level must be in (0, 0.5), got {level!r}")
+    from scipy.stats import beta
+
     k, n = successes, runs
     lower = 0.0 if k == 0 else float(beta.ppf(level, k, n - k + 1))
     upper = 1.0 if k == n else float(beta.isf(level, k + 1, n - k))

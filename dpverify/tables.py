@@ -37,7 +37,7 @@ def table(verdicts) -> str:
     for v in verdicts:
         mark = "" if v.ok else "  <-- differs"
         rows.append([v.id, v.label, ",".join(v.checks), v.verdict, basis_cell(v), v.expected + mark,
-                     fmt3(v.tightness), f"{v.seconds:.1f}"])
+                     fmt3(v.tightness), f"{v.seconds:.1f}" + (" (cached)" if v.cached else "")])
     out = text_table(["id", "label", "checks", "verdict", "basis", "expected", "tightness", "seconds"], rows)
     lines = [f"  {v.id} under the reading '{name}': {r['verdict']} (expected {r['expected']})"
              + ("" if v.reading_ok(name) else "  <-- differs")
@@ -55,6 +55,10 @@ def table(verdicts) -> str:
     out += f"\n\n{len(verdicts)} claims: {len(verdicts) - bad} as expected, {bad} differ."
     if flagged:
         out += f" {flagged} flagged (a holds that is mostly vacuous or algebra-only)."
+    cached = sum(v.cached for v in verdicts)
+    if cached:
+        out += (f" {cached} replayed from the verdict cache (seconds as first computed; `--no-cache` "
+                "recomputes).")
     return out
 
 

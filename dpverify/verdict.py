@@ -35,7 +35,7 @@ import html
 import json
 import math
 from dataclasses import dataclass, field
-from .spec import VERDICTS
+from .errors import VERDICTS
 
 #: The verdict of a check that raised (and of its claim): a fault of the check or of the claim's
 #: construction, never a finding about the claim.
@@ -133,7 +133,10 @@ class Evidence:
             if self.value is not None and self.bound is not None:
                 self.tightness = tightness(self.value, self.bound)
 
-    def to_json(self, timing: bool = True) -> dict:
+    def to_json(self, timing: bool = True, exact: bool = False) -> dict:
+        """JSON-able dict (``--json``): numbers to 10 significant digits, or exact with ``exact``
+        (the verdict cache)."""
+        _round = _exact if exact else _round10
         return {
             "kind": self.check,
             "statement": self.statement,
@@ -154,13 +157,25 @@ class Evidence:
         }
 
 
-def _round(x):
+def _round10(x):
     if x is None:
         return None
     try:
         return float(f"{float(x):.10g}")
     except (TypeError, ValueError, OverflowError):
         return None
+
+
+def _exact(x):
+    if x is None:
+        return None
+    try:
+        return float(x)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+_round = _round10
 
 
 _NONFINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
@@ -280,6 +295,8 @@ class Verdict:
     #: is ``verdict``/``expected``); statements of the default reading belong to every reading that
     #: does not replace them (``Reading.replaces``)
     readings: dict = field(default_factory=dict)
+    #: replayed from the verdict cache (:mod:`dpverify.cache`), not computed in this run
+    cached: bool = False
 
     @classmethod
     def errored(cls, claim_id: str, exc: BaseException, *, label: str = "", expected: str = "holds",
@@ -393,7 +410,9 @@ class Verdict:
                 return e.counterexample
         return None
 
-    def to_json(self, timing: bool = True) -> dict:
+    def to_json(self, timing: bool = True, exact: bool = False) -> dict:
+        """JSON-able dict (``--json``); ``exact`` keeps every number exact (the verdict cache)."""
+        _round = _exact if exact else _round10
         return {
             "id": self.id,
             "label": self.label,
@@ -412,7 +431,8 @@ class Verdict:
             "readings": {k: dict(v) for k, v in self.readings.items()},
             "tightness": _round(self.tightness),
             "seconds": round(self.seconds, 3) if timing else 0.0,
-            "evidence": [e.to_json(timing) for e in self.evidence],
+            "evidence": [e.to_json(timing, exact) for e in self.evidence],
+            **({"cached": True} if self.cached else {}),
         }
 
     @classmethod
@@ -430,7 +450,8 @@ class Verdict:
         return cls(id=d["id"], label=d.get("label", ""), verdict=d["verdict"], expected=d["expected"],
                    evidence=ev, seconds=d.get("seconds", 0.0), reason=d.get("reason", ""),
                    seed=d.get("seed", 0), at=d.get("at"), about=d.get("about"), algebra_why=d.get("algebra_why", ""),
-                   readings={k: dict(v) for k, v in (d.get("readings") or {}).items()})
+                   readings={k: dict(v) for k, v in (d.get("readings") or {}).items()},
+                   cached=bool(d.get("cached", False)))
 
     def __str__(self) -> str:
         from .tables import table

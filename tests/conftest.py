@@ -7,6 +7,10 @@ from hypothesis import HealthCheck, settings
 
 from dpverify.sim import LeastSquares, LinearLoss, LogisticRegression, Quadratic
 
+# Every test checks for real: the verdict cache (dpverify.cache) is off in this process and in every
+# command line a test starts; tests/engine/test_cache.py turns it on in its own folders.
+os.environ["DPVERIFY_CACHE"] = "0"
+
 settings.register_profile("ci", derandomize=True, deadline=None, database=None, max_examples=60,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", deadline=None, max_examples=60)

@@ -13,8 +13,8 @@ import math
 
 import mpmath
 import numpy as np
+import scipy  # its submodules load on first use (scipy's lazy loading), not at start-up
 import sympy as sp
-from scipy.optimize import minimize
 
 from ..numeric import Compiled, is_finite_real, jsonable, real
 from ..search import EvaluationError, Margin, search
@@ -160,7 +160,7 @@ def _optimise(pt, T, obj, con, var, claimed):
     best = None
     for z0 in z0s:
         try:
-            r = minimize(f, z0, method="SLSQP", constraints=[{"type": "eq", "fun": g}],
+            r = scipy.optimize.minimize(f, z0, method="SLSQP", constraints=[{"type": "eq", "fun": g}],
                          options={"maxiter": 200, "ftol": 1e-12})
         except (ValueError, ArithmeticError):
             continue

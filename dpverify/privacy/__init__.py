@@ -43,52 +43,25 @@ Notes on ``dp_accounting`` 0.6.0 (verified from its source): for an unsampled
 sensitivity internally. :func:`noisy_gd_event` therefore describes the steps for
 ``ADD_OR_REMOVE_ONE`` and encodes replace-adjacency as the halved noise multiplier ``z/2``.
 """
-from __future__ import annotations
 
-from . import composition, mechanisms, steps, validation  # noqa: F401
-from .accountants import event_delta, event_epsilon, event_rdp
-from .audit import AuditResult, audit, clopper_pearson, gaussian_noise_for
-from .budget import BudgetFilterPrivacy, budget_filter_privacy
-from .gaussian import (gaussian_delta_exact, gaussian_delta_mp, gaussian_eps_exact, gaussian_eps_mp, renyi_divergence_gaussians,
-                       renyi_divergence_gaussians_closed)
-from .mechanisms import (mean_gradient_sensitivity, noisy_gd_event, poisson_sampled_gaussian_event,
-                         sampled_without_replacement_gaussian_event)
-from .sampled_gaussian import mixture_delta_lower, wor_gaussian_epsilon
-from .schedules import exact_delta, schedule_epsilon, schedule_zcdp
-from .steps import steps_within_budget
-from .validation import ADJACENCIES
-from .zcdp import (compose_zcdp, dp_to_zcdp, gaussian_zcdp,
-                   gaussian_zcdp_multiplier, rdp_of_zcdp, zcdp_to_dp, zcdp_to_dp_optimal)
+from typing import TYPE_CHECKING
 
-__all__ = [
-    "ADJACENCIES",
-    "AuditResult",
-    "audit",
-    "clopper_pearson",
-    "gaussian_noise_for",
-    "BudgetFilterPrivacy",
-    "budget_filter_privacy",
-    "compose_zcdp",
-    "dp_to_zcdp",
-    "event_delta", "event_epsilon",
-    "event_rdp",
-    "exact_delta",
-    "gaussian_delta_exact",
-    "gaussian_delta_mp", "gaussian_eps_exact", "gaussian_eps_mp",
-    "gaussian_zcdp",
-    "gaussian_zcdp_multiplier",
-    "mean_gradient_sensitivity",
-    "mixture_delta_lower",
-    "noisy_gd_event",
-    "poisson_sampled_gaussian_event",
-    "rdp_of_zcdp",
-    "renyi_divergence_gaussians",
-    "renyi_divergence_gaussians_closed",
-    "sampled_without_replacement_gaussian_event",
-    "schedule_epsilon",
-    "schedule_zcdp",
-    "steps_within_budget",
-    "wor_gaussian_epsilon",
-    "zcdp_to_dp",
-    "zcdp_to_dp_optimal",
-]
+from .._lazy import attach
+
+if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify._lazy)
+    from . import composition, mechanisms, steps, validation
+    from .accountants import event_delta, event_epsilon, event_rdp
+    from .audit import AuditResult, audit, clopper_pearson, gaussian_noise_for
+    from .budget import BudgetFilterPrivacy, budget_filter_privacy
+    from .gaussian import (gaussian_delta_exact, gaussian_delta_mp, gaussian_eps_exact, gaussian_eps_mp, renyi_divergence_gaussians,
+                           renyi_divergence_gaussians_closed)
+    from .mechanisms import (mean_gradient_sensitivity, noisy_gd_event, poisson_sampled_gaussian_event,
+                             sampled_without_replacement_gaussian_event)
+    from .sampled_gaussian import mixture_delta_lower, wor_gaussian_epsilon
+    from .schedules import exact_delta, schedule_epsilon, schedule_zcdp
+    from .steps import steps_within_budget
+    from .validation import ADJACENCIES
+    from .zcdp import (compose_zcdp, dp_to_zcdp, gaussian_zcdp,
+                       gaussian_zcdp_multiplier, rdp_of_zcdp, zcdp_to_dp, zcdp_to_dp_optimal)
+
+__getattr__, __dir__, __all__ = attach(__name__, __file__)

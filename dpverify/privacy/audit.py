@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
-from scipy import stats
+import scipy  # its submodules load on first use (scipy's lazy loading), not at start-up
 
 Sampler = Callable[[int, np.random.Generator], np.ndarray]
 
@@ -37,8 +37,8 @@ def clopper_pearson(k: int, n: int, level: float) -> tuple[float, float]:
         raise ValueError(f"need 0 <= k <= n and n >= 1. Found k={k!r}, n={n!r}.")
     if not (0 < level < 0.5):
         raise ValueError(f"level must be in (0, 0.5). Found {level!r}.")
-    lo = 0.0 if k == 0 else float(stats.beta.ppf(level, k, n - k + 1))
-    hi = 1.0 if k == n else float(stats.beta.isf(level, k + 1, n - k))
+    lo = 0.0 if k == 0 else float(scipy.stats.beta.ppf(level, k, n - k + 1))
+    hi = 1.0 if k == n else float(scipy.stats.beta.isf(level, k + 1, n - k))
     return lo, hi
 
 

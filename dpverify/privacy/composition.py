@@ -32,7 +32,7 @@ import math
 
 import mpmath
 import numpy as np
-from scipy.special import gammaln, logsumexp
+import scipy  # its submodules load on first use (scipy's lazy loading), not at start-up
 
 from .accountants import event_epsilon
 from .mechanisms import poisson_sampled_gaussian_event
@@ -204,10 +204,10 @@ def optimal_composition_delta(eps: float, delta: float, k: int, eps_total: float
             rr = 0.0
         else:
             ls = ls[keep]
-            logc = gammaln(k + 1) - gammaln(ls + 1) - gammaln(k - ls + 1)
+            logc = scipy.special.gammaln(k + 1) - scipy.special.gammaln(ls + 1) - scipy.special.gammaln(k - ls + 1)
             # C(k,l) e^((k-l) eps) (1 - e^(eps_total - (k - 2l) eps)) / (1 + e^eps)^k
             terms = logc + (k - ls) * eps + np.log(-np.expm1(eps_total - (k - 2 * ls) * eps))
-            rr = float(np.exp(logsumexp(terms) - k * np.logaddexp(0.0, eps)))
+            rr = float(np.exp(scipy.special.logsumexp(terms) - k * np.logaddexp(0.0, eps)))
     return float(min(1.0, leak + (1 - leak) * rr))
 
 

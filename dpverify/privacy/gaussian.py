@@ -7,7 +7,7 @@ import numbers
 
 import mpmath
 import numpy as np
-from scipy import optimize, special
+import scipy  # its submodules load on first use (scipy's lazy loading), not at start-up
 
 from .validation import check_delta, check_finite, check_orders, check_positive, uses_mpmath
 from .zcdp import zcdp_to_dp
@@ -119,8 +119,8 @@ def renyi_divergence_gaussians_closed(mu0, mu1, s, alpha):
 
 def _log_gaussian_delta(eps: float, mu: float) -> float:
     """``ln delta(eps)`` for the Gaussian mechanism, in double precision."""
-    a = special.log_ndtr(-eps / mu + mu / 2.0)
-    b = special.log_ndtr(-eps / mu - mu / 2.0)
+    a = scipy.special.log_ndtr(-eps / mu + mu / 2.0)
+    b = scipy.special.log_ndtr(-eps / mu - mu / 2.0)
     t = eps + b - a  # ln(e^eps Phi(.-mu) / Phi(.)) ; < 0 mathematically
     if t >= 0.0:
         return -math.inf
@@ -199,7 +199,7 @@ def gaussian_eps_exact(delta, mu) -> float:
         hi = 2.0 * hi + 1e-12
     if f(hi) == 0.0:
         return hi
-    return float(optimize.brentq(f, 0.0, hi, xtol=1e-14, rtol=4 * np.finfo(float).eps))
+    return float(scipy.optimize.brentq(f, 0.0, hi, xtol=1e-14, rtol=4 * np.finfo(float).eps))
 
 
 _CLAMP = mpmath.mpf(10) ** 6

@@ -15,7 +15,7 @@ import math
 from functools import lru_cache
 
 import numpy as np
-from scipy import optimize, special
+import scipy  # its submodules load on first use (scipy's lazy loading), not at start-up
 
 from .accountants import event_rdp
 from .mechanisms import sampled_without_replacement_gaussian_event
@@ -76,8 +76,8 @@ def wor_gaussian_epsilon(n: int, batch: int, noise_multiplier: float, steps: int
 def _log_mixture_tail(x, means, stds, log_weights, upper: bool):
     """log P(X > x) (``upper``) or log P(X < x) for the mixture, at every x of the 1-d array ``x``."""
     z = (np.asarray(x, float)[:, None] - means[None, :]) / stds[None, :]
-    lc = special.log_ndtr(-z) if upper else special.log_ndtr(z)
-    return special.logsumexp(log_weights[None, :] + lc, axis=1)
+    lc = scipy.special.log_ndtr(-z) if upper else scipy.special.log_ndtr(z)
+    return scipy.special.logsumexp(log_weights[None, :] + lc, axis=1)
 
 
 def mixture_delta_lower(p_means, q_means, stds, eps: float, weights=None, q_stds=None, q_weights=None) -> float:
@@ -109,7 +109,7 @@ def mixture_delta_lower(p_means, q_means, stds, eps: float, weights=None, q_stds
             vals = gaps(grid)
             k = int(np.argmax(vals))
             a, b = grid[max(k - 1, 0)], grid[min(k + 1, len(grid) - 1)]
-            res = optimize.minimize_scalar(lambda t: -float(gaps(np.array([t]))[0]), bounds=(a, b), method="bounded",
+            res = scipy.optimize.minimize_scalar(lambda t: -float(gaps(np.array([t]))[0]), bounds=(a, b), method="bounded",
                                            options={"xatol": 1e-10 * max(1.0, abs(b - a))})
             best = max(best, float(vals[k]), -float(res.fun))
     return best

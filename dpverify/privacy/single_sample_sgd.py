@@ -36,7 +36,7 @@ import math
 from functools import lru_cache
 
 import numpy as np
-from scipy.special import gammaln, log_ndtr
+import scipy  # its submodules load on first use (scipy's lazy loading), not at start-up
 
 from .validation import check_delta, check_positive
 
@@ -54,7 +54,7 @@ ORDERS = np.array(list(range(2, 33)) + [40, 48, 56, 64, 80, 96, 112, 128, 160, 1
 def _tables(orders: tuple):
     a = np.concatenate([np.full(int(o) + 1, float(o)) for o in orders])
     k = np.concatenate([np.arange(int(o) + 1, dtype=float) for o in orders])
-    logc = gammaln(a + 1) - gammaln(k + 1) - gammaln(a - k + 1)
+    logc = scipy.special.gammaln(a + 1) - scipy.special.gammaln(k + 1) - scipy.special.gammaln(a - k + 1)
     starts = np.cumsum([0] + [int(o) + 1 for o in orders[:-1]])
     return a, k, logc, starts
 
@@ -165,8 +165,8 @@ def single_sample_sgd_delta_lower(eps: float, noise_std: float, lipschitz: float
 
     def gap(tau):
         tau = np.atleast_1d(np.asarray(tau, float))
-        lpp = log_ndtr((tau - G) / s)                      # log P_D'(Y < tau)
-        lpd = np.logaddexp(l1q + lpp, lq + log_ndtr((tau + G) / s))
+        lpp = scipy.special.log_ndtr((tau - G) / s)                      # log P_D'(Y < tau)
+        lpd = np.logaddexp(l1q + lpp, lq + scipy.special.log_ndtr((tau + G) / s))
         lsd, lsp = _log_some(lpd, T), _log_some(lpp, T)
         out = _log_diff(lsd, eps + lsp)
         return np.where(lsd > eps + lsp, np.exp(out), 0.0)

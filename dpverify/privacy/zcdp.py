@@ -9,7 +9,7 @@ import math
 
 import mpmath
 import numpy as np
-from scipy import optimize
+import scipy  # its submodules load on first use (scipy's lazy loading), not at start-up
 
 from .validation import (as_sequence, check_delta, check_nonnegative, check_orders, check_positive, is_real,
                          uses_mpmath)
@@ -196,7 +196,7 @@ def zcdp_to_dp_optimal(rho, delta) -> float:
     vals = np.array([_cks_objective(u, r, L) for u in grid])
     k = int(np.argmin(vals))
     lo, hi = grid[max(k - 1, 0)], grid[min(k + 1, len(grid) - 1)]
-    res = optimize.minimize_scalar(
+    res = scipy.optimize.minimize_scalar(
         _cks_objective, bounds=(lo, hi), args=(r, L), method="bounded",
         options={"xatol": 1e-12},
     )

@@ -18,27 +18,24 @@ keyword arguments, so a ready-made scenario is one line::
 * :mod:`.base`: the interface, :class:`PointScenario` (a quantity computed at the claim's point by
   a function of the caller's) and the parameter maps.
 """
-from .base import MappedScenario, ParamMap, PointScenario, Scenario, bind
-from .gd import LogisticData, MCPoint, NoisyGD, classification_data, noisy_gd
-from .privacy import (BudgetFilterGD, DPAudit, GaussianMechanism, SubsampledDP, budget_filter_gd, dp_audit,
-                      gaussian_mechanism, subsampled_dp)
-from .sensitivity import SquaredLossSensitivity, squared_loss_sensitivity
-from .stability import CoupledStability, coupled_stability
-from .step_decay import SeparableData, StepDecaySGD, StepDecayStability, step_decay_risk, step_decay_stability  # noqa: F401
 
-__all__ = [
-    "BudgetFilterGD", "CoupledStability", "DPAudit", "dp_audit", "GaussianMechanism", "LogisticData", "MCPoint", "MappedScenario",
-    "NoisyGD", "ParamMap", "PointScenario", "Scenario", "SquaredLossSensitivity", "bind", "budget_filter_gd",
-    "classification_data", "coupled_stability", "gaussian_mechanism", "noisy_gd", "squared_loss_sensitivity",
-    "SubsampledDP", "subsampled_dp",
-]
-from .gd_sensitivity import GDSensitivity, gd_sensitivity  # noqa: E402
-from .mechanisms import AdditiveNoise, additive_noise  # noqa: E402
-from .output_perturbation import ERMData, OutputPerturbationGD, OutputPerturbationPrivacy, output_perturbation_gd, output_perturbation_privacy  # noqa: E402,E501
-from .random_round import RandomRoundSGD, SampledGaussianPrivacy, random_round_sgd, sampled_gaussian  # noqa: E402
-__all__ += ["AdditiveNoise", "ERMData", "GDSensitivity", "OutputPerturbationGD", "OutputPerturbationPrivacy", "RandomRoundSGD", "SampledGaussianPrivacy", "additive_noise", "gd_sensitivity", "output_perturbation_gd", "output_perturbation_privacy", "random_round_sgd", "sampled_gaussian"]  # noqa: E501
-from .adaptive import AdaptiveGD, CosineData, adaptive_gd, measured_constants  # noqa: E402,F401
-__all__ += ["AdaptiveGD", "CosineData", "SeparableData", "StepDecaySGD", "StepDecayStability", "adaptive_gd",
-            "measured_constants", "step_decay_risk", "step_decay_stability"]
-from .worst_case import WorstCase, worst_case  # noqa: E402
-__all__ += ["WorstCase", "worst_case"]
+from typing import TYPE_CHECKING
+
+from .._lazy import attach
+
+if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify._lazy)
+    from .base import MappedScenario, ParamMap, PointScenario, Scenario, bind
+    from .gd import LogisticData, MCPoint, NoisyGD, classification_data, noisy_gd
+    from .privacy import (BudgetFilterGD, DPAudit, GaussianMechanism, SubsampledDP, budget_filter_gd, dp_audit,
+                          gaussian_mechanism, subsampled_dp)
+    from .sensitivity import SquaredLossSensitivity, squared_loss_sensitivity
+    from .stability import CoupledStability, coupled_stability
+    from .step_decay import SeparableData, StepDecaySGD, StepDecayStability, step_decay_risk, step_decay_stability
+    from .gd_sensitivity import GDSensitivity, gd_sensitivity
+    from .mechanisms import AdditiveNoise, additive_noise
+    from .output_perturbation import ERMData, OutputPerturbationGD, OutputPerturbationPrivacy, output_perturbation_gd, output_perturbation_privacy
+    from .random_round import RandomRoundSGD, SampledGaussianPrivacy, random_round_sgd, sampled_gaussian
+    from .adaptive import AdaptiveGD, CosineData, adaptive_gd, measured_constants
+    from .worst_case import WorstCase, worst_case
+
+__getattr__, __dir__, __all__ = attach(__name__, __file__)

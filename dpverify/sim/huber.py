@@ -19,7 +19,7 @@ mini-batch gradients by :func:`~dpverify.sim.sgd.minibatch_grad`.
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import minimize
+import scipy  # its submodules load on first use (scipy's lazy loading), not at start-up
 
 from .problems import _LinearModel
 
@@ -61,7 +61,7 @@ class HuberRegression(_LinearModel):
         X, y = np.asarray(self.X), np.asarray(self.y)
         f = lambda th: float(self.value(th))  # noqa: E731
         g = lambda th: self.grad(th)  # noqa: E731
-        res = minimize(f, np.zeros(self.dim), jac=g, method="L-BFGS-B",
+        res = scipy.optimize.minimize(f, np.zeros(self.dim), jac=g, method="L-BFGS-B",
                        options={"maxiter": 10_000, "gtol": 1e-13, "ftol": 1e-16})
         th = res.x
         # Newton steps on the current quadratic pieces (exact once the active set is right)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import expit
+import scipy  # its submodules load on first use (scipy's lazy loading), not at start-up
 
 from .problems import LeastSquares, LogisticRegression, remove_sample
 
@@ -45,7 +45,7 @@ def curvature(problem, theta) -> np.ndarray:
     mm = np.asarray(theta, float) @ problem.X.T
     if isinstance(problem, LeastSquares):
         return np.ones_like(mm)
-    s = expit(mm)
+    s = scipy.special.expit(mm)
     return s * (1.0 - s)
 
 

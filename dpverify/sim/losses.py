@@ -20,7 +20,7 @@ from __future__ import annotations
 from functools import cached_property
 
 import numpy as np
-from scipy.special import expit
+import scipy  # its submodules load on first use (scipy's lazy loading), not at start-up
 
 from .problems import LogisticRegression, Problem
 
@@ -136,7 +136,7 @@ class Logistic(Problem):
         """``(F(theta), grad F(theta))`` from one evaluation of the margins (``F`` is None when not asked)."""
         theta = self._check_theta(theta)
         z = -self.y * (theta @ self.X.T)
-        g = ((-self.y * expit(z)) @ self.X) / self.n_samples
+        g = ((-self.y * scipy.special.expit(z)) @ self.X) / self.n_samples
         f = self._softplus(z).mean(axis=-1) if value else None
         if self.lam:
             g = g + self.lam * theta
@@ -147,12 +147,12 @@ class Logistic(Problem):
     def per_sample_grads(self, theta) -> np.ndarray:
         """``grad f(theta; x_n)`` for every sample, shape ``(N, D)`` (one ``theta`` of shape ``(D,)``)."""
         theta = np.asarray(theta, dtype=float).reshape(self.dim)
-        r = -self.y * expit(-self.y * (self.X @ theta))
+        r = -self.y * scipy.special.expit(-self.y * (self.X @ theta))
         return r[:, None] * self.X + self.lam * theta[None, :]
 
     def hessian(self, theta) -> np.ndarray:
         """``grad^2 F(theta)``, shape ``(D, D)`` (one ``theta``)."""
         theta = np.asarray(theta, dtype=float).reshape(self.dim)
         m = self.X @ theta
-        w = expit(m) * expit(-m)
+        w = scipy.special.expit(m) * scipy.special.expit(-m)
         return (self.X.T * w) @ self.X / self.n_samples + self.lam * np.eye(self.dim)

@@ -41,8 +41,7 @@ read-only.
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg
-from scipy.special import expit
+import scipy  # its submodules load on first use (scipy's lazy loading), not at start-up
 
 from .validation import check_array, check_int, check_real
 
@@ -378,7 +377,7 @@ def _logistic_newton(X: np.ndarray, y: np.ndarray, ridge: float, normaliser: flo
     eye = np.eye(dim)
     for _ in range(max_iter):
         m = X @ theta
-        g = X.T @ (-y * expit(-y * m)) / normaliser + ridge * theta
+        g = X.T @ (-y * scipy.special.expit(-y * m)) / normaliser + ridge * theta
         g_norm = float(np.linalg.norm(g))
         if g_norm < best_norm:
             best, best_norm = theta, g_norm
@@ -386,7 +385,7 @@ def _logistic_newton(X: np.ndarray, y: np.ndarray, ridge: float, normaliser: flo
             break
         if g_norm == 0.0:
             break
-        w = expit(m) * expit(-m)
+        w = scipy.special.expit(m) * scipy.special.expit(-m)
         H = (X.T * w) @ X / normaliser + ridge * eye
         step = -scipy.linalg.cho_solve(scipy.linalg.cho_factor(H), g)
         slope = float(g @ step)
@@ -448,7 +447,7 @@ class LogisticRegression(_LinearModel):
         return np.logaddexp(0.0, -self.y * m)
 
     def _dloss(self, m: np.ndarray) -> np.ndarray:
-        return -self.y * expit(-self.y * m)
+        return -self.y * scipy.special.expit(-self.y * m)
 
     def lipschitz_on_ball(self, radius: float) -> float:
         """Per-sample gradient bound ``max_n ||x_n|| + lam * radius`` on ``||theta|| <= radius``."""

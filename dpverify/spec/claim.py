@@ -8,9 +8,8 @@ from typing import Any, Callable, Mapping
 import sympy as sp
 from .domain import ClaimError, Domain, DomainError
 from .statements import Constant, Inequality, Minimiser, Statement, _set, expand_definitions, symbol_names
+from ..errors import VERDICTS
 
-
-VERDICTS = ("verified", "holds", "violated", "inconclusive")
 #: What a claim is about (``Claim.about``): a mathematical fact, or what an algorithm attains.
 ABOUT = ("math", "algorithm")
 #: Where the error of a claim found wrong lies (``Claim.error_in``): in what the claim states, or in

@@ -11,13 +11,7 @@ import sympy as sp
 from hypothesis import strategies as st
 
 
-class DomainError(ValueError):
-    """A point lies outside a claim's hypotheses (message: ``kappa = 0.5 violates kappa >= 1``)."""
-
-
-class ClaimError(ValueError):
-    """A claim (or one of its statements) is malformed; the message names claim, field and value."""
-
+from ..errors import ClaimError, DomainError  # noqa: F401 - defined there, part of this module's names
 
 
 # --------------------------------------------------------------------------- parameters

@@ -14,7 +14,6 @@ import math
 import numbers
 
 import numpy as np
-from scipy.special import logsumexp
 
 from dpverify.sim.schedules import total_cost, uniform  # noqa: F401  (with the engine's, for one import)
 from dpverify.sim.validation import check_array, check_int, check_real
@@ -154,5 +153,7 @@ def exponential_for_budget(k: float, T: int, R: float) -> np.ndarray:
     T = check_int("T", T)
     R = check_real("R", R, positive=True)
     t = np.arange(1, T + 1, dtype=np.float64)
+    from scipy.special import logsumexp
+
     log_sigma0 = 0.5 * (logsumexp(2.0 * k * t) - np.log(R))
     return np.exp(log_sigma0 - k * t)

@@ -44,7 +44,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-from scipy.optimize import minimize
+import scipy  # its submodules load on first use (scipy's lazy loading), not at start-up
 
 from dpverify.experiments import Figure, finding, parallel_map, save_png, task_seed, write_csv, write_summary
 
@@ -89,7 +89,7 @@ class Problem:
         xmax = float(np.linalg.norm(self.X, axis=1).max())
         self.xmax = xmax
         self.beta = (0.25 if self.loss_name == "logistic" else 1.0) * xmax**2 + self.mu
-        res = minimize(lambda w: float(self.value(w[None, :])[0]), np.zeros(self.d),
+        res = scipy.optimize.minimize(lambda w: float(self.value(w[None, :])[0]), np.zeros(self.d),
                        jac=lambda w: self.grad(w[None, :])[0], method="L-BFGS-B",
                        options={"maxiter": 20000, "gtol": 1e-12, "ftol": 1e-15})
         self.w_hat = res.x

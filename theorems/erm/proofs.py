@@ -19,7 +19,7 @@ import math
 import numpy as np
 import sympy as sp
 from hypothesis import strategies as st
-from scipy import stats
+import scipy  # its submodules load on first use (scipy's lazy loading), not at start-up
 
 from dpverify import sim
 from dpverify.privacy import composition
@@ -153,9 +153,9 @@ def martingale_tail(pt) -> float:
     normal tail) and Rademacher signs (exact binomial tail)."""
     T, delta = int(pt["T"]), float(pt["delta"])
     thr = math.sqrt(3 * math.log(1 / delta) * T)
-    gauss = float(stats.norm.sf(thr / math.sqrt(_gaussian_c() * T)))
+    gauss = float(scipy.stats.norm.sf(thr / math.sqrt(_gaussian_c() * T)))
     k = math.floor((thr + T) / 2) + 1     # sum of T signs = 2K - T > thr  <=>  K > (thr + T)/2
-    rad = float(stats.binom.sf(k - 1, T, 0.5))
+    rad = float(scipy.stats.binom.sf(k - 1, T, 0.5))
     return max(gauss, rad)
 
 

@@ -18,7 +18,7 @@ loss are), so L-smooth on bounded sets; not convex. Methods (``theta`` of shape 
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import expit
+import scipy  # its submodules load on first use (scipy's lazy loading), not at start-up
 
 __all__ = ["Logistic", "OneHiddenLayer"]
 
@@ -92,7 +92,7 @@ class OneHiddenLayer:
         W, b, v, c = self.unpack(theta)
         a = np.tanh(np.einsum("rhd,rd->rh", W, x) + b)                 # (r, h)
         f = np.einsum("rh,rh->r", v, a) + c
-        g = -y * expit(-y * f)                                           # dl/df
+        g = -y * scipy.special.expit(-y * f)                                           # dl/df
         dv = g[:, None] * a
         dz = (g[:, None] * v) * (1 - a * a)                              # (r, h)
         dW = dz[:, :, None] * x[:, None, :]
@@ -125,7 +125,7 @@ class OneHiddenLayer:
         theta = np.atleast_2d(np.asarray(theta, float))
         W, b, v, c = self.unpack(theta)
         a, f = self._forward(theta, self.X)                              # (r, n, h), (r, n)
-        g = -self.y * expit(-self.y * f) / self.n_samples                # (r, n)
+        g = -self.y * scipy.special.expit(-self.y * f) / self.n_samples                # (r, n)
         dv = np.einsum("rn,rnh->rh", g, a)
         dz = g[..., None] * v[:, None, :] * (1 - a * a)                  # (r, n, h)
         dW = np.einsum("rnh,nd->rhd", dz, self.X)
@@ -164,7 +164,7 @@ class Logistic(OneHiddenLayer):
 
     def _grad_rows(self, theta, x, y):
         f = np.einsum("rd,rd->r", theta, x)
-        out = (-y * expit(-y * f))[:, None] * x
+        out = (-y * scipy.special.expit(-y * f))[:, None] * x
         return self._regularise_and_clip(out, theta)
 
     def _f(self, theta, X):
@@ -177,12 +177,12 @@ class Logistic(OneHiddenLayer):
 
     def full_grad(self, theta):
         theta = np.atleast_2d(np.asarray(theta, float))
-        g = -self.y * expit(-self.y * self._f(theta, self.X)) / self.n_samples
+        g = -self.y * scipy.special.expit(-self.y * self._f(theta, self.X)) / self.n_samples
         return g @ self.X + self.lam * theta
 
     def hessian(self, theta, step: float = 0.0):
         theta = np.atleast_2d(np.asarray(theta, float))
-        s = expit(self._f(theta, self.X))
+        s = scipy.special.expit(self._f(theta, self.X))
         w = s * (1 - s) / self.n_samples
         return np.einsum("rn,nd,ne->rde", w, self.X, self.X) + self.lam * np.eye(self.dim)[None]
 

@@ -13,4 +13,9 @@ seed file ``001_8c6e002b41f68e78.txt``.
 from .claims import *  # noqa: F401,F403
 from .claims import CLAIMS  # noqa: F401
 
-from .experiments import FIGURES  # noqa: F401,E402
+
+def __getattr__(name):  # FIGURES imported on first use: the experiments need the simulator, a claim list does not
+    if name == "FIGURES":
+        from .experiments import FIGURES
+        return FIGURES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
