@@ -47,6 +47,12 @@ Kernels
                       from its block's second stream (``block_rng(seed, b,
                       child=0)``), then the update of ``linear_gd`` with the
                       mini-batch gradient.
+``random_round_quadratic``  random-round noisy GD on a diagonal quadratic: each run
+                      draws its round ``R`` first, then stops updating after ``R`` steps
+                      (its noise is still drawn).
+``step_decay_separable``  step-decay SGD with early momentum on ``P`` separable losses
+                      sharing the draws (full gradients or Floyd mini-batches; output
+                      indices drawn by the caller).
 
 Every kernel has the same calling convention: ``states`` (``(nb, 4)`` uint64,
 one row per block of the task, updated in place), ``n`` (runs of the task;
