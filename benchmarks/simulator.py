@@ -142,6 +142,66 @@ def dpverify_job(runs: int, dim: int, T: int):
     return run
 
 
+def new_path_jobs(quick: bool) -> dict:
+    """The simulators fused after pgd (random-round SGD, step-decay SGD): ``name -> (job, runs, D, T)``.
+
+    ``job(fused)`` runs the simulator on its fused (``True``) or NumPy (``False``) path; the work
+    is ``runs * D * T`` coordinate-steps (every run draws ``D`` normals a step).
+    """
+    from dpverify.sim.random_round import random_round_probabilities, random_round_sgd
+    from dpverify.sim.step_decay import SeparableLoss, step_decay_sgd
+
+    scale = 20 if quick else 1
+    jobs = {}
+    runs, D, T = 200_000 // scale, 2, 100
+    q = Quadratic(np.linspace(0.1, 1.0, D))
+    etas = np.full(T, 0.05)
+    probs = random_round_probabilities(etas, 1.0)
+    probs = np.r_[np.zeros(T - 1), 1.0] * 0.999 + probs * 0.001   # R = T almost surely: all T steps
+    probs /= probs.sum()
+    jobs["random_round"] = (lambda: random_round_sgd(q, np.ones(D), etas, probs, 0.5, runs, SEED), runs, D, T)
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((100, D))
+    for name, phi, batch in (("step_decay_quadratic_full", "quadratic", None), ("step_decay_sine_b4", "sine", 4)):
+        sruns = 100_000 // scale
+        p = SeparableLoss(phi, (2.0,), np.zeros(D), a - a.mean(axis=0))
+        jobs[name] = (lambda p=p, batch=batch, sruns=sruns: step_decay_sgd(
+            p, np.ones(D), [0.2, 0.1], [50, 100], [10, 20], 0.5, 0.3, batch, sruns, SEED), sruns, D, 150)
+    return jobs
+
+
+def bench_new_paths(quick: bool, repeats: int, workers: int) -> list[tuple[str, object]]:
+    """Each newly fused simulator's rate as a fraction of the fill limit, and fused / NumPy speedup.
+
+    The limit is the faster of the two fills of ``fill_*_job`` at the simulator's ``runs, D, T``.
+    """
+    lines = []
+    for name, (job, runs, D, T) in new_path_jobs(quick).items():
+        def on(job=job):
+            sim.set_fused(None)
+            job()
+
+        def off(job=job):
+            sim.set_fused(False)
+            try:
+                job()
+            finally:
+                sim.set_fused(None)
+
+        on()   # compile
+        jobs = {"fused": on, "numpy": off, "fill_numpy": fill_numpy_job(runs, D, T, workers)}
+        if kernels.numba_available():
+            jobs["fill_fused"] = fill_fused_job(runs, D, T, workers)
+        best = _best_of(jobs, repeats)
+        limit = min(v for k, v in best.items() if k.startswith("fill_"))
+        rate = runs * D * T / best["fused"]
+        lines += [(f"{name}_runs", runs), (f"{name}_dim", D), (f"{name}_steps", T),
+                  (f"{name}_fused_per_s", f"{rate:.4g}"),
+                  (f"{name}_limit_ratio", f"{limit / best['fused']:.3f}"),
+                  (f"{name}_speedup_vs_numpy", f"{best['numpy'] / best['fused']:.2f}")]
+    return lines
+
+
 # --------------------------------------------------------------------------- #
 # peers
 # --------------------------------------------------------------------------- #
@@ -332,6 +392,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="tiny sizes for a smoke test")
     parser.add_argument("--repeats", type=int, default=None, help="timing repetitions")
     parser.add_argument("--no-peers", action="store_true", help="skip the peer implementations")
+    parser.add_argument("--new-paths-only", action="store_true",
+                        help="only the fused random-round and step-decay paths against the limit and NumPy")
     args = parser.parse_args(argv)
     if args.quick:
         workloads = {"w1": (4096, 100, 10), "w2": (20_000, 2, 10)}
@@ -344,6 +406,11 @@ def main(argv: list[str] | None = None) -> None:
     workers = sim.get_workers()
     fused = sim.fused_enabled()
     have_numba, have_jax = kernels.numba_available(), _have("jax")
+    if args.new_paths_only:
+        for k, v in [("cpus", os.cpu_count()), ("workers", workers), ("fused_enabled", fused),
+                     *bench_new_paths(args.quick, repeats, workers)]:
+            print(f"{k}={v}")
+        return
 
     # warm-up (JIT compilation) before the memory figures
     dpverify_job(2 * BLOCK, 10, 10)()
@@ -406,6 +473,7 @@ def main(argv: list[str] | None = None) -> None:
     for runs, (peak, rss) in mem.items():
         lines += [(f"peak_memory_mib_runs_{runs:.0e}".replace("+0", ""), f"{peak:.1f}"),
                   (f"maxrss_delta_mib_runs_{runs:.0e}".replace("+0", ""), f"{rss:.1f}")]
+    lines += bench_new_paths(args.quick, repeats, workers)
     lines += [("fused_paths", ",".join(sim.FUSED_PATHS) if fused else "none")]
     lines += [(f"fused_path_{k}", v) for k, v in sim.FUSED_PATHS.items()] if fused else []
     for w in workloads:

@@ -81,6 +81,9 @@ FUSED_PATHS = {
     "coupled_pgd": "two Quadratics (quadratic_theta, K=2); two linear models (linear_gd, K=2)",
     "momentum_pgd": "Quadratic (quadratic_theta); linear models with or without clip (linear_gd)",
     "psgd": "linear models, plain or momentum, with or without clip (linear_sgd)",
+    "random_round_sgd": "Quadratic (random_round_quadratic)",
+    "step_decay_sgd": "SeparableLoss, full or Floyd mini-batches, box track (step_decay_separable)",
+    "coupled_step_decay_sgd": "two SeparableLosses, as step_decay_sgd (step_decay_separable, P=2)",
 }
 
 

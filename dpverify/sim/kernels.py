@@ -47,6 +47,12 @@ Kernels
                       from its block's second stream (``block_rng(seed, b,
                       child=0)``), then the update of ``linear_gd`` with the
                       mini-batch gradient.
+``random_round_quadratic``  random-round noisy GD on a diagonal quadratic: each run
+                      draws its round ``R`` first, then stops updating after ``R`` steps
+                      (its noise is still drawn).
+``step_decay_separable``  step-decay SGD with early momentum on ``P`` separable losses
+                      sharing the draws (full gradients or Floyd mini-batches; output
+                      indices drawn by the caller).
 
 Every kernel has the same calling convention: ``states`` (``(nb, 4)`` uint64,
 one row per block of the task, updated in place), ``n`` (runs of the task;
@@ -686,6 +692,199 @@ if numba is not None:
             _linear_sgd_block(states, istates, i, n, theta1, X, y, sqn, hi_index, kind, lam,
                               ridge, clip, etas, scales, batch, factor, beta, corr, momentum,
                               out, v, g, idx, m, rr)
+
+    # -- random-round SGD on a diagonal quadratic --------------------------------
+    @_jit
+    def random_round_quadratic(states, n, cdf, theta0, eigs, star, etas, scales, out):
+        """Random-round noisy GD on a diagonal quadratic; ``out`` gets each run's ``w_R``.
+
+        Per block, first ``R`` for every run (one uniform draw each, inverted through
+        ``cdf`` as ``numpy.searchsorted(..., side="right")``), then steps
+        ``t = 0 .. max R - 1``: every run draws its ``D`` normals (frozen ones too),
+        ``g = eigs (w - star)``, ``g = (g + s_t z) eta_t``, ``w -= g`` while ``t < R``
+        (the NumPy path's operations, :func:`dpverify.sim.random_round.random_round_sgd`).
+        """
+        D = out.shape[1]
+        T = etas.shape[0]
+        R = np.empty(_BLOCK, dtype=np.int64)
+        for i in range(states.shape[0]):
+            lo = i * _BLOCK
+            hi = min(n, lo + _BLOCK)
+            a, b, cc, k = states[i, 0], states[i, 1], states[i, 2], states[i, 3]
+            rmax = 0
+            for r in range(lo, hi):
+                u, a, b, cc, k = _next(a, b, cc, k)
+                x = _unit(u)
+                left, right = 0, T
+                while left < right:
+                    mid = (left + right) >> 1
+                    if cdf[mid] <= x:
+                        left = mid + 1
+                    else:
+                        right = mid
+                rr = 1 + min(left, T - 1)
+                R[r - lo] = rr
+                rmax = max(rmax, rr)
+                for d in range(D):
+                    out[r, d] = theta0[d]
+            for t in range(rmax):
+                eta = etas[t]
+                s = scales[t]
+                for r in range(lo, hi):
+                    live = R[r - lo] > t
+                    for d in range(D):
+                        z, a, b, cc, k = _normal(a, b, cc, k)
+                        if live:
+                            w = out[r, d]
+                            g = eigs[d] * (w - star[d])
+                            g = g + s * z
+                            out[r, d] = w - g * eta
+            states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
+
+    # -- step-decay SGD with early momentum on separable losses ------------------
+    @_inline
+    def _half_sin2(x):
+        """``sin(2 x) / 2``: the derivative of ``sin(x)^2 / 2``."""
+        return np.sin(2.0 * x) / 2.0
+
+    @_inline
+    def _separable_grad(x, kind, p0, p1, w, unit):
+        """``u phi'(x)`` of :class:`~dpverify.sim.separable.SeparableLoss` (quadratic, sine, huber)."""
+        if kind == 0:
+            g = p0 * x
+        elif kind == 1:
+            g = x + p0 * np.sin(2.0 * x) / 2.0
+        else:
+            if abs(x) <= p1:
+                g = p0 * x
+            else:
+                sg = 1.0 if x > 0.0 else (-1.0 if x < 0.0 else x)
+                g = (p0 * p1) * sg
+        if not unit:
+            g = g * w
+        return g
+
+    @_jit
+    def half_sin2(x, out):
+        """``out = sin(2 x) / 2`` as the kernels compute it (for the check against NumPy)."""
+        for j in range(x.shape[0]):
+            out[j] = _half_sin2(x[j])
+
+    @_borrow
+    def _step_decay_block(states, istates, i, n, picks, etas, lengths, mons, rho, s, batch, nsamp,
+                          output, kind, p0, p1, center, weights, unit, A, Bv, amean, has_amean,
+                          bmean, has_b, track, box, out, pv, ot, z, idx, dist):
+        """Block ``i`` of :func:`step_decay_separable` (every phase), its states updated in place."""
+        P, _, D = out.shape
+        lo = i * _BLOCK
+        hi = min(n, lo + _BLOCK)
+        a, b, cc, k = states[i, 0], states[i, 1], states[i, 2], states[i, 3]
+        ia, ib, ic, ik = istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3]
+        has, buf = False, uint64(0)     # SFC64's buffered 32-bit half, kept across calls as NumPy does
+        for ph in range(etas.shape[0]):
+            eta = etas[ph]
+            T = lengths[ph]
+            m = mons[ph]
+            for p in range(P):
+                for r in range(lo, hi):
+                    for d in range(D):
+                        pv[p, r - lo, d] = out[p, r, d]
+                        if output == 1 and picks[ph, r] == 0:
+                            ot[p, r - lo, d] = out[p, r, d]
+            for t in range(1, T + 1):
+                r_t = rho if t <= m else 0.0
+                if batch > 0:
+                    for kk in range(batch):
+                        j = nsamp - batch + kk
+                        for r in range(hi - lo):
+                            v, ia, ib, ic, ik, has, buf = _index(ia, ib, ic, ik, has, buf, uint64(j))
+                            for q in range(kk):
+                                if idx[r, q] == v:
+                                    v = j
+                                    break
+                            idx[r, kk] = v
+                for r in range(hi - lo):
+                    for d in range(D):
+                        zz, a, b, cc, k = _normal(a, b, cc, k)
+                        z[r, d] = zz
+                for p in range(P):
+                    for r in range(lo, hi):
+                        rl = r - lo
+                        bb = 0.0
+                        if batch > 0 and has_b[p]:
+                            bb = Bv[p, idx[rl, 0]]
+                            for q in range(1, batch):
+                                bb = bb + Bv[p, idx[rl, q]]
+                            bb = bb / batch
+                        for d in range(D):
+                            th = out[p, r, d]
+                            x = th - center[p, d]
+                            g = _separable_grad(x, kind[p], p0[p], p1[p], weights[p, d], unit[p])
+                            if batch > 0:
+                                acc = A[p, idx[rl, 0], d]
+                                for q in range(1, batch):
+                                    acc += A[p, idx[rl, q], d]
+                                g = g + acc / batch
+                                if has_b[p]:
+                                    g = g + bb * _half_sin2(x)
+                            else:
+                                if has_amean[p]:
+                                    g = g + amean[p, d]
+                                if bmean[p] != 0.0:
+                                    g = g + bmean[p] * _half_sin2(x)
+                            if s != 0.0:
+                                g = g + s * z[rl, d]
+                            if r_t != 0.0:
+                                step = th - pv[p, rl, d]
+                                pv[p, rl, d] = th
+                                th = th - eta * g
+                                th = th + r_t * step
+                            else:
+                                pv[p, rl, d] = th
+                                th = th - eta * g
+                            out[p, r, d] = th
+                            if box:
+                                dev = abs(th - track[d])
+                                if dev > dist[i]:
+                                    dist[i] = dev
+                        pk = picks[ph, r]
+                        if (output == 1 and t < T and pk == t) or (output != 1 and pk == t):
+                            for d in range(D):
+                                ot[p, rl, d] = out[p, r, d]
+            for p in range(P):
+                for r in range(lo, hi):
+                    for d in range(D):
+                        out[p, r, d] = ot[p, r - lo, d]
+        states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
+        istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3] = ia, ib, ic, ik
+
+    @_jit
+    def step_decay_separable(states, istates, n, picks, etas, lengths, mons, rho, s, batch, nsamp,
+                             output, kind, p0, p1, center, weights, unit, A, Bv, amean, has_amean,
+                             bmean, has_b, track, box, out, dist):
+        """Step-decay SGD with early momentum on ``P`` separable losses sharing every draw.
+
+        ``picks`` ``(phases, n)``: each run's output index per phase (drawn by the
+        caller from :func:`~dpverify.sim.step_decay.output_rng`); ``batch = 0``:
+        full gradients, else Floyd's sampling without replacement from the index
+        streams ``istates`` (as ``sample_without_replacement``: one draw per batch
+        slot and run, slot-major); ``output`` 0 after, 1 before, 2 last.  Per problem
+        ``p``: ``kind`` (0 quadratic, 1 sine, 2 huber), ``p0``/``p1`` its parameters,
+        ``center``/``weights`` ``(P, D)``, ``A`` ``(P, nsamp, D)``, ``Bv`` ``(P, nsamp)``,
+        ``amean``/``bmean`` the means (full gradients).  ``out`` ``(P, n, D)`` holds
+        the start on entry and the outputs on return; with ``box``, ``dist[i]`` gets
+        block ``i``'s largest ``|theta_j - track_j|`` over every iterate.
+        """
+        P, _, D = out.shape
+        pv = np.empty((P, _BLOCK, D))
+        ot = np.empty((P, _BLOCK, D))
+        z = np.empty((_BLOCK, D))
+        idx = np.zeros((_BLOCK, max(batch, 1)), dtype=np.int64)
+        for i in range(states.shape[0]):
+            _step_decay_block(states, istates, i, n, picks, etas, lengths, mons, rho, s, batch,
+                              nsamp, output, kind, p0, p1, center, weights, unit, A, Bv, amean,
+                              has_amean, bmean, has_b, track, box, out, pv, ot, z, idx, dist)
+
 
 
 def self_check() -> bool:

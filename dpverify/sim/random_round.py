@@ -29,10 +29,13 @@ from collections.abc import Callable
 import mpmath
 import numpy as np
 
+from . import kernels as _kernels
+from ._driver import _run_mc
+from ._fused import _block_states, _f64
 from .validation import check_array, check_int, check_real, check_seed
 from .problems import Problem, Quadratic
 from .results import MCResult, block_moments
-from .rng import block_rng, block_slices, iter_chunks
+from .rng import BLOCK as _BLOCK, block_rng, block_slices, iter_chunks
 from .sgd import index_rng, minibatch_grad
 
 __all__ = ["random_round_linear", "random_round_probabilities", "random_round_quadratic",
@@ -122,6 +125,9 @@ def random_round_sgd(problem: Problem, theta0: object, etas: object, probs: obje
     p = _check_probs(probs, T)
     stat = problem.excess if statistic is None else statistic
     dim = problem.dim
+    if isinstance(problem, Quadratic) and _kernels.fused_enabled():
+        return _run_mc(_random_round_task(problem, theta0, etas, p, s, seed), dim, runs, chunk_runs, None,
+                       seed, T, stat, False, "random_round_sgd", return_thetas, _BLOCK * dim * T)
     out = np.empty((runs, dim)) if return_thetas else None
     sums = []
     for start, stop, blocks in iter_chunks(runs, chunk_runs):
@@ -142,6 +148,19 @@ def random_round_sgd(problem: Problem, theta0: object, etas: object, probs: obje
                 out[start + sl.start: start + sl.stop] = w
             sums.append(block_moments(stat(w), rows))
     return MCResult.from_block_moments(sums, seed=seed, steps=T, thetas=out)
+
+
+def _random_round_task(problem: Quadratic, theta0, etas, p, s, seed):
+    """Task function running :func:`kernels.random_round_quadratic` (bit-identical with the NumPy path)."""
+    cdf = np.cumsum(p)
+    cdf[-1] = 1.0
+    args = (_f64(cdf), _f64(theta0), _f64(problem.eigs), _f64(problem.theta_star), _f64(etas), _f64(s))
+
+    def task(b0, b1, start, stop, out):
+        _kernels.random_round_quadratic(_block_states(seed, b0, b1), stop - start, *args, out)
+        return None
+
+    return task
 
 
 def trajectory_average(problem: Problem, theta0: object, etas: object, weights: object, noise_std: object,

@@ -42,6 +42,7 @@ two moments exactly (NumPy, or mpmath at ``dps`` digits).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 from dataclasses import dataclass, field
@@ -49,9 +50,13 @@ from dataclasses import dataclass, field
 import mpmath
 import numpy as np
 
+from . import kernels as _kernels
+from ._driver import _run_mc, _task_plan
+from ._fused import _block_states, _f64
+from .parallel import ordered_map
 from .results import MCResult, block_moments
 from .separable import SeparableLoss
-from .rng import block_rng, block_slices, iter_chunks
+from .rng import BLOCK, block_rng, block_slices, iter_chunks
 from .sgd import index_rng, minibatch_grad
 
 __all__ = [
@@ -258,6 +263,65 @@ def _phase_kernel(problems, thetas, etas, lengths, mons, rho, noise_std, batch, 
     return dist
 
 
+# --------------------------------------------------------------------------- fused path
+_SIN_OK: bool | None = None
+
+
+def _sin_agrees() -> bool:
+    """Whether the kernels' ``sin(2 x) / 2`` equals NumPy's on this machine (checked once)."""
+    global _SIN_OK
+    if _SIN_OK is None:
+        x = np.random.default_rng(5).standard_normal(4099) * 8.0
+        got = np.empty_like(x)
+        _kernels.half_sin2(x, got)
+        _SIN_OK = bool(np.array_equal(got, np.sin(2 * x) / 2))
+    return _SIN_OK
+
+
+def _fused_phases(problems, theta0, etas, lengths, mons, rho, noise_std, batch, output, seed, track, box):
+    """A task ``(b0, b1, start, stop, outs) -> max distance`` running
+    :func:`kernels.step_decay_separable` (the fused form of :func:`_phase_kernel`, bit-identical
+    with it), or ``None`` when the kernel does not cover the case (the NumPy path runs)."""
+    if not _kernels.fused_enabled() or not all(type(p) is SeparableLoss for p in problems):
+        return None
+    n = problems[0].n_samples
+    full = batch is None or batch >= n
+    if (not full and batch > 48 and batch * batch > n) or (track is not None and not box):
+        return None           # random-key sampling and the Euclidean track stay on the NumPy path
+    if any(p.phi == "sine" or p._has_b or p.b_mean for p in problems) and not _sin_agrees():
+        return None
+    kinds = {"quadratic": 0, "sine": 1, "huber": 2}
+    prob = (np.array([kinds[p.phi] for p in problems], dtype=np.int64),
+            _f64([p.params[0] for p in problems]), _f64([(p.params + (0.0,))[1] for p in problems]),
+            _f64([p.center for p in problems]), _f64([p.weights for p in problems]),
+            np.array([p._unit for p in problems]), _f64([p.a for p in problems]),
+            _f64([p.b for p in problems]), _f64([p.a_mean for p in problems]),
+            np.array([bool(np.any(p.a_mean)) for p in problems]), _f64([p.b_mean for p in problems]),
+            np.array([p._has_b for p in problems]))
+    sched = (_f64(etas), np.array(lengths, dtype=np.int64), np.array(mons, dtype=np.int64), float(rho),
+             float(noise_std), 0 if full else int(batch), int(n), OUTPUTS.index(output))
+    trk = _f64(np.zeros(problems[0].dim) if track is None else np.reshape(track, -1))
+    th0 = _f64(theta0)
+
+    def task(b0, b1, start, stop, outs):
+        rows = stop - start
+        picks = np.empty((len(lengths), rows), dtype=np.int64)
+        for b in range(b0, b1):
+            lo, hi = b * BLOCK - start, min((b + 1) * BLOCK, stop) - start
+            rng = output_rng(seed, b)
+            for k, T in enumerate(lengths):
+                picks[k, lo:hi] = T if output == "last" else rng.integers(
+                    0 if output == "before" else 1, T + (0 if output == "before" else 1), size=hi - lo)
+        outs[...] = th0
+        dist = np.zeros(b1 - b0)
+        _kernels.step_decay_separable(_block_states(seed, b0, b1), _block_states(seed, b0, b1, child=0), rows,
+                                      picks, *sched, *prob, trk, track is not None, outs, dist)
+        return float(dist.max())
+
+    task.cost = BLOCK * problems[0].dim * sum(lengths) * len(problems) * (1 if full else batch)
+    return task
+
+
 def _check_common(problem, theta0, etas, lengths, momentum_steps, momentum, noise_std, batch, output):
     dim = problem.dim
     theta0 = np.asarray(theta0, dtype=float).reshape(-1)
@@ -305,6 +369,19 @@ def step_decay_sgd(problem, theta0, etas, lengths, momentum_steps, momentum: flo
     _int("chunk_runs", chunk_runs)
     stat = problem.excess if statistic is None else statistic
     track = None if track_from is None else np.asarray(track_from, float).reshape(1, -1)
+    fused = _fused_phases([problem], theta0, etas, lengths, mons, rho, s, batch, output, seed, track, box)
+    if fused is not None:
+        dists = []
+
+        def task(b0, b1, start, stop, theta):
+            dists.append(fused(b0, b1, start, stop, theta[None]))
+            return None
+
+        res = _run_mc(task, problem.dim, runs, chunk_runs, None, seed, sum(lengths), stat, False, "step_decay_sgd",
+                      return_outputs, fused.cost)
+        dist = max(dists, default=0.0)
+        return StepDecayResult(dataclasses.replace(res, thetas=None), dist if track is not None else float("nan"),
+                               res.thetas)
     moments, dist = [], 0.0
     keep = np.empty((runs, problem.dim)) if return_outputs else None
     for start, stop, blocks in iter_chunks(runs, chunk_runs):
@@ -335,6 +412,20 @@ def coupled_step_decay_sgd(problem_a, problem_b, theta0, etas, lengths, momentum
     runs, seed = _int("runs", runs), _int("seed", seed, minimum=0)
     track = None if track_from is None else np.asarray(track_from, float).reshape(1, -1)
     out_a, out_b = np.empty((runs, problem_a.dim)), np.empty((runs, problem_a.dim))
+    fused = _fused_phases([problem_a, problem_b], theta0, etas, lengths, mons, rho, s, batch, output, seed, track,
+                          box)
+    if fused is not None:
+        workers, tasks, window = _task_plan(runs, chunk_runs, None, fused.cost)
+
+        def job(blocks):
+            start, stop = blocks[0] * BLOCK, min(blocks[1] * BLOCK, runs)
+            outs = np.empty((2, stop - start, problem_a.dim))
+            d = fused(blocks[0], blocks[1], start, stop, outs)
+            out_a[start:stop], out_b[start:stop] = outs
+            return d
+
+        dist = max(ordered_map(job, tasks, workers, window), default=0.0)
+        return out_a, out_b, (dist if track is not None else float("nan"))
     dist = 0.0
     for start, stop, blocks in iter_chunks(runs, chunk_runs):
         ta, tb = out_a[start:stop], out_b[start:stop]

@@ -1,0 +1,93 @@
+"""Fused kernels of random-round SGD (quadratics) and step-decay SGD (separable losses).
+
+Each fused path must give, for a seed, exactly (bit for bit) what its NumPy path gives: final
+iterates, Monte Carlo moments and the tracked distance, over several shapes, chunk sizes and run
+counts that end in a partial (odd-sized) block.  Fixed seeds; nothing is timed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dpverify import sim
+from dpverify.sim import kernels
+from dpverify.sim.random_round import random_round_probabilities, random_round_sgd
+from dpverify.sim.step_decay import SeparableLoss, coupled_step_decay_sgd, step_decay_sgd
+
+pytestmark = pytest.mark.skipif(not kernels.numba_available(), reason="numba not installed")
+
+
+def _both(fn):
+    """``fn()`` on the NumPy path, then on the fused path."""
+    out = []
+    for on in (False, True):
+        sim.set_fused(on)
+        try:
+            out.append(fn())
+        finally:
+            sim.set_fused(None)
+    return out
+
+
+@pytest.mark.parametrize("D, T, runs, chunk", [(3, 20, 2500, 1024), (1, 7, 1025, 2048), (5, 40, 3001, 65536)])
+@pytest.mark.parametrize("seed", [0, 11])
+def test_random_round_fused_is_bit_identical(D, T, runs, chunk, seed):
+    q = sim.Quadratic(np.linspace(0.2, 1.0, D), theta_star=np.arange(D) * 0.1)
+    etas = np.linspace(0.5, 0.1, T)
+    probs = random_round_probabilities(etas, 1.0)
+    s = np.linspace(0.3, 1.0, T)
+    ref, got = _both(lambda: random_round_sgd(q, np.ones(D), etas, probs, s, runs, seed, chunk_runs=chunk,
+                                              return_thetas=True))
+    assert np.array_equal(ref.thetas, got.thetas)
+    assert (ref.mean, ref.var, ref.runs) == (got.mean, got.var, got.runs)
+
+
+def _separable(phi, params, D, n, b_scale, weight, seed=0):
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((n, D))
+    a -= a.mean(axis=0)
+    b = rng.standard_normal(n) * b_scale
+    b -= b.mean()
+    return SeparableLoss(phi, params, np.zeros(D), a, b, weights=np.full(D, weight))
+
+
+CASES = [  # phi, params, D, n, b scale, weight, batch, output, runs, chunk_runs
+    ("quadratic", (1.0,), 2, 20, 0.0, 1.0, 3, "after", 2500, 1024),
+    ("sine", (2.0,), 3, 50, 0.3, 0.7, None, "before", 1030, 2048),
+    ("huber", (1.0, 0.5), 1, 10, 0.0, 1.0, 4, "last", 3001, 8192),
+    ("sine", (2.0,), 2, 100, 0.5, 1.0, 5, "after", 2049, 1024),
+    ("quadratic", (0.5,), 4, 8, 0.2, 2.0, 8, "before", 1025, 1024),   # batch = n: full gradients
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c[0]}-{c[7]}-B{c[6]}" for c in CASES])
+@pytest.mark.parametrize("seed", [3, 8])
+def test_step_decay_fused_is_bit_identical(case, seed):
+    phi, params, D, n, bs, w, B, output, runs, chunk = case
+    p = _separable(phi, params, D, n, bs, w)
+    args = (np.full(D, 1.5), [0.3, 0.15], [8, 16], [4, 8], 0.5, 0.4, B, runs, seed)
+    ref, got = _both(lambda: step_decay_sgd(p, *args, output=output, chunk_runs=chunk, track_from=np.zeros(D),
+                                            box=True, return_outputs=True))
+    assert np.array_equal(ref.outputs, got.outputs)
+    assert (ref.mean, ref.var, ref.max_dist) == (got.mean, got.var, got.max_dist)
+    pb = p.with_sample(0, -p.a[0], 0.1)
+    ref, got = _both(lambda: coupled_step_decay_sgd(p, pb, *args, output=output, chunk_runs=chunk,
+                                                    track_from=np.zeros(D), box=True))
+    assert np.array_equal(ref[0], got[0]) and np.array_equal(ref[1], got[1])
+    assert ref[2] == got[2]
+
+
+def test_step_decay_fused_noise_free_is_gradient_descent():
+    """sigma = 0, full gradients, no momentum, output "last": every run is the plain GD loop."""
+    p = _separable("sine", (2.0,), 2, 6, 0.3, 1.0)
+    sim.set_fused(True)
+    try:
+        res = step_decay_sgd(p, [1.0, -0.5], [0.2], [30], [0], 0.0, 0.0, None, 1030, 1, output="last",
+                             return_outputs=True)
+    finally:
+        sim.set_fused(None)
+    w = np.array([[1.0, -0.5]])
+    for _ in range(30):
+        w = w - 0.2 * p.grad(w)
+    assert np.array_equal(res.outputs, np.repeat(w, 1030, axis=0))
