@@ -140,11 +140,51 @@ def rational_text(value) -> str:
     return f"{f.numerator}/{f.denominator}"
 
 
-class ArbSource:
-    """Prints expressions of one claim: ``real``, ``ints`` and ``seqs`` name its parameters by kind."""
+def ball_function(fn, source: str):
+    r"""Give a function computed in Python (a SymPy ``implemented_function``) a definition in ball
+    arithmetic, so that a certificate's ``check.py`` can evaluate expressions that call it.
 
-    def __init__(self, real=(), ints=(), seqs=()):
+    Parameters
+    ----------
+    fn : the implemented function (its name is the function's name in ``source``).
+    source : str
+        Python source defining ``def <name>(...)``: it receives the arguments as ``arb`` balls and
+        returns an ``arb``; it may call python-flint (``arb``), the standard library and the helpers of
+        :data:`HELPERS` (``_cmp`` decides a comparison or raises ``Undecided``). It is copied verbatim
+        into every ``check.py`` that uses it, so it states the function's definition for the reader.
+
+    Returns ``fn`` (with the definition attached).
+
+    Example
+    -------
+    >>> import sympy as sp
+    >>> from sympy.utilities.lambdify import implemented_function
+    >>> half = implemented_function("half", lambda x: x / 2)
+    >>> half = ball_function(half, "def half(x):\n    return x / 2\n")
+    >>> ArbSource(real=["x"], defined=True)(half(sp.Symbol("x")))
+    "half(P['x'])"
+    """
+    name = getattr(fn, "__name__", None)
+    if not callable(getattr(fn, "_imp_", None)) or not isinstance(name, str) or not name.isidentifier():
+        raise TypeError(f"ball_function: {fn!r} is not an implemented function with an identifier for a name")
+    try:
+        compile(source, f"<ball definition of {name}>", "exec")
+    except SyntaxError as exc:
+        raise ValueError(f"ball_function: the source of {name} is not Python ({exc})") from None
+    if f"def {name}(" not in source:
+        raise ValueError(f"ball_function: the source must define def {name}(...)")
+    fn._arb_source_ = source
+    return fn
+
+
+class ArbSource:
+    """Prints expressions of one claim: ``real``, ``ints`` and ``seqs`` name its parameters by kind;
+    with ``defined=True`` a function given a ball definition (:func:`ball_function`) is printed as a call
+    and its source collected in ``definitions`` (name -> source)."""
+
+    def __init__(self, real=(), ints=(), seqs=(), defined: bool = False):
         self.real, self.ints, self.seqs = set(real), set(ints), set(seqs)
+        self.defined, self.definitions = defined, {}
 
     def __call__(self, expr) -> str:
         return self.arb(sp.sympify(expr), {})
@@ -201,6 +241,10 @@ class ArbSource:
             return f"_piecewise({parts})"
         if isinstance(e, (sp.Sum, sp.Product)):
             return self._loop(e, bound)
+        if isinstance(e, sp.Function) and self.defined and getattr(type(e), "_arb_source_", None):
+            name = type(e).__name__
+            self.definitions[name] = type(e)._arb_source_
+            return f"{name}(" + ", ".join(self.arb(a, bound) for a in e.args) + ")"
         if isinstance(e, sp.Function) and hasattr(type(e), "_imp_"):
             raise Unprintable(f"it calls {type(e).__name__}, a function computed numerically in Python "
                               "(a simulation or a data experiment), which has no ball-arithmetic form")
@@ -278,14 +322,15 @@ class ArbSource:
         raise Unprintable(f"condition {sp.sstr(c)[:80]} has no ball-arithmetic printer")
 
 
-def printer_for(domain, extra_ints=()) -> ArbSource:
+def printer_for(domain, extra_ints=(), defined: bool = False) -> ArbSource:
     """The printer of a domain's parameters: reals (and numeric choices) as balls, integers, sequences;
-    ``extra_ints``: more names printed as integers (e.g. a scenario's step index)."""
+    ``extra_ints``: more names printed as integers (e.g. a scenario's step index); ``defined``: print
+    calls of functions with a ball definition (:func:`ball_function`)."""
     kinds = {n: type(p) for n, p in domain.params.items()}
     numeric = [n for n, p in domain.params.items() if isinstance(p, Choice) and all(_is_number(v) for v in p.values)]
     return ArbSource(real=[n for n, k in kinds.items() if k is Real] + numeric,
                      ints=[n for n, k in kinds.items() if k is Int] + list(extra_ints),
-                     seqs=[n for n, k in kinds.items() if k is Seq])
+                     seqs=[n for n, k in kinds.items() if k is Seq], defined=defined)
 
 
 def _is_number(v) -> bool:
@@ -313,4 +358,5 @@ def undecided() -> type:
     return _NAMESPACE["Undecided"]
 
 
-__all__ = ["HELPERS", "ArbSource", "Unprintable", "evaluator", "printer_for", "rational_text", "undecided"]
+__all__ = ["HELPERS", "ArbSource", "Unprintable", "ball_function", "evaluator", "printer_for", "rational_text",
+           "undecided"]

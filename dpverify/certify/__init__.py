@@ -20,6 +20,10 @@ certificate holds). Kinds of certificate:
 * ``audit`` -- an empirical privacy audit's counts: the Clopper-Pearson bounds recomputed (bisection on
   the regularised incomplete beta in ball arithmetic) give a lower bound on delta(eps) above the claim
   (the counts themselves are recorded, not re-derived: statistical evidence at the audit's confidence);
+* ``exact-expectation`` -- an :class:`~dpverify.spec.ExpectationBound` whose exact expectation (moment
+  propagation on a diagonal quadratic) exceeds the bound: ``check.py`` rebuilds the quadratic from the claim's
+  expressions at the witness and the recorded spectrum and start, propagates the moments in ball arithmetic
+  and separates the expectation from the bound. See :mod:`dpverify.certify.expectation`;
 * ``monte-carlo-replay`` / ``monte-carlo-recorded`` -- an :class:`~dpverify.spec.ExpectationBound`
   violated by simulation: a replay at ten times the runs, at the seed derived from the claim id and
   "certificate", whose one-sided p-value of "mean <= bound" is below 1e-6; standalone (``check.py``
@@ -40,6 +44,7 @@ from dataclasses import asdict, dataclass
 
 from ..spec import ExpectationBound, Identity, Inequality, SupBound
 from . import runtime
+from .expectation import exact_plan
 from .replay import monte_carlo_plans
 from .writer import NoCertificate, Plan, exact_witness, folder_name, write
 
@@ -62,7 +67,6 @@ class Outcome:
 
 
 _NOT_EXACT = {
-    "exact": "an exact expectation by moment propagation on a drawn quadratic problem has no standalone checker",
     "rate": "an asymptotic rate (O/Theta) is not decided by a finite computation",
     "limit": "a limit is not decided by a finite computation",
     "scaling": "the scaling check (a change of units) has no standalone checker",
@@ -152,10 +156,10 @@ def audit_plan(claim, stmt, evidence) -> Plan:
 
 # evidence check -> plan builder, in order of preference (exact certificates before statistical ones); a
 # builder returns a Plan, or a list of functions building the alternatives to try in turn
-PLANS = (("sampled", analytic_plan), ("privacy", privacy_plan), ("audit", audit_plan),
+PLANS = (("sampled", analytic_plan), ("exact", exact_plan), ("privacy", privacy_plan), ("audit", audit_plan),
          ("monte_carlo", monte_carlo_plans))
-_STATEMENTS = {"sampled": (Inequality, Identity), "privacy": SupBound, "audit": SupBound,
-               "monte_carlo": ExpectationBound}
+_STATEMENTS = {"sampled": (Inequality, Identity), "exact": ExpectationBound, "privacy": SupBound,
+               "audit": SupBound, "monte_carlo": ExpectationBound}
 
 
 def _plans_for(claim, evidence) -> list:

@@ -62,17 +62,26 @@ def _standalone_reason(sc, inst) -> str | None:
     return None
 
 
-def _functions(claim, sc) -> dict:
+def quadratic_functions(claim, sc) -> tuple[dict, str]:
+    """The expressions a standalone checker rebuilds a diagonal quadratic and its schedule from (``SMOOTH``,
+    ``LOWER``, ``START``, ``DIM``, ``HORIZON``, ``STEP``, ``NOISE``, and ``MOMENTUM`` / ``EXCEEDS`` where the
+    scenario maps them), and the start's kind (``init_dist``, ``init_gap``, ...)."""
     from ..scenarios.adaptive import AdaptiveGD
+    from ..scenarios.random_round import RandomRoundSGD
 
     ex = sc.params.exprs
-    convex = sc.problem in (("smooth", "convex") if isinstance(sc, AdaptiveGD) else ("convex",))
-    start = sc.start if isinstance(sc, AdaptiveGD) else next((k for k in ("init_dist", "init_gap") if k in ex),
-                                                            "init_gap")
+    if isinstance(sc, RandomRoundSGD):
+        convex, start = True, sc.geometry
+    else:
+        convex = sc.problem in (("smooth", "convex") if isinstance(sc, AdaptiveGD) else ("convex",))
+        start = sc.start if isinstance(sc, AdaptiveGD) else next((k for k in ("init_dist", "init_gap") if k in ex),
+                                                                "init_gap")
     fns = {"SMOOTH": ex["smooth"], "LOWER": sp.Integer(0) if convex else ex["curvature"],
            "START": ex.get(start, sp.Integer(1)), "DIM": ex["dim"], "HORIZON": ex["horizon"],
            "STEP": ex["step"], "NOISE": ex["noise_std"]}
-    if sc.exceeds is not None:
+    if "momentum" in ex:
+        fns["MOMENTUM"] = ex["momentum"]
+    if getattr(sc, "exceeds", None) is not None:
         fns["EXCEEDS"] = sp.sympify(sc.exceeds)
     return {k: sp.sympify(v) for k, v in fns.items()}, start
 
@@ -115,7 +124,7 @@ def standalone_plan(claim, stmt, evidence, sc, inst) -> Plan:
     from . import runtime_mc
 
     witness, rep = _common(claim, stmt, evidence, sc, inst, "monte-carlo-replay")
-    fns, start = _functions(claim, sc)
+    fns, start = quadratic_functions(claim, sc)
     rep.update(family=type(sc).__name__, statistic=sc.statistic, average=getattr(sc, "average", "after"),
                start=start, u=[rational_text(x) for x in inst["u"]], dir=[rational_text(x) for x in inst["dir"]],
                simulated="yes: check.py rebuilds the quadratic from the claim at the witness and draws every run "

@@ -73,7 +73,7 @@ def _verdict_line(p, rep, thr, what):
     return None, f"{what}: p-value {p:.3g} is not below {thr:g}"
 '''
 
-REPLAY = COMMON + r'''
+QUADRATIC = r'''
 
 def problem(P, rep):
     """(T, eigenvalues, theta_1 - theta*) as balls: the quadratic of the recorded spectrum fractions and start
@@ -103,17 +103,25 @@ def problem(P, rep):
     return T, eigs, [x * r for x in dv]
 
 
-def schedule(P, T):
-    """The steps and noise standard deviations eta_t, s_t for t = 1..T, from the claim's expressions."""
+def schedule_balls(P, T):
+    """The steps and noise standard deviations eta_t, s_t for t = 1..T as balls, from the claim's expressions."""
     etas, stds = [], []
     for t in range(1, T + 1):
         Q = dict(P)
         Q[INDEX] = t
-        etas.append(float(STEP(Q)))
-        stds.append(float(NOISE(Q)))
-    if any(not math.isfinite(x) for x in etas + stds) or any(s < 0 for s in stds):
+        etas.append(STEP(Q))
+        stds.append(NOISE(Q))
+    if any(not x.is_finite() for x in etas + stds) or not all(_cmp(s, ">=", 0) for s in stds):
         raise ValueError("a step or a noise level is not finite, or a noise level is negative")
     return etas, stds
+'''
+
+REPLAY = COMMON + QUADRATIC + r'''
+
+def schedule(P, T):
+    """The steps and noise standard deviations eta_t, s_t for t = 1..T, as floats."""
+    etas, stds = schedule_balls(P, T)
+    return [float(x) for x in etas], [float(x) for x in stds]
 
 
 def simulate(lam, th1, etas, stds, runs, seed, rep, thr):
@@ -216,4 +224,4 @@ def VERDICT(P, cert):
     return _verdict_line(p, rep, thr_p, what + " (the simulation is dpverify's, not re-run here)")
 '''
 
-__all__ = ["COMMON", "RECORDED", "REPLAY"]
+__all__ = ["COMMON", "QUADRATIC", "RECORDED", "REPLAY"]

@@ -92,7 +92,7 @@ def relations_source(domain, printer: ArbSource) -> list[tuple[str, str]]:
 
 def check_source(claim, plan: Plan) -> str:
     """The text of ``check.py`` for ``plan``."""
-    printer = printer_for(claim.domain, plan.extra_ints)
+    printer = printer_for(claim.domain, plan.extra_ints, defined=True)
     lines = []
     for name, expr in plan.functions.items():
         try:
@@ -109,7 +109,9 @@ def check_source(claim, plan: Plan) -> str:
     gen = [f"CLAIM_ID = {claim.id!r}", f"STATEMENT = {plan.statement!r}",
            f"PARAMS = {params_spec(claim.domain)!r}",
            "RELATIONS = [\n" + "".join(f"    ({t!r}, lambda P: {s}),\n" for t, s in rels) + "]", ""]
-    return (head + runtime.RUNTIME + "\n\n# ---- generated from the claim\n" + "\n".join(gen) + "\n"
+    defs = "".join(f"\n# ---- a function of the claim, defined in ball arithmetic\n{src.strip()}\n\n"
+                   for src in printer.definitions.values())
+    return (head + runtime.RUNTIME + defs + "\n\n# ---- generated from the claim\n" + "\n".join(gen) + "\n"
             + "\n\n".join(lines) + runtime_verdict(plan) + runtime.FOOTER)
 
 

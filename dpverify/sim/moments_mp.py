@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import mpmath
 
-__all__ = ["gd_moments_mp", "momentum_moments_mp"]
+__all__ = ["gd_moments_mp", "momentum_coordinate_step", "momentum_moments_mp"]
 
 
 def gd_moments_mp(eigs, delta1, etas, scales):
@@ -38,6 +38,19 @@ def gd_moments_mp(eigs, delta1, etas, scales):
     return lam, m, s2
 
 
+def momentum_coordinate_step(li, k, b, b1, b2, mx, mv, sxx, sxv, svv):
+    """One step of bias-corrected momentum on one eigen-direction ``lam = li``: the new mean ``(mx, mv)`` and
+    covariance ``(sxx, sxv, svv)`` of ``(d, v)`` under ``v <- b v + (1 - b)(li d + s z)``, ``d <- d - k v``
+    (``k = eta_t/(1 - b^t)``, ``b2 = (1 - b) s``, ``b1 = -k b2``). Plain arithmetic: numbers of any kind
+    (mpmath, python-flint balls; the certificates' checkers copy this source)."""
+    a21, a22 = (1 - b) * li, b
+    a11, a12 = 1 - k * a21, -k * b
+    return (a11 * mx + a12 * mv, a21 * mx + a22 * mv,
+            a11 * a11 * sxx + 2 * a11 * a12 * sxv + a12 * a12 * svv + b1 * b1,
+            a11 * a21 * sxx + (a11 * a22 + a12 * a21) * sxv + a12 * a22 * svv + b1 * b2,
+            a21 * a21 * sxx + 2 * a21 * a22 * sxv + a22 * a22 * svv + b2 * b2)
+
+
 def momentum_moments_mp(eigs, delta1, etas, scales, beta):
     """Per-direction mean and variance of ``theta_{T+1} - theta*`` for bias-corrected momentum,
     and ``E||v_{t+1}||^2`` for t = 1..T. Returns ``(lam, m, s2, velocity_sq)``."""
@@ -55,14 +68,8 @@ def momentum_moments_mp(eigs, delta1, etas, scales, beta):
         b1 = -k * b2
         total = mpmath.mpf(0)
         for i, li in enumerate(lam):
-            a21, a22 = (1 - b) * li, b
-            a11, a12 = 1 - k * a21, -k * b
-            mx[i], mv[i] = a11 * mx[i] + a12 * mv[i], a21 * mx[i] + a22 * mv[i]
-            sxx[i], sxv[i], svv[i] = (
-                a11 * a11 * sxx[i] + 2 * a11 * a12 * sxv[i] + a12 * a12 * svv[i] + b1 * b1,
-                a11 * a21 * sxx[i] + (a11 * a22 + a12 * a21) * sxv[i] + a12 * a22 * svv[i] + b1 * b2,
-                a21 * a21 * sxx[i] + 2 * a21 * a22 * sxv[i] + a22 * a22 * svv[i] + b2 * b2,
-            )
+            mx[i], mv[i], sxx[i], sxv[i], svv[i] = momentum_coordinate_step(li, k, b, b1, b2, mx[i], mv[i], sxx[i],
+                                                                            sxv[i], svv[i])
             total += mv[i] ** 2 + svv[i]
         vel.append(total)
     return lam, mx, sxx, vel

@@ -255,12 +255,21 @@ def test_planted_monte_carlo_violation_is_certified_by_a_standalone_replay(tmp_p
     replays it at ten times the check's runs, at the seed derived from the claim id and "certificate"; the
     p-value uses the normal approximation with a Berry-Esseen term. Raising the bound in the certificate to
     far above the replayed mean (a weaker claim) must fail, and so must fewer runs than ten times the check's."""
+    from dpverify.certify import replay as rp
     from dpverify.certify.replay import replay_seed
+    from dpverify.certify.writer import write
     from dpverify.search import derive_seed
 
-    claim, verdict, out = _certify("textbook/thm-noisy-gd-pl-no-dimension", [TEXTBOOK], tmp_path, samples=20)
+    claim, verdict, _ = _certify("textbook/thm-noisy-gd-pl-no-dimension", [TEXTBOOK], tmp_path / "first", samples=20)
     assert verdict.verdict == "violated"
-    assert out.status == "certified" and out.kind == "monte-carlo-replay", out.line()
+    stmt = claim.statements[0]
+    ev = next(e for e in verdict.evidence if e.verdict == "violated" and e.check == "monte_carlo")
+    plans = rp.monte_carlo_plans(claim, stmt, ev)   # certify prefers the exact kind; build the replay directly
+    plan = plans[0]()
+    assert plan.kind == "monte-carlo-replay"
+
+    class out:
+        folder = write(claim, plan, str(tmp_path))
     code, line = run_isolated(out.folder)
     assert code == 0 and line.startswith("CERTIFIED textbook/thm-noisy-gd-pl-no-dimension") and "Berry-Esseen" in line
     cert = json.loads((Path(out.folder) / "certificate.json").read_text())
@@ -324,3 +333,89 @@ def test_report_links_each_erratum_to_its_certificate(tmp_path):
     assert "| certificate |" in md and "(certs/pur__claim-iterate-radius/check.py)" in md
     assert "certificate" not in report.errata_markdown([claim])          # the README's table is unchanged
     assert report.errata_rows([claim], {})[0]["certificate"] == ""
+
+
+# ------------------------------------------------------------------ exact expectations (moment propagation)
+def _certify_at_witness(claim_id, modules, out):
+    claim = registry.get(claim_id, modules)
+    verdict = run(claim, Config(seed=0, at=claim.witness))
+    return claim, verdict, certify(claim, verdict, str(out))
+
+
+def _set(folder, part, **values):
+    cert_path = Path(folder) / "certificate.json"
+    cert = json.loads(cert_path.read_text())
+    cert[part].update(values)
+    cert_path.write_text(json.dumps(cert))
+    return cert
+
+
+def test_planted_exact_expectation_is_certified_by_moments_in_ball_arithmetic(tmp_path):
+    """The noisy-GD bound without its dimension factor: its exact expectation on the witness's quadratic
+    (D = 10) exceeds the bound; check.py rebuilds the quadratic and propagates the moments in arb. In one
+    dimension the bound is the exact expectation (equality): the checker must not certify it."""
+    claim, verdict, out = _certify_at_witness("textbook/thm-noisy-gd-pl-no-dimension", [TEXTBOOK], tmp_path)
+    assert verdict.verdict == "violated"
+    assert out.status == "certified" and out.kind == "exact-expectation", out.line()
+    code, line = run_isolated(out.folder)
+    assert code == 0 and line.startswith("CERTIFIED textbook/thm-noisy-gd-pl-no-dimension"), line
+    assert "ball arithmetic" in line
+    cert = json.loads((Path(out.folder) / "certificate.json").read_text())
+    assert cert["expectation"]["statistic"] == "excess" and cert["witness"]["D"] == "10"
+    _set(out.folder, "witness", D="1")
+    _set(out.folder, "expectation", u=["0/1"], dir=["1/1"])
+    code, line = run_isolated(out.folder)
+    assert code == 1 and line.startswith("NOT CERTIFIED"), line
+    _set(out.folder, "witness", D="10")
+    _set(out.folder, "expectation", u=cert["expectation"]["u"], dir=["0/1"] * 10)
+    code, line = run_isolated(out.folder)
+    assert code == 1 and "must not be 0" in line, line
+
+
+def test_exact_expectation_of_random_round_sgd_and_tampering(tmp_path):
+    """erm/lemma-12 at its witness: the convex statement (the instance's F(w_0) - F* is put into Delta0
+    exactly by check.py). A tiny noise level makes the claim hold there: not certified; a negative beta
+    is outside the hypotheses."""
+    _, verdict, out = _certify_at_witness("erm/lemma-12", [], tmp_path)
+    assert verdict.verdict == "violated"
+    assert out.status == "certified" and out.kind == "exact-expectation", out.line()
+    code, line = run_isolated(out.folder)
+    assert code == 0 and line.startswith("CERTIFIED erm/lemma-12"), line
+    cert = json.loads((Path(out.folder) / "certificate.json").read_text())
+    assert cert["expectation"]["round"] == "random" and cert["expectation"]["gap_symbol"] == "Delta0"
+    _set(out.folder, "witness", sigma="1/1000000000")
+    code, line = run_isolated(out.folder)
+    assert code == 1 and "within the bound" in line, line
+    _set(out.folder, "witness", sigma=cert["witness"]["sigma"], beta="-1/1")
+    code, line = run_isolated(out.folder)
+    assert code == 1 and "outside the claim's hypotheses" in line, line
+
+
+def test_exact_expectation_with_momentum_and_a_ball_defined_function(tmp_path):
+    """dni/thm-4.6: bias-corrected momentum, a bound that calls T_hat (a function with a ball definition,
+    copied into check.py) and a sequence of noise levels. Moved to a much larger sigma_1, the bound's noise
+    term grows faster than the expectation's and the claim holds: not certified."""
+    _, verdict, out = _certify_at_witness("dni/thm-4.6", [], tmp_path)
+    assert out.status == "certified" and out.kind == "exact-expectation", out.line()
+    assert "def T_hat(beta, gamma):" in (Path(out.folder) / "check.py").read_text()
+    code, line = run_isolated(out.folder)
+    assert code == 0 and line.startswith("CERTIFIED dni/thm-4.6"), line
+    _set(out.folder, "witness", sigma=["100/1"])
+    code, line = run_isolated(out.folder)
+    assert code == 1 and line.startswith("NOT CERTIFIED"), line
+
+
+def test_ball_function_is_printed_only_where_asked():
+    from sympy.utilities.lambdify import implemented_function
+
+    from dpverify.arb_source import ball_function, evaluator
+
+    x = sp.Symbol("x")
+    twice = ball_function(implemented_function("twice", lambda v: 2 * v), "def twice(v):\n    return 2 * v\n")
+    with pytest.raises(Unprintable, match="computed numerically"):
+        ArbSource(real=["x"])(twice(x))
+    pr = ArbSource(real=["x"], defined=True)
+    assert pr(twice(x) + 1) == "(arb(1) + twice(P['x']))" and "def twice" in pr.definitions["twice"]
+    assert evaluator("arb(3)")({}) == 3
+    with pytest.raises(ValueError, match="must define"):
+        ball_function(implemented_function("thrice", lambda v: 3 * v), "def other(v):\n    return v\n")

@@ -47,6 +47,25 @@ def t_hat(beta: float, gamma: float, limit: int = 10_000_000) -> int:
     return best
 
 
+#: T_hat of Lemma B.7 in ball arithmetic (python-flint ``arb``), the definition a certificate's check.py
+#: carries (:func:`dpverify.arb_source.ball_function`): t = 1 is always in the set (h(1) = 1 - beta); once
+#: gamma^(t-1) < 1 - beta is decided, h(t) = gamma^(t-1)(1 - beta^t) < 1 - beta for every later t.
+T_HAT_BALL = r'''
+def T_hat(beta, gamma):
+    """[dni, Lemma B.7]: the largest t with gamma^(t-1) (1 - beta^t) >= 1 - beta (0 <= beta < 1, 0 < gamma < 1)."""
+    if not (_cmp(beta, ">=", 0) and _cmp(beta, "<", 1) and _cmp(gamma, ">", 0) and _cmp(gamma, "<", 1)):
+        raise ValueError(f"T_hat needs 0 <= beta < 1 and 0 < gamma < 1, got {beta}, {gamma}")
+    best, t, g = 1, 2, gamma
+    while _cmp(g, ">=", 1 - beta):
+        if _cmp(g * (1 - beta ** t), ">=", 1 - beta):
+            best = t
+        t, g = t + 1, g * gamma
+        if t > 10 ** 6:
+            raise ValueError("T_hat is beyond 10^6")
+    return arb(best)
+'''
+
+
 def _t_hat_below(p):
     b, g = mpmath.mpf(p["beta"]), mpmath.mpf(p["gamma_m"])
     th = t_hat(p["beta"], p["gamma_m"])

@@ -6,6 +6,7 @@ import math
 import sympy as sp
 from sympy.utilities.lambdify import implemented_function
 
+from dpverify.arb_source import ball_function
 from dpverify.scenarios import MCPoint, noisy_gd
 from dpverify.spec import (Choice, Claim, Constant, Domain, ExpectationBound, Identity, Inequality, Int, Real, Relation,
                            SupBound)
@@ -121,7 +122,7 @@ MOMENTUM_EXAMPLE_CORRECTED = MOMENTUM_EXAMPLE.corrected(
 
 # ----------------------------------------------------------------------------- Theorems 4.5 and 4.6
 # T_hat of Lemma B.7 as a function of (beta, gamma), evaluated by the scenario's scan.
-T_HAT = implemented_function("T_hat", lambda b, g: proofs.t_hat(float(b), float(g)))
+T_HAT = ball_function(implemented_function("T_hat", lambda b, g: proofs.t_hat(float(b), float(g))), proofs.T_HAT_BALL)
 
 
 def _u3_uniform_bracket(g):
