@@ -109,6 +109,18 @@ def _nonneg_int(name):
     return _int_at_least(name, 0)
 
 
+def _nonneg_float(name):
+    def parse(s):
+        try:
+            v = float(s)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number >= 0, got {s!r}") from None
+        if not v >= 0:
+            raise argparse.ArgumentTypeError(f"{name} must be a number >= 0, got {s!r}")
+        return v
+    return parse
+
+
 def _confidence(s):
     try:
         v = float(s)
@@ -207,6 +219,9 @@ def _check_options(ck):
                          "proof-on-box and the box as its scope)")
     ck.add_argument("--box-budget", type=_positive_int("box-budget"), default=20000,
                     help="boxes the box proof may decide per statement (default 20000)")
+    ck.add_argument("--adversary", type=_nonneg_float("adversary"), default=1.0,
+                    help="budget of the adversarial searches over data problems' start, data and replaced "
+                         "sample, as a multiple of each scenario's own (default 1; 0: none)")
     ck.add_argument("--scheduler", metavar="ADDRESS",
                     help="send the claims to a Dask cluster (tcp://host:8786, or 'local' for a LocalCluster "
                          "of --jobs workers); results are the same as a local run")
@@ -278,7 +293,8 @@ def _run_checks(claims, ns, at=None, done: dict | None = None) -> list:
     """The verdicts of ``claims`` in their order. ``done`` (index -> verdict) is filled as verdicts
     arrive, so that an interrupted run can still write those finished."""
     cfg_kw = dict(seed=ns.seed, runs=ns.runs, samples=ns.samples, confidence=ns.confidence,
-                  at=at, chunk_runs=ns.chunk, prove_box=ns.prove_box, box_budget=ns.box_budget)
+                  at=at, chunk_runs=ns.chunk, prove_box=ns.prove_box, box_budget=ns.box_budget,
+                  adversary=ns.adversary)
     jobs = ns.jobs or min(2, os.cpu_count() or 1)
     tasks = [(c.id, cfg_kw, tuple(ns.module)) for c in claims]
     done = {} if done is None else done
