@@ -24,6 +24,17 @@ propagation, confirmed in mpmath when close); Monte Carlo runs on quadratics or 
 regression on data (:class:`LogisticData`), whose smoothness, curvature, dimension, sample count and
 initial gap are *measured* and mapped back onto the claim's symbols.
 
+``problem="logistic"`` is ridge logistic regression on data alone (Monte Carlo only, on the ``mc`` points'
+:class:`LogisticData`; no quadratic stands in for it).
+
+Adversarial search over the data (every claim with data problems among its ``mc`` points): before the
+Monte Carlo check, :func:`~dpverify.search.climb` moves a data problem's start theta_1 and the direction
+and share of curvature its data lose (:meth:`NoisyGD.perturb`; feature norms stay at most the data's
+scale), ``ADVERSARY_BUDGET`` evaluations of ``adversary_runs`` runs with one seed for all (common random
+numbers), minimising the relative margin; the instance it reaches replaces the drawn point it started
+from and is measured with that point's own seed (``dpverify check --adversary 4`` spends four times
+the budget, ``0`` none). The evidence says which instance was chosen and how (``data["adversary"]``).
+
 Statistics (``statistic=``): ``"excess"`` E f(theta_{T+1}) - f*, ``"normalised_excess"`` that over
 f(theta_1) - f*, ``"dist_sq"`` E||theta_{T+1} - theta*||^2, ``"grad_norm_sq"`` E||grad f(theta_{T+1})||^2.
 ``exceeds=expr`` turns the statistic into the probability that one run's value exceeds ``expr``.
@@ -543,4 +554,4 @@ def noisy_gd(*, problem: str = "pl", statistic: str = "excess", exceeds=None, ob
                    mc_count=mc_count, index=index)
 
 
-__all__ = ["LogisticData", "MCPoint", "NoisyGD", "classification_data", "noisy_gd"]
+__all__ = ["LogisticData", "MCPoint", "NoisyGD", "aligned_data", "classification_data", "noisy_gd"]
