@@ -109,6 +109,18 @@ def _nonneg_int(name):
     return _int_at_least(name, 0)
 
 
+def _nonneg_float(name):
+    def parse(s):
+        try:
+            v = float(s)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number >= 0, got {s!r}") from None
+        if not v >= 0:
+            raise argparse.ArgumentTypeError(f"{name} must be a number >= 0, got {s!r}")
+        return v
+    return parse
+
+
 def _confidence(s):
     try:
         v = float(s)
@@ -212,6 +224,9 @@ def _check_options(ck):
     ck.add_argument("--no-cache", action="store_true",
                     help="neither replay nor store verdicts in the verdict cache (./.dpverify_cache, or "
                          "$DPVERIFY_CACHE_DIR; an unchanged claim checked with the same options replays its verdict)")
+    ck.add_argument("--adversary", type=_nonneg_float("adversary"), default=1.0,
+                    help="budget of the adversarial searches over data problems' start, data and replaced "
+                         "sample, as a multiple of each scenario's own (default 1; 0: none)")
     ck.add_argument("--scheduler", metavar="ADDRESS",
                     help="send the claims to a Dask cluster (tcp://host:8786, or 'local' for a LocalCluster "
                          "of --jobs workers); results are the same as a local run")
@@ -288,7 +303,8 @@ def _run_checks(claims, ns, at=None, done: dict | None = None) -> list:
     """The verdicts of ``claims`` in their order. ``done`` (index -> verdict) is filled as verdicts
     arrive, so that an interrupted run can still write those finished."""
     cfg_kw = dict(seed=ns.seed, runs=ns.runs, samples=ns.samples, confidence=ns.confidence,
-                  at=at, chunk_runs=ns.chunk, prove_box=ns.prove_box, box_budget=ns.box_budget)
+                  at=at, chunk_runs=ns.chunk, prove_box=ns.prove_box, box_budget=ns.box_budget,
+                  adversary=ns.adversary)
     jobs = ns.jobs or min(2, os.cpu_count() or 1)
     done = {} if done is None else done
     from tqdm import tqdm

@@ -405,3 +405,93 @@ def _local_search(domain, start, exact, screen, st, embed=None):
 
 class _Found(Exception):
     """Stops the optimiser at the first counterexample."""
+
+
+@dataclass
+class ClimbResult:
+    """What :func:`climb` found: the instance with the smallest score, its score, the score of the
+    best start, the number of evaluations, the moves that improved (for the evidence) and the index
+    in ``starts`` of the start it was reached from."""
+
+    best: Any
+    score: float
+    start_score: float
+    evaluations: int
+    improvements: int
+    origin: int
+
+
+def climb(starts, move: Callable[[Any, np.random.Generator, float], Any], score: Callable[[Any], float],
+          budget: int, seed: int, restarts: int = 2) -> ClimbResult | None:
+    """An adversarial search over an instance's parameters: random-restart hill climbing that
+    minimises ``score`` (a margin: below 0 the statement fails).
+
+    Parameters
+    ----------
+    starts : list
+        Instances to start from (the best ``restarts`` of them by score are climbed from).
+    move : callable
+        ``move(inst, rng, scale) -> inst`` (or ``None``: no move): a neighbour of ``inst`` inside the
+        problem class; ``scale`` in (0, 1] is the size of the step (halved after a run of failures).
+    score : callable
+        ``score(inst) -> float``, smaller is worse for the statement; the caller makes it
+        deterministic (common random numbers: the same seed for every instance), so that two
+        instances are compared without noise. ``nan`` or an exception counts as no improvement.
+    budget : int
+        The number of ``score`` evaluations (the starts included): the same on every machine.
+    seed : int
+        Seeds the moves (NumPy): the same seed, the same climb.
+
+    Returns ``None`` when no start could be scored. The search decides nothing: its best instance is
+    meant to be measured again by a check, with a fresh seed (no selection bias).
+
+    Example
+    -------
+    >>> r = climb([0.0], lambda x, rng, s: x + s * rng.normal(), lambda x: (x - 3.0) ** 2, 60, 0)
+    >>> round(r.best, 1)
+    3.0
+    """
+    rng = np.random.default_rng(seed % (2**63))
+    used = 0
+
+    def scored(inst):
+        nonlocal used
+        used += 1
+        try:
+            s = float(score(inst))
+        except (ArithmeticError, ValueError, EvaluationError, RuntimeError, np.linalg.LinAlgError):
+            return math.nan
+        return s
+
+    pool = []
+    for i, inst in enumerate(starts):
+        if used >= budget:
+            break
+        s = scored(inst)
+        if math.isfinite(s):
+            pool.append((s, i, inst))
+    if not pool:
+        return None
+    pool.sort(key=lambda x: x[0])
+    start_score = pool[0][0]
+    best_s, origin, best = pool[0]
+    improvements = 0
+    heads = pool[:max(1, int(restarts))]
+    share = max(1, (budget - used) // len(heads))
+    for s0, i0, inst0 in heads:
+        cur_s, cur, scale, fails, stop = s0, inst0, 1.0, 0, min(budget, used + share)
+        while used < stop:
+            cand = move(cur, rng, scale)
+            if cand is None:
+                break
+            s = scored(cand)
+            if math.isfinite(s) and s < cur_s:
+                cur_s, cur, fails = s, cand, 0
+                improvements += 1
+            else:
+                fails += 1
+                if fails >= 3:
+                    scale, fails = max(scale / 2, 1 / 64), 0
+        if cur_s < best_s:
+            best_s, best, origin = cur_s, cur, i0
+    return ClimbResult(best, best_s, start_score, used, improvements, origin)

@@ -31,6 +31,8 @@ class Config:
     try to prove each inequality on the claim's search box in ball arithmetic
     (:mod:`~dpverify.checks.boxproof`), spending at most ``box_budget`` boxes (the budget that
     decides, the same on every machine) and ``box_seconds`` of CPU time (a safety cap) per statement.
+    ``adversary``: the budget of the adversarial searches over data problems' instance parameters, as
+    a multiple of each scenario's own (0: none; 4: four times the evaluations).
     """
 
     seed: int = 0
@@ -44,6 +46,7 @@ class Config:
     prove_box: bool = False
     box_budget: int = 20000
     box_seconds: float = 120.0
+    adversary: float = 1.0
     extra: dict = field(default_factory=dict)
 
     def seed_for(self, *names: Any) -> int:
@@ -63,6 +66,8 @@ class Config:
             raise ValueError(f"confidence must be in [0.5, 1), got {self.confidence!r}")
         if not isinstance(self.box_budget, int) or self.box_budget < 1:
             raise ValueError(f"box_budget must be a positive integer, got {self.box_budget!r}")
+        if not (isinstance(self.adversary, (int, float)) and self.adversary >= 0):
+            raise ValueError(f"adversary must be a number >= 0, got {self.adversary!r}")
         if not isinstance(self.chunk_runs, int) or self.chunk_runs < 1:
             raise ValueError(f"chunk_runs must be a positive integer, got {self.chunk_runs!r}")
 

@@ -46,6 +46,7 @@ import mpmath
 from ..measured import Measured
 from ..numeric import Compiled, jsonable
 from ..scenarios import bind
+from ..search import climb
 from ..spec import ExpectationBound
 from ..stats import binomial_bounds, bonferroni, mean_bounds
 from ..verdict import Basis, Evidence
@@ -173,6 +174,15 @@ def check(stmt: ExpectationBound, claim, cfg: Config) -> Evidence:
         return Evidence("monte_carlo", stmt.name, "inconclusive", seconds=clock.seconds, basis=basis,
                         detail="no problem instance inside the claim's hypotheses for Monte Carlo"
                                + (f" ({outside} outside)" if outside else ""))
+    adversary = None
+    if cfg.at is None and indexed and sc.adversary_budget and cfg.adversary > 0:
+        adversary = _adversary(sc, claim, stmt, cfg, bound, [inst for _, inst in indexed])
+        if adversary is not None and adversary["instance"] is not None:
+            # the instance found takes the place of the drawn one it was reached from (its margin by common
+            # random numbers is smaller) and is measured like every other point, with that point's seed, not
+            # the search's: the search's numbers decide nothing (no selection bias)
+            j = adversary["origin"]
+            indexed = indexed[:j] + [(indexed[j][0], adversary["instance"])] + indexed[j + 1:]
     triples, pts, tols, dets = [], [], [], []
     for k, inst in indexed:
         seed = cfg.seed_for(claim.id, stmt.name, "monte_carlo", k)
@@ -232,6 +242,11 @@ def check(stmt: ExpectationBound, claim, cfg: Config) -> Evidence:
                                                   f", {len(retests) - kept} not (inconclusive there)"))
     if outside:
         notes.append(f"{outside} point(s) outside the hypotheses skipped")
+    data_adv = {}
+    if adversary is not None:
+        notes.append(adversary["text"])
+        data_adv = {"adversary": {k: v for k, v in adversary.items() if k not in ("instance", "text")}}
+        basis = Basis(basis.kind, f"{basis.on}; {ADVERSARY_ON}" if basis.on else ADVERSARY_ON)
     return Evidence(
         "monte_carlo", stmt.name, verdict, samples=cfg.runs * len(rows),
         confidence=cfg.confidence, min_margin=(w["bound"] - w["upper"]) / scale,
@@ -241,7 +256,42 @@ def check(stmt: ExpectationBound, claim, cfg: Config) -> Evidence:
         detail=(f"{len(rows)} point(s) x {cfg.runs} runs of {sc.algorithm} on {sc.mc_name}; "
                 f"one-sided bounds ({', '.join(hows)}) at level {level:.2g} each (Bonferroni)"
                 + "".join(f"; {n}" for n in notes)),
-        data={"points": [{**_rounded(r), "instance": sc.describe(i)} for r, (_, i, _, _) in zip(rows, pts)]})
+        data={"points": [{**_rounded(r), "instance": sc.describe(i)} for r, (_, i, _, _) in zip(rows, pts)],
+              **data_adv})
+
+
+#: what the evidence's basis adds when an adversarial search chose a point
+ADVERSARY_ON = "plus the instance an adversarial search over start and data chose (measured afresh)"
+
+
+def _adversary(sc, claim, stmt, cfg: Config, bound: Compiled, starts: list) -> dict | None:
+    """The adversarial search over the data instances' parameters (:func:`~dpverify.search.climb`,
+    ``cfg.adversary`` times the scenario's budget): each candidate is run ``sc.adversary_runs`` times
+    with one seed for all (common random numbers), scored by its relative margin; returns the instance
+    it moved to (``None`` when no move improved on the drawn points) and a line for the evidence."""
+    crn = cfg.seed_for(claim.id, stmt.name, "adversary")
+    runs = max(2, int(sc.adversary_runs))
+
+    def score(inst):
+        pt = sc.point(inst)
+        if not claim.domain.contains(pt):
+            raise ValueError("outside the hypotheses")
+        b = float(mpmath.re(bound(pt, 15)))
+        mean, _ = sc.monte_carlo(inst, runs, crn, cfg.chunk_runs)
+        return (b - float(mean)) / max(abs(b), abs(float(mean)), 1e-300)
+
+    budget = max(1, int(round(sc.adversary_budget * cfg.adversary)))
+    res = climb(starts, sc.perturb, score, budget, cfg.seed_for(claim.id, stmt.name, "adversary-moves"))
+    if res is None:
+        return None
+    moved = res.improvements > 0 and res.score < res.start_score
+    text = (f"adversarial search over the data problems' start and data: {res.evaluations} evaluations of "
+            f"{runs} runs (common random numbers), relative margin {res.start_score:.3g} at the drawn points -> "
+            f"{res.score:.3g}" + (f"; its instance replaces point {res.origin + 1}, measured afresh" if moved
+                                   else "; no move improved on the drawn points"))
+    return {"instance": res.best if moved else None, "origin": res.origin, "text": text, "evaluations": res.evaluations,
+            "runs": runs, "start_margin": res.start_score, "margin": res.score,
+            "chosen": sc.describe(res.best) if moved else None}
 
 
 def _rounded(row: dict) -> dict:

@@ -144,6 +144,11 @@ class Scenario(metaclass=_Immutable):
     #: the most points a supremum search draws on this scenario (``None``: the check's ``samples``);
     #: a scenario whose every measurement is expensive (an SDP solve) caps it
     search_samples = None
+    #: the adversarial search over an instance's parameters (:meth:`perturb`): how many evaluations
+    #: it may spend per statement (0: none), and the runs of each Monte Carlo evaluation in it (one
+    #: seed for every instance: common random numbers)
+    adversary_budget = 0
+    adversary_runs = 64
     claim = None
 
     # ------------------------------------------------------------------ immutability
@@ -266,6 +271,13 @@ class Scenario(metaclass=_Immutable):
     # ------------------------------------------------------------------ suprema
     def measure(self, inst, runs: int, seed: int):
         raise NotImplementedError(f"{type(self).__name__} measures nothing")
+
+    def perturb(self, inst, rng, scale: float):
+        """A neighbour of ``inst`` in the claim's problem class (its data, start or replaced sample
+        moved by a step of relative size ``scale`` in (0, 1], drawn with the NumPy ``rng``), for the
+        adversarial search (:func:`~dpverify.search.climb`); ``None`` when ``inst`` has no such
+        parameters (the default)."""
+        return None
 
     def refine(self, inst, bound: float):
         """A sharper :class:`~dpverify.measured.Measured` of ``inst`` when ``measure``'s could not be
@@ -456,27 +468,45 @@ class MappedScenario(Scenario):
         self._require_bound()
         out = []
         for k, spec in enumerate(self.mc_spec):
-            pt: dict = dict(spec.params)
-            measured: dict = {}
-            if spec.problem != "quadratic":
-                measured = self.measured_constants(spec.problem)
-                pt = self.map.solve(measured, pt, self.MEASURED_ORDER)
-            if spec.then is not None:
-                pt.update(spec.then(dict(pt)))
-            if any(n not in pt for n in self.claim.domain.params):
-                s = derive_seed(seed, self.claim.id, MC_POINT_LABEL, k)
-                drawn = spread_point(self.claim.domain, s, fixed=pt)
-                if drawn is None:   # relations too tight for rejection: Hypothesis's filtered draw
-                    drawn = next(iter(sample_points(self.claim.domain.strategy(fixed=pt), 1, s)), None)
-                if drawn is None:
-                    continue
-                pt = drawn
-            if not self.claim.domain.contains(pt) or not self.admits(measured, pt):
+            done = self.complete_mc_point(k, spec.problem, seed)
+            if done is None:
                 continue
+            pt = done
             inst = self.instance_at(pt) if spec.problem == "quadratic" else self.data_instance(pt, spec.problem)
             if inst is not None:
+                if spec.problem != "quadratic" and self.adversary_budget:
+                    inst = {**inst, "mc": k}   # which MCPoint: the adversarial search completes its moves by it
                 out.append(inst)
         return out
+
+    def complete_mc_point(self, k: int, problem, seed: int | None, drawn: Mapping | None = None):
+        """The claim point of :class:`MCPoint` ``k`` on ``problem`` (its own, or a moved copy): its
+        params, the measured constants, ``then``, and the free parameters drawn with ``seed`` (or,
+        given ``drawn``, taken from that point: the adversarial search keeps them); ``None`` when the
+        point is outside the hypotheses or not admitted."""
+        spec = self.mc_spec[k]
+        pt: dict = dict(spec.params)
+        measured: dict = {}
+        if problem != "quadratic":
+            measured = self.measured_constants(problem)
+            pt = self.map.solve(measured, pt, self.MEASURED_ORDER)
+        if spec.then is not None:
+            pt.update(spec.then(dict(pt)))
+        if drawn is not None:
+            pt = {**{n: v for n, v in drawn.items() if n in self.claim.domain.params}, **pt}
+        if any(n not in pt for n in self.claim.domain.params):
+            if seed is None:
+                return None
+            s = derive_seed(seed, self.claim.id, MC_POINT_LABEL, k)
+            pt_drawn = spread_point(self.claim.domain, s, fixed=pt)
+            if pt_drawn is None:   # relations too tight for rejection: Hypothesis's filtered draw
+                pt_drawn = next(iter(sample_points(self.claim.domain.strategy(fixed=pt), 1, s)), None)
+            if pt_drawn is None:
+                return None
+            pt = pt_drawn
+        if not self.claim.domain.contains(pt) or not self.admits(measured, pt):
+            return None
+        return pt
 
 
 def spectrum_and_direction(inst: Mapping, lo, hi, num=float):

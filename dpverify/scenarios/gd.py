@@ -24,6 +24,17 @@ propagation, confirmed in mpmath when close); Monte Carlo runs on quadratics or 
 regression on data (:class:`LogisticData`), whose smoothness, curvature, dimension, sample count and
 initial gap are *measured* and mapped back onto the claim's symbols.
 
+``problem="logistic"`` is ridge logistic regression on data alone (Monte Carlo only, on the ``mc`` points'
+:class:`LogisticData`; no quadratic stands in for it).
+
+Adversarial search over the data (every claim with data problems among its ``mc`` points): before the
+Monte Carlo check, :func:`~dpverify.search.climb` moves a data problem's start theta_1 and the direction
+and share of curvature its data lose (:meth:`NoisyGD.perturb`; feature norms stay at most the data's
+scale), ``ADVERSARY_BUDGET`` evaluations of ``adversary_runs`` runs with one seed for all (common random
+numbers), minimising the relative margin; the instance it reaches replaces the drawn point it started
+from and is measured with that point's own seed (``dpverify check --adversary 4`` spends four times
+the budget, ``0`` none). The evidence says which instance was chosen and how (``data["adversary"]``).
+
 Statistics (``statistic=``): ``"excess"`` E f(theta_{T+1}) - f*, ``"normalised_excess"`` that over
 f(theta_1) - f*, ``"dist_sq"`` E||theta_{T+1} - theta*||^2, ``"grad_norm_sq"`` E||grad f(theta_{T+1})||^2.
 ``exceeds=expr`` turns the statistic into the probability that one run's value exceeds ``expr``.
@@ -33,7 +44,7 @@ usable in a bound as ``v2[t]``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Mapping
 
@@ -47,9 +58,12 @@ from ..numeric import Compiled, golden_section
 from ..sim.moments_mp import gd_moments_mp, momentum_moments_mp
 from .base import T_INDEX, MappedScenario, MCPoint, SyntheticData
 
-PROBLEMS = ("pl", "strongly_convex", "convex")
+PROBLEMS = ("pl", "strongly_convex", "convex", "logistic")
 STATISTICS = ("excess", "normalised_excess", "dist_sq", "grad_norm_sq")
 OBSERVABLES = ("velocity_sq",)
+#: evaluations of the adversarial search over a data problem's start and data (common random numbers,
+#: ``Scenario.adversary_runs`` runs each), per statement
+ADVERSARY_BUDGET = 16
 
 
 # =============================================================================== data problems
@@ -67,32 +81,78 @@ def classification_data(n: int, d: int, seed: int, scale: float = 1.0):
 
 
 @lru_cache(maxsize=32)
-def _logistic(n, d, seed, scale, lam):
-    X, y = classification_data(n, d, seed, scale)
-    return sim.LogisticRegression(X, y, lam)
+def _logistic(n, d, seed, scale, lam, align=()):
+    return sim.LogisticRegression(aligned_data(classification_data(n, d, seed, scale)[0], align, scale),
+                                  classification_data(n, d, seed, scale)[1], lam)
+
+
+def aligned_data(X, align, scale: float):
+    """The rows of ``X`` with the share ``||align||`` of their component along ``align`` removed
+    (``align = ()``: ``X`` unchanged), rescaled to maximum norm ``scale``: a data set of the same class
+    (feature norms at most ``scale``) whose curvature along ``align`` is as small as the share makes it
+    (all of it removed: only the ridge's).
+
+    >>> import numpy as np
+    >>> aligned_data(np.array([[1.0, 1.0], [0.0, 2.0]]), (1.0, 0.0), 1.0).tolist()
+    [[0.0, 0.5], [0.0, 1.0]]
+    """
+    X = np.asarray(X, float)
+    a = np.asarray(align, float)
+    share = float(np.linalg.norm(a)) if a.size else 0.0
+    if share == 0.0:
+        return X
+    u = a / share
+    X = X - min(share, 1.0) * np.outer(X @ u, u)
+    top = float(np.linalg.norm(X, axis=1).max())
+    return X * (scale / top) if top > 0 else X
 
 
 @dataclass(frozen=True, kw_only=True)
 class LogisticData(SyntheticData):
     """Ridge-regularised logistic regression on ``make_classification`` data (n samples, d features,
     rows of maximum norm ``scale``): lam-strongly convex, (lam + scale^2/4)-smooth; its constants are
-    measured from the data, not assumed."""
+    measured from the data, not assumed.
+
+    Two more instance parameters, which the adversarial search moves (both empty by default: the
+    data as drawn, the start at 0): ``start``, the start theta_1, and ``align``, a vector of norm at
+    most 1 whose direction loses that share of every row's component (:func:`aligned_data`), so
+    that the search can take curvature away from a direction (the start's, for the slowest problem).
+
+    >>> LogisticData(n=50, d=2, lam=0.1, start=(1.0, 0.0), align=(0.0, 1.0)).measured()["dim"]
+    2
+    """
 
     lam: float = 0.05
+    start: tuple = ()
+    align: tuple = ()
     family = "logistic"
 
+    def __post_init__(self):
+        object.__setattr__(self, "start", tuple(float(x) for x in self.start))
+        object.__setattr__(self, "align", tuple(float(x) for x in self.align))
+
     def build(self):
-        return _logistic(self.n, self.d, self.data_seed, self.scale, self.lam)
+        return _logistic(self.n, self.d, self.data_seed, self.scale, self.lam, self.align)
+
+    def theta1(self) -> np.ndarray:
+        """The start theta_1 (0 unless ``start`` is given)."""
+        return np.asarray(self.start, float) if self.start else np.zeros(self.d)
 
     def measured(self) -> dict:
         p = self.build()
-        X, _ = classification_data(self.n, self.d, self.data_seed, self.scale)
         return {"smooth": float(p.M), "curvature": float(p.mu), "dim": self.d, "n_samples": self.n,
-                "init_gap": float(p.value(np.zeros(self.d)) - p.f_star),
-                "feature_norm": float(np.linalg.norm(X, axis=1).max())}
+                "init_gap": float(p.value(self.theta1()) - p.f_star),
+                "feature_norm": float(np.linalg.norm(p.X, axis=1).max())}
+
+    def to_json(self) -> dict:
+        out = super().to_json()
+        out.update({k: list(getattr(self, k)) for k in ("start", "align") if getattr(self, k)})
+        return out
 
     def describe(self) -> str:
-        return f"ridge logistic regression (make_classification N={self.n}, D={self.d}, lambda={self.lam})"
+        extra = "".join(f", {k}=({', '.join(f'{x:.3g}' for x in getattr(self, k))})"
+                        for k in ("start", "align") if getattr(self, k))
+        return f"ridge logistic regression (make_classification N={self.n}, D={self.d}, lambda={self.lam}{extra})"
 
 
 # =============================================================================== the scenario
@@ -117,6 +177,8 @@ class NoisyGD(MappedScenario):
             raise TypeError(f"noisy_gd: problem must be one of {PROBLEMS}, got {problem!r}")
         if statistic not in STATISTICS:
             raise TypeError(f"noisy_gd: statistic must be one of {STATISTICS}, got {statistic!r}")
+        if problem == "logistic" and not any(m.problem != "quadratic" for m in mc):
+            raise TypeError("noisy_gd: problem='logistic' runs on data problems only: give mc=(MCPoint(LogisticData(...)), ...)")
         if problem in ("pl", "strongly_convex") and "curvature" not in params:
             raise TypeError(f"noisy_gd: problem={problem!r} needs curvature= (the PL / strong convexity constant)")
         if "init_gap" in params and "init_dist" in params:
@@ -134,14 +196,17 @@ class NoisyGD(MappedScenario):
         self._set_mc_points("noisy_gd", mc, mc_count)
         if not self.mc_spec and exceeds is not None:
             raise TypeError("noisy_gd: exceeds= is a Monte Carlo statistic; give mc= points or mc_count > 0")
-        self.supports_exact = exceeds is None and "batch" not in params
+        self.supports_exact = exceeds is None and "batch" not in params and problem != "logistic"
+        # the data problems' start and data are searched adversarially before the Monte Carlo check
+        self.adversary_budget = ADVERSARY_BUDGET if any(m.problem != "quadratic" for m in self.mc_spec) else 0
         self.supports_monte_carlo = not self.observe_map and bool(self.mc_spec)
         mom = "bias-corrected momentum " if "momentum" in params else ""
         sgd = "mini-batch SGD" if "batch" in params else "gradient descent"
         self.algorithm = f"noisy {mom}{sgd}"
         self.name = {"pl": "diagonal quadratic (spectrum in [mu, M])",
                      "strongly_convex": "diagonal quadratic (spectrum in [mu, M])",
-                     "convex": "diagonal quadratic (spectrum in [0, M])"}[problem]
+                     "convex": "diagonal quadratic (spectrum in [0, M])",
+                     "logistic": "ridge logistic regression on data (feature norms at most the data's scale)"}[problem]
 
     def validate_for(self, claim):
         msg = super().validate_for(claim)
@@ -209,6 +274,8 @@ class NoisyGD(MappedScenario):
         return sum(li * x * x for li, x in zip(eigs, inst["dir"])) > 0
 
     def strategy(self):
+        if self.problem == "logistic":
+            return None   # the class's instances are data problems: the Monte Carlo points and their adversary
         def build(pt, draw):
             # one problem in four is the class's extreme one (spectrum at its ends, theta_1 on the
             # slowest direction: where contraction bounds are tight); the rest are general
@@ -283,6 +350,8 @@ class NoisyGD(MappedScenario):
 
     def make_instance(self, point):
         self._require_bound()
+        if self.problem == "logistic":
+            return None   # a data problem's constants are measured, never set by a point
         if self._has_slow_mode(point):   # a convex start at distance R: the slowest mode is the extreme problem
             return self._slow_mode_instance(point)
         if self.problem != "convex" and self.supports_exact:
@@ -384,7 +453,7 @@ class NoisyGD(MappedScenario):
         if "problem" in inst:
             spec = self._data_problem(inst)
             p = spec.build()
-            theta1 = np.zeros(spec.d)
+            theta1 = spec.theta1()
         else:
             eigs, th = self.problem_at(inst)
             p = sim.Quadratic(np.asarray(eigs, float))
@@ -419,6 +488,35 @@ class NoisyGD(MappedScenario):
             return base
         thr = float(self._threshold(inst["point"], 30))
         return lambda th: (base(th) > thr).astype(float)
+
+    def perturb(self, inst, rng, scale):
+        """A data instance moved inside its class: the start theta_1 (in the box ``|theta_i| <= 4 /
+        scale`` of the data's scale) and the direction and share of curvature taken from the data
+        (``align``, rows kept at norm at most the data's scale); one move in four takes all of it
+        from the start's direction (the data analogue of the quadratic's slow mode). The measured
+        constants and the point are computed again (:meth:`complete_mc_point`); ``None`` for a
+        quadratic instance or a point the move takes outside the hypotheses."""
+        if "problem" not in inst or "mc" not in inst:
+            return None
+        spec = self._data_problem(inst)
+        d, box = spec.d, 4.0 / spec.scale
+        start = spec.theta1() if spec.start else np.zeros(d)
+        align = np.asarray(spec.align, float) if spec.align else np.zeros(d)
+        kind = int(rng.integers(0, 4))
+        if kind in (0, 2):
+            start = np.clip(start + scale * box * rng.normal(size=d), -box, box)
+        if kind in (1, 2):
+            align = align + scale * rng.normal(size=d)
+            align = align / max(1.0, float(np.linalg.norm(align)))
+        if kind == 3:
+            if not np.any(start):
+                start = np.clip(box * rng.normal(size=d), -box, box)
+            align = start / np.linalg.norm(start)
+        moved = replace(spec, start=tuple(start.tolist()), align=tuple(align.tolist()))
+        pt = self.complete_mc_point(inst["mc"], moved, None, drawn=inst["point"])
+        if pt is None:
+            return None
+        return {**self.data_instance(pt, moved), "mc": inst["mc"]}
 
     def rounding_tolerance(self, inst, value) -> float:
         """An absolute bound on the float64 error of one deterministic run's statistic."""
@@ -456,4 +554,4 @@ def noisy_gd(*, problem: str = "pl", statistic: str = "excess", exceeds=None, ob
                    mc_count=mc_count, index=index)
 
 
-__all__ = ["LogisticData", "MCPoint", "NoisyGD", "classification_data", "noisy_gd"]
+__all__ = ["LogisticData", "MCPoint", "NoisyGD", "aligned_data", "classification_data", "noisy_gd"]

@@ -22,7 +22,7 @@ from dpverify.scenarios import gaussian_mechanism
 
 ROOT = Path(__file__).resolve().parents[2]
 OPTIONS = dict(seed=0, runs=2000, samples=20, confidence=0.99, at=None, chunk_runs=65536, prove_box=False,
-               box_budget=20000)
+               box_budget=20000, adversary=1.0)
 x, s = sp.symbols("x s", positive=True)
 
 
@@ -48,7 +48,8 @@ def test_every_part_of_the_key_changes_it(monkeypatch):
     assert C.verdict_key(_claim(upper=5), OPTIONS) != base               # the domain
     assert C.verdict_key(_claim(noise=3.0), OPTIONS) != base             # a scenario parameter
     for name, value in [("seed", 1), ("runs", 4000), ("samples", 30), ("confidence", 0.95), ("at", {"x": 1.0}),
-                        ("chunk_runs", 1024), ("prove_box", True), ("box_budget", 10)]:
+                        ("chunk_runs", 1024), ("prove_box", True), ("box_budget", 10),
+                        ("adversary", 2.0)]:
         assert C.verdict_key(_claim(), {**OPTIONS, name: value}) != base, name
     monkeypatch.setattr(C, "engine_fingerprint", lambda: "another engine")
     assert C.verdict_key(_claim(), OPTIONS) != base                      # the engine's source or version

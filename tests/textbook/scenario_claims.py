@@ -12,7 +12,8 @@ from dpverify import Claim, Domain, ExpectationBound, Int, Real, Relation, Seq, 
 from dpverify.scenarios import (additive_noise, adaptive_gd, budget_filter_gd, coupled_stability, dp_audit,
                                 gd_sensitivity,
                                 output_perturbation_gd, output_perturbation_privacy, random_round_sgd, sampled_gaussian,
-                                noisy_gd, squared_loss_sensitivity, step_decay_risk, step_decay_stability, worst_case)
+                                noisy_gd, squared_loss_sensitivity, step_decay_risk, step_decay_stability, worst_case,
+                                LogisticData, MCPoint)
 from dpverify.scenarios.one_sample_sgd import one_sample_sgd
 from dpverify.scenarios.schedule_privacy import gaussian_renyi, gd_schedule_privacy, noisy_gd_audit
 from dpverify.scenarios.single_sample_sgd import linear_pair_sampler, single_sample_sgd_privacy
@@ -495,10 +496,32 @@ GD_PL_CLASS = _claim(
                                                      smooth=Lw, curvature=Lw / kw, step=1 / Lw, horizon=Tw,
                                                      init_gap=Dw))])
 
+# ------------------------------------------------------------------------- noisy_gd on data: the adversarial search
+# GD with step 1/M on ridge logistic regression (M-smooth, lam-strongly convex, both measured from the data):
+# f(x_T) - f* <= (1 - mu/M)^T Delta (Karimi et al., Thm 1). The planted twin claims the rate ((M - mu)/(M + mu))^(2T)
+# of the step 2/(M + mu) for the step 1/M. From theta_1 = 0 on the drawn data the gap decays faster still (the data
+# add curvature in every direction), so the drawn points hold; the class's worst case has a direction the data do not
+# see (curvature lam only) with the start on it, where the gap decays as (1 - mu/M)^(2T): only the adversarial search
+# over the start and the data (LogisticData's start and align) finds it.
+Ml, mul, Dl, Tl, Dim = sp.symbols("M mu Delta T D", positive=True)
+_lg = Domain(M=Real(gt=0), mu=Real(gt=0), Delta=Real(gt=0), D=Int(ge=1), T=Int(ge=1, search=(2, 8)))
+_LG = noisy_gd(problem="logistic", smooth=Ml, curvature=mul, step=1 / Ml, noise_std=0, dim=Dim, horizon=Tl,
+               init_gap=Dl, mc=tuple(MCPoint(LogisticData(n=100, d=3, lam=0.02, data_seed=k)) for k in range(3)))
+GD_DATA, GD_DATA_PLANTED = _twins(
+    "thm-gd-logistic-data", KNS, "Theorem 1 (GD with step 1/M under the PL inequality), on ridge logistic regression",
+    "GD with step 1/M on ridge logistic regression: f(x_T) - f* <= (1 - mu/M)^T Delta.", _lg,
+    ExpectationBound("f(x_T) - f* <= (1 - mu/M)^T Delta", bound=(1 - mul / Ml) ** Tl * Dl, scenario=_LG),
+    ("thm-gd-logistic-data-fast-rate", "the rate ((M - mu)/(M + mu))^(2T) of the step 2/(M + mu) for the step 1/M.",
+     ExpectationBound("f(x_T) - f* <= ((M - mu)/(M + mu))^(2T) Delta", bound=((Ml - mul) / (Ml + mul)) ** (2 * Tl) * Dl,
+                      scenario=_LG)),
+    "on data with no curvature but the ridge's along the start's direction the gap decays as (1 - mu/M)^(2T), "
+    "above ((M - mu)/(M + mu))^(2T)", None)
+
 CLAIMS = (LAPLACE_L2, LAPLACE_L2_PLANTED, SQUARED, SQUARED_PLANTED, GD_SENS, GD_SENS_PLANTED, OUTPUT_PRIVACY,
           OUTPUT_PRIVACY_PLANTED, OUTPUT_UTILITY, OUTPUT_UTILITY_PLANTED, BUDGET_FILTER, BUDGET_FILTER_PLANTED,
           SCHEDULE, SCHEDULE_PLANTED, NOISY_GD_DP, NOISY_GD_DP_PLANTED, RENYI, RENYI_PLANTED, ONE_SAMPLE_DP,
           ONE_SAMPLE_DP_PLANTED, SAMPLED, SAMPLED_PLANTED, RANDOM_ROUND, RANDOM_ROUND_PLANTED, ADAPTIVE,
           ADAPTIVE_PLANTED, ONE_SAMPLE_SGD, ONE_SAMPLE_SGD_PLANTED, STEP_DECAY_RISK, STEP_DECAY_RISK_PLANTED,
           STEP_DECAY_STABILITY, STEP_DECAY_STABILITY_PLANTED, GD_CONVEX, GD_CONVEX_PLANTED, GD_SC, GD_SC_PLANTED,
-          STAB_STEPS, STAB_STEPS_PLANTED, STAB_SGD, STAB_SGD_PLANTED, GD_CLASS, GD_CLASS_PLANTED, GD_PL_CLASS)
+          STAB_STEPS, STAB_STEPS_PLANTED, STAB_SGD, STAB_SGD_PLANTED, GD_CLASS, GD_CLASS_PLANTED, GD_PL_CLASS,
+          GD_DATA, GD_DATA_PLANTED)
