@@ -106,7 +106,11 @@ def _data_spec(d: Mapping) -> Any:
 
 
 def _start(spec, problem) -> np.ndarray:
-    return spec.start() if hasattr(spec, "start") else np.zeros(problem.dim)
+    if callable(getattr(spec, "start", None)):          # CosineData.start()
+        return spec.start()
+    if hasattr(spec, "theta1"):                          # LogisticData: its start (0 unless given)
+        return spec.theta1()
+    return np.zeros(problem.dim)
 
 
 def measured_constants(spec) -> dict:
