@@ -17,7 +17,11 @@ sees it.
   conditions only: an upper bound, :meth:`~dpverify.measured.Measured.upper_bound`, which can only
   confirm);
 * statistics: ``excess`` (``f(x_T) - f*``), ``dist_sq`` (``||x_T - x*||^2``), ``grad_norm_sq``
-  (``||grad f(x_T)||^2``; for ``smooth`` the min over ``t = 0..T``).
+  (``||grad f(x_T)||^2``; for ``smooth`` the min over ``t = 0..T``); averages over the iterates:
+  ``random_round_excess`` and ``random_round_grad_norm_sq`` (the expectation over a random output round
+  ``R`` in ``0..T-1``, ``P(R = k)`` proportional to ``2 eta_k - L eta_k^2``: Ghadimi & Lan's rule, steps
+  in ``(0, 2/L)``; the gradient one also on ``smooth``) and ``mean_excess`` (the mean of ``f(x_t) - f*``
+  over ``t = 1..T``: an output drawn uniformly from a run's iterates).
 
 Every parameter is an expression in the claim's symbols; ``step`` may depend on the step index
 ``t`` (1..T). The instance is the claim's point; the same normalised SDP is solved once per run (a
@@ -25,8 +29,9 @@ cache), so the search's repeated points cost nothing, and the result is determin
 evidence (``describe``) names the solver, the primal and dual values, the residuals and the worst
 function's iterates (``f(x_t) - f*``, ``||x_t - x*||``, ``||g_t||``). Horizons are meant to be
 small (``max_horizon``, default ``MAX_HORIZON`` = 10): a PEP of T steps is an SDP of size about T + 3.
-Where the horizon is an integer parameter of the claim, the search draws it in ``1..max_horizon``
-(the rest of the point from the claim's domain); a point beyond it is not measured.
+Where the horizon is an integer parameter ``S`` of the claim, or an expression in one (``2 S``), the search
+draws the ``S`` whose horizon is at most ``max_horizon`` (the rest of the point from the claim's domain); a
+point beyond it is not measured.
 
 Example (the tight bound of Drori & Teboulle for GD with step 1/L on L-smooth convex functions)::
 
@@ -105,14 +110,19 @@ class WorstCase(MappedScenario):
 
         self._require_bound()
         h = self.claim.expand(sp.sympify(self.params.exprs["horizon"]))
-        p = self.claim.domain.params.get(str(h)) if isinstance(h, sp.Symbol) else None
         dom = self.claim.domain
+        free = sorted(h.free_symbols, key=str)
+        p = dom.params.get(str(free[0])) if len(free) == 1 else None
         if isinstance(p, Int) and p.box()[1] > self.max_horizon:
-            lo = p.box()[0]
+            # the horizon is an integer parameter S of the claim or an expression in S (2 S): draw the S it admits
+            lo, hi = p.box()
+            ok = [k for k in range(lo, min(hi, lo + 10 * self.max_horizon) + 1)
+                  if 0 <= float(h.subs(free[0], k)) <= self.max_horizon]
+            name = str(free[0])
 
             @st.composite
             def points(draw):
-                return draw(dom.strategy(fixed={str(h): draw(st.integers(lo, max(lo, self.max_horizon)))}))
+                return draw(dom.strategy(fixed={name: draw(st.sampled_from(ok or [lo]))}))
 
             base = points()
         elif self.function_class in ("smooth_strongly_convex", "pl"):

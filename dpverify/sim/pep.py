@@ -27,6 +27,13 @@ Classes (``L`` the smoothness, ``mu`` the curvature):
   PEPit's necessary ones (the PL inequality and ``f - f* >= ||g||^2/(2L)`` at every point, smooth
   interpolation among the points) give an **upper bound**.
 
+Statistics: ``excess`` (``f(x_T) - f*``), ``dist_sq`` (``||x_T - x*||^2``), ``grad_norm_sq``
+(``||g(x_T)||^2``; on ``smooth`` the min over ``t = 0..T``), and two averages over the iterates, each a
+single linear metric of the Gram matrix: ``random_round_excess`` / ``random_round_grad_norm_sq`` the
+expectation over a random output round ``R`` in ``0..T-1`` with ``P(R = k)`` proportional to
+``2 h_k - L h_k^2`` (Ghadimi & Lan's randomised rule; steps in ``(0, 2/L)``), and ``mean_excess`` the
+mean of ``f(x_t) - f*`` over ``t = 1..T`` (an output drawn uniformly from the iterates a run produces).
+
 Everything is solved on the normalised problem (``L = 1`` and ``||x_0 - x*|| = 1`` or
 ``f(x_0) - f* = 1``: the class is invariant under ``f(x) -> f(R y)/(L R^2)``, which turns the step
 ``h`` into ``h L`` and the curvature into ``mu/L``), then scaled back, so that the same normalised
@@ -54,7 +61,9 @@ METHODS = ("gd", "heavy_ball", "nesterov", "bias_corrected")
 CLASSES = ("smooth_strongly_convex", "smooth_convex", "smooth", "pl")
 #: classes whose PEP uses interpolation conditions (the SDP value is the worst case, not a bound)
 EXACT_CLASSES = ("smooth_strongly_convex", "smooth_convex")
-STATISTICS = ("excess", "dist_sq", "grad_norm_sq")
+STATISTICS = ("excess", "dist_sq", "grad_norm_sq", "random_round_excess", "random_round_grad_norm_sq", "mean_excess")
+#: statistics averaged over the iterates (a random output round or the mean; module docstring), and what each averages
+AVERAGED = {"random_round_excess": "excess", "random_round_grad_norm_sq": "grad_norm_sq", "mean_excess": "excess"}
 INITS = ("dist", "gap")
 SOLVER = "CLARABEL"
 #: floor of the error of a solve, relative to the value's scale (Clarabel's default tolerances are 1e-8)
@@ -120,9 +129,9 @@ def validate(method: str, function_class: str, statistic: str, init: str) -> Non
                              ("statistic", statistic, STATISTICS), ("init", init, INITS)):
         if v not in allowed:
             raise TypeError(f"worst_case: {name} must be one of {allowed}, got {v!r}")
-    if function_class == "smooth" and (statistic != "grad_norm_sq" or init != "gap"):
+    if function_class == "smooth" and (statistic not in ("grad_norm_sq", "random_round_grad_norm_sq") or init != "gap"):
         raise TypeError("worst_case: function_class='smooth' (nonconvex) has no minimiser: use statistic="
-                        "'grad_norm_sq' (the min over the iterates) with init_gap=")
+                        "'grad_norm_sq' (the min over the iterates) or 'random_round_grad_norm_sq' with init_gap=")
     if function_class == "pl" and (statistic == "dist_sq" or init != "gap"):
         raise TypeError("worst_case: function_class='pl' is stated with init_gap= and statistic 'excess' or "
                         "'grad_norm_sq' (the minimisers of a PL function need not be unique)")
@@ -146,12 +155,16 @@ def worst_case(method: str, function_class: str, statistic: str, init: str, *, s
         raise PEPError(f"curvature = smooth ({curvature!r}, {smooth!r}): a degenerate class, whose worst case is "
                        "0 or a single quadratic's, which the SDP's error cannot certify; not measured")
     hs = tuple(float(h) * L for h in steps)
+    if statistic in AVERAGED and not hs:
+        raise PEPError(f"statistic {statistic!r} averages over the iterates: it needs a horizon of at least 1")
+    if statistic in AVERAGED and statistic != "mean_excess" and not all(0 < h < 2 for h in hs):
+        raise PEPError(f"a random output round needs steps in (0, 2/smooth) (weights 2 h - L h^2 > 0), got {steps!r}")
     beta = float(momentum) if method != "gd" else 0.0
     if method == "bias_corrected" and not 0 <= beta < 1:
         raise PEPError(f"bias-corrected momentum needs 0 <= momentum < 1, got {momentum!r}")
     norm = _solve(method, function_class, statistic, init, hs, mu, beta)
     k = _scales(init, L, r)
-    s = k[statistic]
+    s = k[AVERAGED.get(statistic, statistic)]
     its = tuple((t, f * k["excess"], d * k["dist"], g * k["grad"]) for t, f, d, g in norm.iterates)
     return PEPResult(norm.value * s, norm.lower * s, norm.upper * s, norm.exact, norm.solver, norm.primal * s,
                      norm.dual * s, norm.primal_violation * s, norm.dual_residual * s, its, norm.rank)
@@ -216,6 +229,15 @@ def _solve_locked(method, function_class, statistic, init, hs, mu, beta) -> PEPR
     if function_class == "smooth":   # necessary: f(x_0) - f(x_t) + ||g_t||^2/2 <= f(x_0) - inf f <= 1
         for g, fx in oracles:
             problem.set_initial_condition(f0 - fx + 0.5 * g**2 <= 1)
+    if statistic in AVERAGED:     # random round: R in 0..T-1, P(R = k) proportional to 2 h_k - h_k^2 (L = 1);
+        ws = [2 * h - h * h for h in hs] if statistic != "mean_excess" else [0.0] + [1.0] * len(hs)  # mean: 1..T
+        terms = [(g**2 if statistic == "random_round_grad_norm_sq" else fx - fs) * (w / sum(ws))
+                 for w, (g, fx) in zip(ws, oracles) if w]
+        metric = terms[0]
+        for term in terms[1:]:
+            metric = metric + term
+        problem.set_performance_metric(metric)
+    elif function_class == "smooth":
         for g, _ in oracles:
             problem.set_performance_metric(g**2)
     else:

@@ -106,3 +106,50 @@ def test_a_bound_quadratics_satisfy_is_violated_on_the_class_with_the_worst_func
     assert v.verdict == "violated" and e.basis.kind == "worst-over-class"
     assert e.value == pytest.approx(1 / 14, rel=1e-6) and "worst function" in e.detail
     assert math.isclose(e.bound, 1 / 24)
+
+
+@pytest.mark.parametrize("T", [1, 3])
+def test_random_round_gradient_on_smooth_functions_is_the_descent_lemma(T):
+    """Step 1/L, R drawn uniformly from 0..T-1: the descent lemma sums to E||grad f(x_R)||^2 <= 2 L Delta/T, which the
+    (upper-bound) PEP of L-smooth functions with f(x_0) - inf f <= Delta attains; on convex functions at T = 1 the
+    worst ||grad f(x_0)||^2 is 2 L Delta as well (f - f* >= ||grad f||^2/(2L), attained)."""
+    L, gap = 2.0, 0.7
+    res = pep.worst_case("gd", "smooth", "random_round_grad_norm_sq", "gap", smooth=L, steps=[1 / L] * T,
+                         init_value=gap)
+    assert not res.exact
+    _within(res, 2 * L * gap / T)
+    if T == 1:
+        cvx = pep.worst_case("gd", "smooth_convex", "random_round_grad_norm_sq", "gap", smooth=L, steps=[0.3 / L],
+                             init_value=gap)
+        assert cvx.exact
+        _within(cvx, 2 * L * gap)
+
+
+def test_random_round_and_mean_excess_average_the_right_iterates():
+    """A random round of one step is x_0 (worst f(x_0) - f* = L R^2/2 from distance R); the mean over the iterates
+    x_1..x_T of one step is f(x_1) - f*; a random round needs steps in (0, 2/L)."""
+    L, R = 3.0, 0.5
+    rr = pep.worst_case("gd", "smooth_convex", "random_round_excess", "dist", smooth=L, steps=[1 / L], init_value=R)
+    _within(rr, L * R**2 / 2)
+    mean = pep.worst_case("gd", "smooth_convex", "mean_excess", "dist", smooth=L, steps=[1 / L], init_value=R)
+    last = pep.worst_case("gd", "smooth_convex", "excess", "dist", smooth=L, steps=[1 / L], init_value=R)
+    _within(mean, L * R**2 / 6)
+    assert abs(mean.value - last.value) <= (mean.upper - mean.lower) + (last.upper - last.lower)
+    with pytest.raises(pep.PEPError, match="2/smooth"):
+        pep.worst_case("gd", "smooth_convex", "random_round_excess", "dist", smooth=L, steps=[2 / L], init_value=R)
+    with pytest.raises(pep.PEPError, match="horizon"):
+        pep.worst_case("gd", "smooth_convex", "mean_excess", "dist", smooth=L, steps=[], init_value=R)
+
+
+def test_a_horizon_in_a_claims_integer_draws_the_integers_it_admits():
+    """horizon = 2 S with S in 1..40: the search draws S <= max_horizon/2 only."""
+    S, L = sp.symbols("S L", positive=True)
+    claim = Claim(id="me/two-s", source=Source("notes", "GD"),
+                  domain=Domain(L=Real(gt=0, search=(0.1, 10.0), log=True), S=Int(ge=1, search=(1, 40))),
+                  statements=(SupBound("x", bound=L, kind="performance",
+                                       scenario=worst_case(function_class="smooth_convex", statistic="mean_excess",
+                                                           smooth=L, step=1 / L, horizon=2 * S, init_dist=1)),))
+    sc = bind(claim.statements[0].scenario, claim)
+    from dpverify.search import sample_points
+    drawn = {p["S"] for p in sample_points(sc.strategy(), 30, 1)}
+    assert drawn and drawn <= {1, 2, 3, 4, 5}

@@ -13,6 +13,12 @@ from .common import (D, Delta1, ERUB_24, ERUB_DYNAMIC_T, ERUB_MIN_DYN, ERUB_UNIF
                      alpha0, c, eta, gamma, kappa, mu, q, s, sigma, t)
 
 # ----------------------------------------------------------------------------- Theorem 4.1
+# The proof composes one step, E f(theta_{t+1}) - f* <= gamma (f(theta_t) - f*) + M/2 eta^2 D (G sigma_t/N)^2: its
+# noise-free part over the whole class (the noise's term is checked separately); Theorem 4.7's proof composes it too.
+PL_ONE_STEP = SupBound("one step of the proof, noise-free part, over every M-smooth mu-PL f (an upper bound): "
+                       "f(theta_2) - f* <= gamma (f(theta_1) - f*)", bound=gamma * Delta1, kind="performance",
+                       scenario=worst_case(method="gd", function_class="pl", statistic="excess", smooth=M,
+                                           curvature=M / kappa, step=1 / M, horizon=1, init_gap=Delta1))
 ERUB_3 = gamma**T + R * sp.Sum(gamma ** (T - t) * alpha * sigma[t] ** 2, (t, 1, T))
 ERUB = Claim(
     id="dni/thm-4.1",
@@ -31,12 +37,7 @@ ERUB = Claim(
                  lhs=sp.Sum(gamma ** (T - t) * M / 2 * (G * sigma[t] / (N * M)) ** 2 * D, (t, 1, T)) / Delta1,
                  rhs=R * sp.Sum(gamma ** (T - t) * alpha * sigma[t] ** 2, (t, 1, T))),
         ExpectationBound("ERUB (3)", bound=ERUB_3, scenario=PGD_ERUB),
-        # the proof composes one step, E f(theta_{t+1}) - f* <= gamma (f(theta_t) - f*) + M/2 eta^2 D (G sigma_t/N)^2:
-        # its noise-free part over the whole class (the noise's term is the identity above)
-        SupBound("one step of the proof, noise-free part, over every M-smooth mu-PL f (an upper bound): "
-                 "f(theta_2) - f* <= gamma (f(theta_1) - f*)", bound=gamma * Delta1, kind="performance",
-                 scenario=worst_case(method="gd", function_class="pl", statistic="excess", smooth=M,
-                                     curvature=M / kappa, step=1 / M, horizon=1, init_gap=Delta1)),
+        PL_ONE_STEP,
     ),
 )
 

@@ -160,6 +160,23 @@ SUM_ETA2 = T * eta**2
 DEN_GL = T * (2 * eta - beta * eta**2)
 _GL_NC = random_round_sgd(statistic="grad_norm_sq", step=eta, init_gap=Delta0, **_GL)
 _GL_CVX = random_round_sgd(statistic="excess", step=eta, init_dist=R0, init_gap=Delta0, **_GL)
+# The noise-free part (sigma = 0) of Lemmas 11 and 12 over a whole class: GD with the random output round R,
+# P(R = k) proportional to 2 eta_k - beta eta_k^2 (k = 0..T-1). Convex beta-smooth F with F(w_0) - F* <= Delta0 are a
+# subclass of the lemmas' beta-smooth F with interpolation conditions (exact: refutes a gradient bound); the convex
+# item is stated over the convex class itself (exact). Horizons T <= 3 are measured (16 points; an SDP of a 10-step
+# random round costs ~1 s).
+
+
+def _class_wide(name, bound, step, statistic):
+    return SupBound(name, bound=bound, kind="performance",
+                    scenario=worst_case(method="gd", function_class="smooth_convex", statistic=statistic, smooth=beta,
+                                        step=step, horizon=T, max_horizon=3, samples=16,
+                                        **({"init_dist": R0} if statistic == "random_round_excess"
+                                           else {"init_gap": Delta0})))
+
+
+_L11_NF_2 = _class_wide("2. noise-free part over every convex beta-smooth F: E_R F(w_R) - F* <= R0^2/(T(2 eta - beta "
+                        "eta^2))", R0**2 / DEN_GL, eta, "random_round_excess")
 _L11_TEXT = ("(Theorem 2.1 of [10]) eta_t < 2/beta, R in [T], P(R = k) = (2 eta_k - L eta_k^2)/sum_k (2 eta_k - beta "
              "eta_k^2) (an L for beta in the numerator; Algorithm 2 uses beta), oracle with E G = grad F and "
              "E||G - grad F||^2 <= sigma^2: 1. E||grad F(w_R)||^2 <= (D_f^2 + sigma^2 sum eta_t^2)/sum (2 eta_t - beta "
@@ -176,6 +193,10 @@ LEMMA_11 = Claim(
                          bound=(D_F**2 + sigma**2 * SUM_ETA2) / DEN_GL, scenario=_GL_NC),
         ExpectationBound("2. convex: E F(w_R) - F* <= (R0^2 + sigma^2 T eta^2)/(T(2 eta - beta eta^2))",
                          bound=(R0**2 + sigma**2 * SUM_ETA2) / DEN_GL, scenario=_GL_CVX),
+        _class_wide("1. noise-free part over every convex beta-smooth F with F(w_0) - F* <= Delta0 (a subclass, exact): "
+                    "E_R ||grad F(w_R)||^2 <= D_f^2/(T(2 eta - beta eta^2))", D_F**2 / DEN_GL, eta,
+                    "random_round_grad_norm_sq"),
+        _L11_NF_2,
     ),
     expected="violated",
     reason=("item 1 drops Ghadimi & Lan's factor: their Theorem 2.1 bounds (1/beta) E||grad F(w_R)||^2 (Theorem 5 here "
@@ -191,6 +212,7 @@ LEMMA_11_CORRECTED = LEMMA_11.corrected(
                          bound=beta * (D_F**2 + sigma**2 * SUM_ETA2) / DEN_GL, scenario=_GL_NC),
         ExpectationBound("2. convex: E F(w_R) - F* <= (R0^2 + sigma^2 T eta^2)/(T(2 eta - beta eta^2))",
                          bound=(R0**2 + sigma**2 * SUM_ETA2) / DEN_GL, scenario=_GL_CVX),
+        _L11_NF_2,
     ),
 )
 ETA_12 = sp.Min(1 / beta, D_F / (sigma * sp.sqrt(T)))
@@ -199,6 +221,9 @@ _L12_DOMAIN = Domain(Relation(sp.Le(Delta0, beta * R0**2 / 2), "F(w_0) - F* <= b
 _GL12 = dict(_GL, step=ETA_12)
 _GL12_NC = random_round_sgd(statistic="grad_norm_sq", init_gap=Delta0, **_GL12)
 _GL12_CVX = random_round_sgd(statistic="excess", init_dist=R0, init_gap=Delta0, **_GL12)
+# sigma -> 0: eta = min{1/beta, D_f/(sigma sqrt(T))} = 1/beta, and both printed noise terms vanish
+_L12_NF_2 = _class_wide("convex: noise-free part (sigma -> 0, eta = 1/beta) over every convex beta-smooth F: E_R F(w_R) - "
+                        "F* <= beta R0^2/T", beta * R0**2 / T, 1 / beta, "random_round_excess")
 LEMMA_12 = Claim(
     id="erm/lemma-12",
     source=_src("Lemma 12", None,
@@ -213,6 +238,10 @@ LEMMA_12 = Claim(
                          bound=beta * D_F**2 / T + 2 * D_F * sigma / sp.sqrt(T), scenario=_GL12_NC),
         ExpectationBound("convex: E F(w_R) - F* <= beta R0^2/T + 2 R0 sigma/sqrt(T)",
                          bound=beta * R0**2 / T + 2 * R0 * sigma / sp.sqrt(T), scenario=_GL12_CVX),
+        _class_wide("noise-free part (sigma -> 0, eta = 1/beta) over every convex beta-smooth F with F(w_0) - F* <= "
+                    "Delta0 (a subclass, exact): E_R ||grad F(w_R)||^2 <= beta D_f^2/T", beta * D_F**2 / T, 1 / beta,
+                    "random_round_grad_norm_sq"),
+        _L12_NF_2,
     ),
     expected="violated",
     reason=("item 1 drops a beta from each term of Ghadimi & Lan's bound (L D_f^2/N + (D~ + D_f^2/D~) sigma/sqrt N on "
@@ -228,5 +257,6 @@ LEMMA_12_CORRECTED = LEMMA_12.corrected(
                          bound=beta**2 * D_F**2 / T + 2 * beta * D_F * sigma / sp.sqrt(T), scenario=_GL12_NC),
         ExpectationBound("convex: E F(w_R) - F* <= beta R0^2/T + (D_f + R0^2/D_f) sigma/sqrt(T)",
                          bound=beta * R0**2 / T + (D_F + R0**2 / D_F) * sigma / sp.sqrt(T), scenario=_GL12_CVX),
+        _L12_NF_2,
     ),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dpverify.scenarios import dp_audit
+from dpverify.scenarios import dp_audit, worst_case
 from dpverify.scenarios.one_sample_sgd import one_sample_sgd
 from dpverify.scenarios.single_sample_sgd import linear_pair_sampler, single_sample_sgd_privacy
 from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, LimitPath, Rate, Real, Relation,
@@ -110,6 +110,13 @@ DPSGD_T_V = one_sample_sgd(data=proofs.ls_data_of_point, step=1 / L_, noise_std=
                            observe={"V": "max_gradient_variance"})
 DPSGD_ONE_V = one_sample_sgd(data=proofs.ls_data_of_point, step=1 / L_, noise_std=sigma, horizon=1,
                              observe={"V": "max_gradient_variance"})
+# The proofs of Theorems 1 and 6 compose one step, E[L(theta_{t+1}) - L*] <= (1 - mu/L) E[L(theta_t) - L*] + (noise
+# terms): its noise-free part (full gradient, no noise) over every L-smooth mu-PL loss, at this data set's L, mu and gap.
+PL_ONE_STEP = SupBound("one step of the proof, noise-free part (full gradient, b = 0), over every L-smooth mu-PL loss (an "
+                       "upper bound): L(theta_2) - L* <= (1 - mu/L)(L(theta_1) - L*)", bound=(1 - mu / L_) * Delta0,
+                       kind="performance",
+                       scenario=worst_case(method="gd", function_class="pl", statistic="excess", smooth=L_, curvature=mu,
+                                           step=1 / L_, horizon=1, init_gap=Delta0))
 
 THM_1 = Claim(
     id="hdp/thm-1",
@@ -127,6 +134,7 @@ THM_1 = Claim(
                          bound=(1 - mu / L_) * Delta0 + m * sigma**2 / (2 * L_), scenario=DPSGD_ONE),
         ExpectationBound("after T steps: <= (1 - mu/L)^T (L(theta_1) - L*) + m sigma^2/(2 mu)",
                          bound=(1 - mu / L_) ** T * Delta0 + m * sigma**2 / (2 * mu), scenario=DPSGD_T),
+        PL_ONE_STEP,
     ),
     expected="violated",
     reason=("step (4) drops the sampling variance of the one-sample gradient: E||grad l(theta_t, z_t)||^2 = "
@@ -144,6 +152,7 @@ THM_1_CORRECTED = THM_1.corrected(
                          bound=(1 - mu / L_) * Delta0 + (m * sigma**2 + V) / (2 * L_), scenario=DPSGD_ONE_V),
         ExpectationBound("after T steps: <= (1 - mu/L)^T (L(theta_1) - L*) + (m sigma^2 + V)/(2 mu)",
                          bound=(1 - mu / L_) ** T * Delta0 + (m * sigma**2 + V) / (2 * mu), scenario=DPSGD_T_V),
+        PL_ONE_STEP,
     ),
 )
 

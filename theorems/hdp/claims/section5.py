@@ -13,7 +13,7 @@ from dpverify.spec import (Claim, Constant, Domain, ExpectationBound, Identity, 
 
 from .. import proofs
 from .common import Delta0, G, L_, S_, T, V, _src, c, delta, eps, k, m, mu, n, seed, sigma
-from .section4 import (K_, Md, N_, _EQ2_PARAMS, _LS_DEFS, _LS_PARAMS, _LS_RELS, _PAIR, _R4_PATHS, _RATE_PARAMS, _audit,
+from .section4 import (PL_ONE_STEP, K_, Md, N_, _EQ2_PARAMS, _LS_DEFS, _LS_PARAMS, _LS_RELS, _PAIR, _R4_PATHS, _RATE_PARAMS, _audit,
                        _dpsgd_audit, _thm3_bound, _thm3_inf, eps_r)
 
 # ----------------------------------------------------------------------------- Lemma 3
@@ -287,6 +287,7 @@ THM_6 = Claim(
                          bound=(1 - mu / L_) * Delta0 + k * m * sigma**2 / (2 * L_ * n), scenario=PIDP_ONE),
         ExpectationBound("after T steps: <= (1 - mu/L)^T (L(theta_1) - L*) + k m sigma^2/(2 mu n)",
                          bound=(1 - mu / L_) ** T * Delta0 + k * m * sigma**2 / (2 * mu * n), scenario=PIDP_T),
+        PL_ONE_STEP,
     ),
     expected="violated",
     reason=("it repeats Theorem 1's step (4), which drops the sampling variance of the one-sample gradient: with k = 0 "
@@ -303,6 +304,7 @@ THM_6_CORRECTED = THM_6.corrected(
                          bound=(1 - mu / L_) * Delta0 + (k * m * sigma**2 / n + V) / (2 * L_), scenario=PIDP_ONE_V),
         ExpectationBound("after T steps: <= (1 - mu/L)^T (L(theta_1) - L*) + (k m sigma^2/n + V)/(2 mu)",
                          bound=(1 - mu / L_) ** T * Delta0 + (k * m * sigma**2 / n + V) / (2 * mu), scenario=PIDP_T_V),
+        PL_ONE_STEP,
     ),
 )
 

@@ -6,7 +6,7 @@ import math
 
 import sympy as sp
 
-from dpverify.scenarios import MCPoint, PointScenario, adaptive_gd, gaussian_mechanism
+from dpverify.scenarios import MCPoint, PointScenario, adaptive_gd, gaussian_mechanism, worst_case
 from dpverify.scenarios.schedule_privacy import measured_sensitivity
 from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Limit, LimitPath, Real, Relation,
                            Reading, SupBound)
@@ -250,6 +250,12 @@ TWICE = Claim(
                          scenario=adaptive_gd(problem="strongly_convex", statistic="excess", smooth=M, curvature=mu,
                                               step=1 / M, noise_std=0, dim=d, horizon=T, init_gap=Delta0,
                                               mc=(MCPoint(_small_logistic(0.1), {"T": 15}),))),
+        # the contraction per step over the whole class (one step: (1 - mu/M)^T is below the SDP's error ~1e-9 Delta0
+        # once mu is near M and T is several steps)
+        SupBound("one step over every M-smooth mu-strongly convex F (not only quadratics): F(theta_1) - F* <= "
+                 "(1 - mu/M)(F(theta_0) - F*)", bound=(1 - mu / M) * Delta0, kind="performance",
+                 scenario=worst_case(method="gd", function_class="smooth_strongly_convex", statistic="excess", smooth=M,
+                                     curvature=mu, step=1 / M, horizon=1, init_gap=Delta0)),
         Inequality("log(1 - 1/kappa) / log(1 - 1/(2 kappa)) >= 2 (at least twice as many iterations)",
                    lhs=sp.Integer(2), rhs=sp.log(1 - 1 / kappa) / sp.log(1 - 1 / (2 * kappa))),
         Limit("log(1 - 1/kappa) / log(1 - 1/(2 kappa)) -> 2 as kappa -> infinity",
