@@ -336,7 +336,7 @@ class Claim:
                     if q not in self.domain.params:
                         self._fail(f"statement {s.name!r}: exists", f"{q!r} is not a parameter of the domain")
             for fname, expr in s.expressions().items():
-                used = symbol_names(self.expand(expr))
+                used = self._expanded_names(expr)
                 unknown = sorted(used - allowed - extra)
                 if unknown:
                     self._fail(f"statement {s.name!r}: {fname}",
@@ -345,12 +345,32 @@ class Claim:
                                + (f" nor scenario observables ({', '.join(sorted(extra))})" if extra else ""))
             trivial = getattr(s, "trivial", None)
             if trivial is not None:  # in the claim's own symbols (a scenario's observables are not at its points)
-                unknown = sorted(symbol_names(self.expand(trivial)) - allowed)
+                unknown = sorted(self._expanded_names(trivial) - allowed)
                 if unknown:
                     self._fail(f"statement {s.name!r}: trivial",
                                f"symbol(s) {', '.join(unknown)} of {trivial} are neither domain parameters "
                                f"({', '.join(self.domain.params)}) nor definitions")
         del def_syms
+
+    def _expanded_names(self, expr) -> set[str]:
+        """The symbol names of ``expr`` with the definitions it uses (transitively) -- the names of
+        ``self.expand(expr)`` and the definitions' own, without substituting (substitution costs
+        most of a paper's import time); definitions keyed by other than symbols are substituted."""
+        if not all(isinstance(k, (str, sp.Symbol)) for k in self.definitions):
+            return symbol_names(self.expand(expr))
+        defs = {str(k): v for k, v in self.definitions.items()}
+        names = symbol_names(sp.sympify(expr))
+        todo = [n for n in names if n in defs]
+        seen: set[str] = set()
+        while todo:
+            n = todo.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            more = symbol_names(sp.sympify(defs[n]))
+            names |= more
+            todo.extend(m for m in more if m in defs and m not in seen)
+        return names
 
     def corrected(self, **changes: Any) -> "Claim":
         """The ``-corrected`` claim of this (printed) claim: the same claim with ``changes`` applied.
