@@ -1,0 +1,85 @@
+"""Textbook results that need the expressions added last: ``exists=`` on expectation and supremum
+statements, Polyak's heavy-ball momentum, and the missing direction of privacy measures (eps at delta
+where only delta at eps was measured, and the reverse). True results and planted twins, in a user's
+claims file (appended to ``tests/textbook/claims.py``); every claim is kept cheap.
+"""
+import sympy as sp
+
+from dpverify import Claim, Domain, ExpectationBound, Int, Real, Relation, Source, SupBound
+from dpverify.scenarios import gaussian_mechanism, noisy_gd
+
+
+def _claim(id, book, label, summary, domain, statements, expected="holds", reason="", witness=None):
+    return Claim(id=f"textbook/{id}", source=Source(book, label), summary=summary, domain=domain,
+                 statements=tuple(statements), expected=expected, reason=reason, witness=witness)
+
+
+DR = "Dwork & Roth 2014, The Algorithmic Foundations of Differential Privacy"
+BCN = "Bottou, Curtis & Nocedal 2018, Optimization methods for large-scale machine learning"
+
+# ------------------------------------------------------------------------- exists= on an expectation
+M, kappa, Delta, D, T, s, acc = sp.symbols("M kappa Delta D T s acc")
+_hor = Domain(M=Real(gt=0, search=(0.5, 2.0), log=True), kappa=Real(ge=1, search=(1, 5), log=True),
+              Delta=Real(gt=0, search=(0.5, 2.0)), D=Int(ge=1, search=(1, 4)), T=Int(ge=1, le=15),
+              s=Real(ge=0, search=(0, 1)), acc=Real(gt=0, lt=1, search=(0.1, 0.5), log=True))
+_GD = dict(problem="strongly_convex", smooth=M, curvature=M / kappa, step=1 / M, noise_std=s, dim=D, horizon=T,
+           init_gap=Delta)
+EXISTS_HORIZON = _claim(
+    "thm-noisy-gd-exists-horizon", BCN, "Theorem 4.6 (fixed step: linear convergence to a noise floor)",
+    "Noisy GD with step 1/M on an M-smooth, M/kappa-strongly convex quadratic (noise std s per coordinate): "
+    "there is a horizon T <= 15 with E f(x_T) - f* <= acc Delta + D s^2/(2M) (kappa ln(1/acc)/2 <= 15 here).",
+    _hor, [ExpectationBound("some T <= 15 reaches acc Delta + D s^2/(2M)", bound=acc * Delta + D * s**2 / (2 * M),
+                            exists=("T",), scenario=noisy_gd(**_GD))])
+EXISTS_HORIZON_PLANTED = _claim(
+    "thm-noisy-gd-exists-horizon-floor", BCN, "Theorem 4.6 (fixed step: linear convergence to a noise floor)",
+    "PLANTED: the same with the noise floor D s^2/(4M) (a factor 2 lost).",
+    _hor, [ExpectationBound("some T <= 15 reaches acc Delta + D s^2/(4M)", bound=acc * Delta + D * s**2 / (4 * M),
+                            exists=("T",), scenario=noisy_gd(**_GD))],
+    expected="violated", reason="planted: an eigenvalue at M keeps E f - f* >= s^2/(2M) from the first step on, "
+                                "at every horizon",
+    witness={"M": 1.0, "kappa": 1.0, "Delta": 1.0, "D": 2, "T": 1, "s": 1.0, "acc": 0.1})
+
+# ------------------------------------------------------------------------- exists= on a supremum
+eps, delta, sigma = sp.symbols("epsilon delta sigma")
+_CAL = sp.sqrt(2 * sp.log(sp.Rational(5, 4) / delta)) / eps      # Dwork & Roth's Theorem A.1 calibration
+
+
+def _noise_domain(sigma_param, most):
+    return Domain(Relation(sp.Le(sigma, most), f"sigma <= {most}"),
+                  epsilon=Real(gt=0, lt=1, search=(0.1, 0.99), log=True),
+                  delta=Real(gt=0, lt=1, search=(1e-6, 0.1), log=True), sigma=sigma_param)
+
+
+def _some_noise(name):
+    return SupBound(name, bound=delta, kind="privacy", exists=("sigma",),
+                    scenario=gaussian_mechanism(sensitivity=1, noise_std=sigma, eps=eps, measure="delta_at_eps"))
+
+
+EXISTS_NOISE = _claim(
+    "thm-gaussian-exists-integer-noise", DR, "Theorem A.1 (the Gaussian mechanism's calibration)",
+    "For eps < 1 some integer noise std sigma <= sqrt(2 ln(1.25/delta))/eps + 1 makes the Gaussian mechanism "
+    "(sensitivity 1) (eps, delta)-DP.", _noise_domain(Int(ge=1, le=200), _CAL + 1),
+    [_some_noise("some integer sigma within 1 of the calibration is (eps, delta)-DP")])
+EXISTS_NOISE_PLANTED = _claim(
+    "thm-gaussian-exists-integer-noise-half", DR, "Theorem A.1 (the Gaussian mechanism's calibration)",
+    "PLANTED: some integer noise std sigma <= sqrt(2 ln(1.25/delta))/(2 eps) + 1 suffices (the calibration halved).",
+    _noise_domain(Int(ge=1, le=200), _CAL / 2 + 1),
+    [_some_noise("some integer sigma within 1 of half the calibration is (eps, delta)-DP")],
+    expected="violated", reason="planted: at eps = 0.5, delta = 1e-5 every sigma <= 5 leaks delta(eps) >= 5e-4",
+    witness={"epsilon": 0.5, "delta": 1e-5, "sigma": 5})
+EXISTS_REAL_NOISE = _claim(
+    "thm-gaussian-exists-noise", DR, "Theorem A.1 (the Gaussian mechanism's calibration)",
+    "For eps < 1 some noise std sigma <= 2 sqrt(2 ln(1.25/delta))/eps makes the Gaussian mechanism (sensitivity 1) "
+    "(eps, delta)-DP.", _noise_domain(Real(gt=0, search=(0.5, 200.0), log=True), 2 * _CAL),
+    [_some_noise("some sigma up to twice the calibration is (eps, delta)-DP")])
+EXISTS_REAL_NOISE_PLANTED = _claim(
+    "thm-gaussian-exists-noise-half", DR, "Theorem A.1 (the Gaussian mechanism's calibration)",
+    "PLANTED: some noise std sigma <= sqrt(2 ln(1.25/delta))/(2 eps) suffices. Over a real sigma a grid cannot "
+    "show that no value works: the check must not call it violated, only inconclusive.",
+    _noise_domain(Real(gt=0, search=(0.5, 200.0), log=True), _CAL / 2),
+    [_some_noise("some sigma up to half the calibration is (eps, delta)-DP")],
+    expected="inconclusive", reason="planted, but not decidable by a grid over a real sigma: at eps = 0.5, "
+                                    "delta = 1e-5 no sigma <= 4.84 is (eps, delta)-DP")
+
+CLAIMS = (EXISTS_HORIZON, EXISTS_HORIZON_PLANTED, EXISTS_NOISE, EXISTS_NOISE_PLANTED, EXISTS_REAL_NOISE,
+          EXISTS_REAL_NOISE_PLANTED)
