@@ -81,5 +81,31 @@ EXISTS_REAL_NOISE_PLANTED = _claim(
     expected="inconclusive", reason="planted, but not decidable by a grid over a real sigma: at eps = 0.5, "
                                     "delta = 1e-5 no sigma <= 4.84 is (eps, delta)-DP")
 
-CLAIMS = (EXISTS_HORIZON, EXISTS_HORIZON_PLANTED, EXISTS_NOISE, EXISTS_NOISE_PLANTED, EXISTS_REAL_NOISE,
+# ------------------------------------------------------------------------- Polyak's heavy ball
+POL = "Polyak 1964, Some methods of speeding up the convergence of iteration methods; Polyak 1987, Section 3.2.1"
+R = sp.Symbol("R")
+_hb = Domain(M=Real(gt=0, search=(0.5, 2.0), log=True), kappa=Real(ge=1, search=(1, 100), log=True),
+             R=Real(gt=0, search=(0.5, 2.0)), D=Int(ge=1, search=(1, 4)), T=Int(ge=1, search=(1, 30)))
+_sq = sp.sqrt(kappa)
+RHO_HB = (_sq - 1) / (_sq + 1)                 # Polyak's rate with the optimal parameters
+_HB = dict(problem="strongly_convex", statistic="dist_sq", smooth=M, curvature=M / kappa,
+           step=4 / (M * (1 + 1 / _sq) ** 2), momentum=RHO_HB**2, momentum_form="heavy_ball", noise_std=0, dim=D,
+           horizon=T, init_dist=R)
+HEAVY_BALL = _claim(
+    "thm-heavy-ball-quadratic", POL, "Theorem 9 of Polyak 1964 (heavy ball on a quadratic, optimal parameters)",
+    "Heavy ball x_{t+1} = x_t - eta grad f(x_t) + beta (x_t - x_{t-1}), x_0 = x_1, with eta = 4/(sqrt(M) + "
+    "sqrt(mu))^2 and beta = rho^2, rho = (sqrt(kappa) - 1)/(sqrt(kappa) + 1), on an M-smooth, mu-strongly convex "
+    "quadratic: ||x_{T+1} - x*|| <= (2T + 3) rho^T ||x_1 - x*|| (the rate rho per step, up to the factor linear in "
+    "T of the double eigenvalue at the spectrum's ends).", _hb,
+    [ExpectationBound("||x_{T+1} - x*||^2 <= (2T + 3)^2 rho^(2T) R^2", bound=(2 * T + 3) ** 2 * RHO_HB ** (2 * T) * R**2,
+                      scenario=noisy_gd(**_HB))])
+HEAVY_BALL_PLANTED = _claim(
+    "thm-heavy-ball-quadratic-no-factor", POL, "Theorem 9 of Polyak 1964 (heavy ball on a quadratic, optimal "
+    "parameters)", "PLANTED: ||x_{T+1} - x*|| <= rho^T ||x_1 - x*|| (the factor linear in T dropped).", _hb,
+    [ExpectationBound("||x_{T+1} - x*||^2 <= rho^(2T) R^2", bound=RHO_HB ** (2 * T) * R**2, scenario=noisy_gd(**_HB))],
+    expected="violated", reason="planted: at an end of the spectrum the iteration matrix has a double eigenvalue "
+                                "-rho or rho, and ||x_{T+1} - x*|| = rho^T (T + 1 + T rho) ||x_1 - x*|| at lambda = M",
+    witness={"M": 1.0, "kappa": 4.0, "R": 1.0, "D": 1, "T": 3})
+
+CLAIMS = (HEAVY_BALL, HEAVY_BALL_PLANTED, EXISTS_HORIZON, EXISTS_HORIZON_PLANTED, EXISTS_NOISE, EXISTS_NOISE_PLANTED, EXISTS_REAL_NOISE,
           EXISTS_REAL_NOISE_PLANTED)
