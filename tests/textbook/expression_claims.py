@@ -5,8 +5,8 @@ claims file (appended to ``tests/textbook/claims.py``); every claim is kept chea
 """
 import sympy as sp
 
-from dpverify import Claim, Domain, ExpectationBound, Int, Real, Relation, Source, SupBound
-from dpverify.scenarios import gaussian_mechanism, noisy_gd
+from dpverify import Claim, Domain, ExpectationBound, Int, Real, Relation, Seq, Source, SupBound
+from dpverify.scenarios import budget_filter_gd, gaussian_mechanism, noisy_gd, subsampled_dp
 
 
 def _claim(id, book, label, summary, domain, statements, expected="holds", reason="", witness=None):
@@ -19,21 +19,21 @@ BCN = "Bottou, Curtis & Nocedal 2018, Optimization methods for large-scale machi
 
 # ------------------------------------------------------------------------- exists= on an expectation
 M, kappa, Delta, D, T, s, acc = sp.symbols("M kappa Delta D T s acc")
-_hor = Domain(M=Real(gt=0, search=(0.5, 2.0), log=True), kappa=Real(ge=1, search=(1, 5), log=True),
-              Delta=Real(gt=0, search=(0.5, 2.0)), D=Int(ge=1, search=(1, 4)), T=Int(ge=1, le=15),
-              s=Real(ge=0, search=(0, 1)), acc=Real(gt=0, lt=1, search=(0.1, 0.5), log=True))
+_hor = Domain(M=Real(gt=0, search=(0.5, 2.0), log=True), kappa=Real(ge=1, search=(1, 4), log=True),
+              Delta=Real(gt=0, search=(0.5, 2.0)), D=Int(ge=1, search=(1, 3)), T=Int(ge=1, le=10),
+              s=Real(ge=0, search=(0, 1)), acc=Real(gt=0, lt=1, search=(0.15, 0.5), log=True))
 _GD = dict(problem="strongly_convex", smooth=M, curvature=M / kappa, step=1 / M, noise_std=s, dim=D, horizon=T,
            init_gap=Delta)
 EXISTS_HORIZON = _claim(
     "thm-noisy-gd-exists-horizon", BCN, "Theorem 4.6 (fixed step: linear convergence to a noise floor)",
     "Noisy GD with step 1/M on an M-smooth, M/kappa-strongly convex quadratic (noise std s per coordinate): "
-    "there is a horizon T <= 15 with E f(x_T) - f* <= acc Delta + D s^2/(2M) (kappa ln(1/acc)/2 <= 15 here).",
-    _hor, [ExpectationBound("some T <= 15 reaches acc Delta + D s^2/(2M)", bound=acc * Delta + D * s**2 / (2 * M),
+    "there is a horizon T <= 10 with E f(x_T) - f* <= acc Delta + D s^2/(2M) (kappa ln(1/acc)/2 <= 10 here).",
+    _hor, [ExpectationBound("some T <= 10 reaches acc Delta + D s^2/(2M)", bound=acc * Delta + D * s**2 / (2 * M),
                             exists=("T",), scenario=noisy_gd(**_GD))])
 EXISTS_HORIZON_PLANTED = _claim(
     "thm-noisy-gd-exists-horizon-floor", BCN, "Theorem 4.6 (fixed step: linear convergence to a noise floor)",
     "PLANTED: the same with the noise floor D s^2/(4M) (a factor 2 lost).",
-    _hor, [ExpectationBound("some T <= 15 reaches acc Delta + D s^2/(4M)", bound=acc * Delta + D * s**2 / (4 * M),
+    _hor, [ExpectationBound("some T <= 10 reaches acc Delta + D s^2/(4M)", bound=acc * Delta + D * s**2 / (4 * M),
                             exists=("T",), scenario=noisy_gd(**_GD))],
     expected="violated", reason="planted: an eigenvalue at M keeps E f - f* >= s^2/(2M) from the first step on, "
                                 "at every horizon",
@@ -107,5 +107,53 @@ HEAVY_BALL_PLANTED = _claim(
                                 "-rho or rho, and ||x_{T+1} - x*|| = rho^T (T + 1 + T rho) ||x_1 - x*|| at lambda = M",
     witness={"M": 1.0, "kappa": 4.0, "R": 1.0, "D": 1, "T": 3})
 
-CLAIMS = (HEAVY_BALL, HEAVY_BALL_PLANTED, EXISTS_HORIZON, EXISTS_HORIZON_PLANTED, EXISTS_NOISE, EXISTS_NOISE_PLANTED, EXISTS_REAL_NOISE,
+# ------------------------------------------------------------------------- delta at eps: amplification by subsampling
+BBG = "Balle, Barthe & Gaboardi 2018, Privacy amplification by subsampling, Theorem 9"
+q = sp.Symbol("q")
+_sub = Domain(epsilon=Real(gt=0, search=(0.01, 5.0), log=True), delta=Real(gt=0, lt=1, search=(1e-8, 0.1), log=True),
+              q=Real(gt=0, le=1, search=(1e-3, 1.0), log=True))
+AMPLIFIED_DELTA = _claim(
+    "thm-subsampling-delta-at-eps", BBG, "Theorem 9 (replace-one, sampling without replacement)",
+    "An (eps, delta)-DP algorithm run on a uniformly random q fraction of the data is (ln(1 + q (e^eps - 1)), "
+    "q delta)-DP: its delta at eps' = ln(1 + q (e^eps - 1)) is at most q delta.", _sub,
+    [SupBound("delta' at eps' = ln(1 + q (e^eps - 1))", bound=q * delta, kind="privacy",
+              scenario=subsampled_dp(eps=eps, delta=delta, sampling=q, target_eps=sp.log(1 + q * (sp.exp(eps) - 1))))])
+AMPLIFIED_DELTA_PLANTED = _claim(
+    "thm-subsampling-delta-at-eps-linear", BBG, "Theorem 9 (replace-one, sampling without replacement)",
+    "PLANTED: the subsampled algorithm is (q eps, q delta)-DP (amplification taken as linear in eps).", _sub,
+    [SupBound("delta' at eps' = q eps", bound=q * delta, kind="privacy",
+              scenario=subsampled_dp(eps=eps, delta=delta, sampling=q, target_eps=q * eps))],
+    expected="violated", reason="planted: ln(1 + q (e^eps - 1)) > q eps for 0 < q < 1, so at eps' = q eps the "
+                                "delta' exceeds q delta",
+    witness={"epsilon": 2.0, "delta": 1e-5, "q": 0.1})
+
+# ------------------------------------------------------------------------- eps at delta: noisy GD under a budget filter
+BS = "Bun & Steinke 2016, Concentrated differential privacy"
+t, sig, Rb, G, N = sp.Symbol("t"), sp.IndexedBase("sigma"), *sp.symbols("R G N")
+_filt = Domain(T=Int(ge=1, search=(1, 4)), sigma=Seq("T", Real(gt=0, search=(0.3, 10.0), log=True)),
+               R=Real(gt=0, search=(1e-2, 10.0), log=True), G=Real(gt=0, search=(0.1, 10.0), log=True),
+               N=Int(ge=2, search=(2, 50)), delta=Real(gt=0, lt=1, search=(1e-8, 0.1), log=True))
+RHO_FILTER = 2 * sp.Min(Rb, sp.Sum(sig[t] ** -2, (t, 1, T)))
+
+
+def _filter_eps(bound):
+    return SupBound("eps at delta of the admitted steps", bound=bound, kind="privacy",
+                    scenario=budget_filter_gd(adjacency="replace", noise_multiplier=sig[t], budget=Rb, clip=G,
+                                              n_samples=N, horizon=T, measure="eps_at_delta", delta=delta))
+
+
+FILTER_EPS = _claim(
+    "thm-budget-filter-eps-at-delta", BS, "Propositions 1.3 and 1.6, Lemma 2.3, with a budget filter",
+    "Noisy GD on G-clipped gradients (noise std G sigma_t/N, replace-one) whose steps a filter admits while sum_t "
+    "1/sigma_t^2 < R has eps(delta) <= rho + 2 sqrt(rho ln(1/delta)), rho = 2 min(R, sum_t 1/sigma_t^2).", _filt,
+    [_filter_eps(RHO_FILTER + 2 * sp.sqrt(RHO_FILTER * sp.log(1 / delta)))])
+FILTER_EPS_PLANTED = _claim(
+    "thm-budget-filter-eps-at-delta-sqrt", BS, "Propositions 1.3 and 1.6, Lemma 2.3, with a budget filter",
+    "PLANTED: eps(delta) <= rho + sqrt(rho ln(1/delta)) (the factor 2 of the conversion lost).", _filt,
+    [_filter_eps(RHO_FILTER + sp.sqrt(RHO_FILTER * sp.log(1 / delta)))],
+    expected="violated", reason="planted: the exact eps(delta) of the composed Gaussian mechanisms is about "
+                                "2 sqrt(rho ln(1/delta)) for small rho",
+    witness={"T": 1, "sigma": [1.0], "R": 10.0, "G": 1.0, "N": 2, "delta": 1e-5})
+
+CLAIMS = (AMPLIFIED_DELTA, AMPLIFIED_DELTA_PLANTED, FILTER_EPS, FILTER_EPS_PLANTED, HEAVY_BALL, HEAVY_BALL_PLANTED, EXISTS_HORIZON, EXISTS_HORIZON_PLANTED, EXISTS_NOISE, EXISTS_NOISE_PLANTED, EXISTS_REAL_NOISE,
           EXISTS_REAL_NOISE_PLANTED)
