@@ -91,9 +91,6 @@ def _witness(claim, evidence) -> dict:
 
 
 def analytic_plan(claim, stmt, evidence) -> Plan:
-    if isinstance(stmt, Inequality) and stmt.exists:
-        raise NoCertificate(f"'{stmt.name}' quantifies {', '.join(stmt.exists)} existentially: its failure is a "
-                            "statement about every value, which one point does not certify")
     op = "==" if isinstance(stmt, Identity) else "<" if stmt.strict else "<="
     verdict = runtime.IDENTITY if isinstance(stmt, Identity) else runtime.INEQUALITY
     return Plan("analytic", f"{stmt.name}: lhs {op} rhs", _witness(claim, evidence),
@@ -165,6 +162,9 @@ _STATEMENTS = {"sampled": (Inequality, Identity), "exact": ExpectationBound, "pr
 def _plans_for(claim, evidence) -> list:
     """Functions building the plans to try for one violated evidence, in order."""
     stmt = _statement(claim, evidence.statement)
+    if stmt.exists:
+        raise NoCertificate(f"'{stmt.name}' quantifies {', '.join(stmt.exists)} existentially: its failure is a "
+                            "statement about every value, which one point does not certify")
     for check, build in PLANS:
         if evidence.check == check and isinstance(stmt, _STATEMENTS[check]):
             out = build(claim, stmt, evidence)

@@ -38,6 +38,7 @@ from ..spec import SupBound
 from ..stats import mean_bounds
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, Triviality, inside_points, scenario_on
+from .exists import existential
 
 REL_TOL = 1e-9
 #: a Monte Carlo violation is re-tested with this many times the check's runs (fresh seeds)
@@ -146,9 +147,29 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
         scale = max(abs(b), abs(value), 1e-300)
         return Margin((b - value) / scale + REL_TOL, value, b)
 
+    ex = existential(claim, stmt)
+    if ex is not None:
+        one_margin = margin
+        pool = ex.pool(sc, cfg.seed_for(claim.id, stmt.name, "exists-pool"))
+
+        def group_margin(group):   # a value serves its group when it serves the worst instance of it
+            return min((one_margin(i) for i in group), key=lambda mg: mg.m)
+
+        def margin(inst):   # the best value of the existential parameter at this instance
+            results = []
+            for group in ex.groups(sc, inst, pool):
+                try:
+                    results.append(group_margin(group))
+                except EvaluationError:
+                    continue
+            if not results:
+                raise EvaluationError(f"no value of {ex.name} could be measured here")
+            return max(results, key=lambda mg: mg.m)
+
     if cfg.at is not None:
-        cov = triv.coverage([cfg.at])
-        inst = sc.instance_at(cfg.at)
+        at = cfg.at if ex is None else ex.complete(cfg.at)
+        cov = triv.coverage([at])
+        inst = sc.instance_at(at)
         if inst is None:
             return Evidence(stmt.kind, stmt.name, "inconclusive", seconds=clock.seconds, basis=unmeasured, coverage=cov,
                             detail="the scenario cannot build an instance at the pinned point")
@@ -196,27 +217,58 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
             if second != "violated":
                 verdict = "inconclusive"
                 notes.append("the two Monte Carlo tests disagree")
-        return verdict, meas, b, notes
+        return verdict, meas, b, notes, inst
 
-    verdict, meas, b, notes = confirm(cand)
-    inst = cand
+    if ex is not None:
+        confirm_one = confirm
+
+        def confirm(inst):
+            """The values tried at ``inst``, closest to holding first: the first that holds decides;
+            ``violated`` only when every value of an exhaustive list is refuted, else inconclusive."""
+            groups = list(ex.groups(sc, inst, pool))
+            if not groups:
+                raise EvaluationError(f"no value of {ex.name} satisfies the hypotheses at this instance")
+            ranked = []
+            for g in groups:
+                try:
+                    ranked.append((group_margin(g).m, g))
+                except EvaluationError:
+                    ranked.append((-math.inf, g))
+            ranked.sort(key=lambda r: -r[0])
+            tried = []
+            for _, g in ranked if ex.exhaustive else ranked[:3]:
+                outs = [confirm_one(i) for i in g]
+                bad = [o for o in outs if o[0] != "holds"]
+                if not bad:   # the value holds on every problem of its group: report the tightest
+                    out = min(outs, key=lambda o: (o[2] - o[1].upper) / max(abs(o[2]), 1e-300))
+                    return out[:3] + (out[3] + [f"{ex.name} = {sc.point(out[4])[ex.name]:.6g} serves all "
+                                                f"{len(g)} problems of its group"], out[4])
+                tried.append(next((o for o in bad if o[0] == "violated"), bad[0]))
+            verdict = "violated" if ex.exhaustive and all(t[0] == "violated" for t in tried) else "inconclusive"
+            v, meas, b, notes, c = max(tried, key=lambda t: (t[2] - t[1].value) / max(abs(t[2]), 1e-300))
+            notes = notes + [f"{ex.describe()}; no value held "
+                             + ("(every one refuted)" if verdict == "violated" else
+                                f"among the {len(tried)} closest: {ex.unresolved()}")]
+            return verdict, meas, b, notes, c
+
+    verdict, meas, b, notes, inst = confirm(cand)
     searched_failure = cfg.at is None and worst_mg is not None and worst_mg.m < 0
     if verdict != "violated" and searched_failure and jsonable(worst_inst) != jsonable(cand):
-        w_verdict, w_meas, w_b, w_notes = confirm(worst_inst)
+        w_verdict, w_meas, w_b, w_notes, w_inst = confirm(worst_inst)
         if w_verdict == "violated":
             notes = [f"the confirmation at the {found_by} instance gave {_describe(meas)} vs bound {b:.6g} "
                      f"({verdict}); the worst instance found was confirmed instead"] + w_notes
-            verdict, meas, b, inst = w_verdict, w_meas, w_b, worst_inst
+            verdict, meas, b, inst = w_verdict, w_meas, w_b, w_inst
             found_by = "worst instance found (largest measured/bound ratio)"
-    if verdict != "violated" and searched_failure and meas.kind != "estimate":
+    if verdict != "violated" and searched_failure and meas.kind != "estimate" and (ex is None or ex.exhaustive):
         # the search's failure was not confirmed anywhere: search again, measuring as the confirmation does
         again = _search_confirming(sc, claim, stmt, cfg, bound_at)
         if again is not None:
-            a_verdict, a_meas, a_b, a_notes = confirm(again)
+            a_verdict, a_meas, a_b, a_notes, a_inst = confirm(again)
             if a_verdict == "violated":
                 notes = [f"the search's failures were not confirmed ({_describe(meas)} vs bound {b:.6g}); a second "
                          "search measuring as the confirmation does found this instance"] + a_notes
-                verdict, meas, b, inst = a_verdict, a_meas, a_b, again
+                verdict, meas, b, inst = a_verdict, a_meas, a_b, a_inst
                 found_by = "second search, confirming measurements"
     value, upper = meas.value, meas.upper
     conf = meas.confidence if meas.kind == "estimate" else None

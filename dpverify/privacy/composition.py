@@ -82,6 +82,26 @@ def pair_delta(p, q, eps: float) -> float:
     return max(hockey_stick(p, q, eps), hockey_stick(q, p, eps))
 
 
+def pair_delta_mp(p, q, eps, *, dps: int = 30):
+    """The privacy profile of the pair at ``eps`` (both directions, the larger delta), exactly in mpmath
+    at ``dps`` digits from the atoms as given (lists of mpmath numbers keep their precision):
+    ``max(sum_x max(p(x) - e^eps q(x), 0), sum_x max(q(x) - e^eps p(x), 0))``. Returns an mpmath number.
+
+    >>> float(pair_delta_mp(*canonical_pair(1.0, 1e-3, dps=30), 1.0))      # the canonical pair's own delta
+    0.001
+    """
+    dps = _check_int("dps", dps)
+    p, q = _mp_pmf("p", p, dps), _mp_pmf("q", q, dps)
+    if len(p) != len(q):
+        raise ValueError(f"p and q must have the same atoms. Found {len(p)} and {len(q)} atoms.")
+    with mpmath.workdps(dps):
+        e = mpmath.exp(mpmath.mpf(eps))
+        if not mpmath.isfinite(e):
+            raise ValueError(f"eps must be finite. Found {eps}.")
+        return max(mpmath.fsum(max(x - e * y, 0) for x, y in zip(p, q)),
+                   mpmath.fsum(max(y - e * x, 0) for x, y in zip(p, q)))
+
+
 def _direction_epsilon(a, b, delta):
     """Smallest eps >= 0 with hockey_stick(a, b, eps) <= delta, one direction, in mpmath at the working
     precision: on each interval between consecutive likelihood ratios the hockey stick is

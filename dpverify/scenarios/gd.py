@@ -1,4 +1,4 @@
-"""Noisy gradient descent, with optional bias-corrected momentum and mini-batches.
+"""Noisy gradient descent, with optional momentum (bias-corrected or Polyak's heavy ball) and mini-batches.
 
 The algorithm family, in optimisation terms::
 
@@ -6,6 +6,9 @@ The algorithm family, in optimisation terms::
     g_t         = mean of grad f(theta_t; x_j) over a batch drawn with replacement + s_t z_t,
     theta_{t+1} = theta_t - eta_t g_t                                      (plain), or
     v_{t+1}     = beta v_t + (1 - beta) g_t,  theta_{t+1} = theta_t - eta_t v_{t+1} / (1 - beta^t)
+                                                   (momentum=beta, the default momentum_form="bias_corrected"), or
+    theta_{t+1} = theta_t - eta_t g_t + beta (theta_t - theta_{t-1}),  theta_0 = theta_1
+                                                   (momentum=beta, momentum_form="heavy_ball": Polyak)
 
 for t = 1..T, from theta_1. Its parameters: ``smooth`` (M), ``curvature`` (mu, the PL or strong
 convexity constant), ``step`` (eta_t), ``noise_std`` (s_t, the standard deviation of the gradient
@@ -38,8 +41,17 @@ the budget, ``0`` none). The evidence says which instance was chosen and how (``
 Statistics (``statistic=``): ``"excess"`` E f(theta_{T+1}) - f*, ``"normalised_excess"`` that over
 f(theta_1) - f*, ``"dist_sq"`` E||theta_{T+1} - theta*||^2, ``"grad_norm_sq"`` E||grad f(theta_{T+1})||^2.
 ``exceeds=expr`` turns the statistic into the probability that one run's value exceeds ``expr``.
-Observables (``observe={"v2": "velocity_sq"}``): E||v_{t+1}||^2 for t = 1..T (momentum, exact route),
-usable in a bound as ``v2[t]``.
+Observables (``observe={"v2": "velocity_sq"}``): E||v_{t+1}||^2 for t = 1..T (bias-corrected momentum,
+exact route), usable in a bound as ``v2[t]``.
+
+Heavy ball (``momentum_form="heavy_ball"``) has exact moments on quadratics (the 2x2 mean and
+covariance of ``(theta_t, theta_{t-1})`` per eigen-direction, :mod:`dpverify.sim.heavy_ball`) and
+Monte Carlo on quadratics; it is full-batch only (no ``batch=``). E.g. Polyak's parameters on a
+strongly convex quadratic::
+
+    noisy_gd(problem="strongly_convex", smooth=M, curvature=mu, step=4 / (sp.sqrt(M) + sp.sqrt(mu))**2,
+             momentum=((sp.sqrt(M) - sp.sqrt(mu)) / (sp.sqrt(M) + sp.sqrt(mu)))**2, momentum_form="heavy_ball",
+             noise_std=0, dim=D, horizon=T, init_dist=R, statistic="dist_sq")
 """
 from __future__ import annotations
 
@@ -64,6 +76,7 @@ OBSERVABLES = ("velocity_sq",)
 #: evaluations of the adversarial search over a data problem's start and data (common random numbers,
 #: ``Scenario.adversary_runs`` runs each), per statement
 ADVERSARY_BUDGET = 16
+MOMENTUM_FORMS = ("bias_corrected", "heavy_ball")
 
 
 # =============================================================================== data problems
@@ -170,9 +183,18 @@ class NoisyGD(MappedScenario):
 
     def __init__(self, params: Mapping[str, Any], *, problem: str = "pl", statistic: str = "excess",
                  exceeds=None, observe: Mapping[str, str] | None = None, mc: tuple = (),
-                 mc_count: int = 3, index: sp.Symbol = T_INDEX):
+                 mc_count: int = 3, index: sp.Symbol = T_INDEX, momentum_form: str = "bias_corrected"):
         params = dict(params)
         super().__init__({k: v for k, v in params.items()}, index)
+        if momentum_form not in MOMENTUM_FORMS:
+            raise TypeError(f"noisy_gd: momentum_form must be one of {MOMENTUM_FORMS}, got {momentum_form!r}")
+        if momentum_form == "heavy_ball" and "momentum" not in params:
+            raise TypeError("noisy_gd: momentum_form='heavy_ball' needs momentum= (beta)")
+        if momentum_form == "heavy_ball" and "batch" in params:
+            raise TypeError("noisy_gd: momentum_form='heavy_ball' is full-batch only (no batch=)")
+        if momentum_form == "heavy_ball" and observe:
+            raise TypeError("noisy_gd: velocity_sq is observed only with bias-corrected momentum")
+        self.heavy_ball = momentum_form == "heavy_ball"
         if problem not in PROBLEMS:
             raise TypeError(f"noisy_gd: problem must be one of {PROBLEMS}, got {problem!r}")
         if statistic not in STATISTICS:
@@ -200,7 +222,8 @@ class NoisyGD(MappedScenario):
         # the data problems' start and data are searched adversarially before the Monte Carlo check
         self.adversary_budget = ADVERSARY_BUDGET if any(m.problem != "quadratic" for m in self.mc_spec) else 0
         self.supports_monte_carlo = not self.observe_map and bool(self.mc_spec)
-        mom = "bias-corrected momentum " if "momentum" in params else ""
+        mom = ("heavy-ball momentum " if self.heavy_ball else
+               "bias-corrected momentum " if "momentum" in params else "")
         sgd = "mini-batch SGD" if "batch" in params else "gradient descent"
         self.algorithm = f"noisy {mom}{sgd}"
         self.name = {"pl": "diagonal quadratic (spectrum in [mu, M])",
@@ -380,6 +403,16 @@ class NoisyGD(MappedScenario):
     def _moments(self, inst, dps):
         v = self._values(inst["point"], dps)
         eigs, th = self.problem_at(inst, dps)
+        if self.heavy_ball:
+            if dps is None:
+                from ..sim.heavy_ball import _propagate as _heavy_ball_propagate
+
+                lam, m, s2 = _heavy_ball_propagate(np.asarray(eigs), np.asarray(th), np.asarray(v["eta"]),
+                                                   np.asarray(v["s"]), float(v["momentum"]))
+                return np.asarray(lam[0]), np.asarray(m[0]), np.asarray(s2[0]), None
+            with mpmath.workdps(dps):
+                lam, m, s2 = sim.heavy_ball_moments_mp(eigs, th, v["eta"], v["s"], v["momentum"])
+                return lam, m, s2, None
         if dps is None:
             etas, s = np.asarray(v["eta"]), np.asarray(v["s"])
             if "momentum" in v:
@@ -466,6 +499,8 @@ class NoisyGD(MappedScenario):
             b = max(1, int(round(float(v["batch"]))))
             res = sim.psgd(p, theta1, etas, s, b, runs, seed, chunk_runs=chunk_runs, beta=beta,
                            statistic=stat)
+        elif beta is not None and self.heavy_ball:
+            res = sim.heavy_ball_pgd(p, theta1, etas, s, beta, runs, seed, chunk_runs=chunk_runs, statistic=stat)
         elif beta is not None:
             res = sim.momentum_pgd(p, theta1, etas, s, beta, runs, seed, chunk_runs=chunk_runs,
                                    statistic=stat)
@@ -528,7 +563,8 @@ class NoisyGD(MappedScenario):
     def describe(self, inst):
         pt = inst["point"]
         v = self._values(pt)
-        extra = f" beta={float(v['momentum']):.3g}" if "momentum" in v else ""
+        extra = (f" beta={float(v['momentum']):.3g}" + (" (heavy ball)" if self.heavy_ball else "")
+                 if "momentum" in v else "")
         if "problem" in inst:
             return f"{self._data_problem(inst).describe()}, T={v['T']}{extra}"
         lam = np.asarray(self.problem_at(inst)[0])
@@ -542,16 +578,23 @@ def _sqrt(x, dps):
 
 
 def noisy_gd(*, problem: str = "pl", statistic: str = "excess", exceeds=None, observe=None, mc=(),
-             mc_count: int = 3, index: sp.Symbol = T_INDEX, **params) -> NoisyGD:
+             mc_count: int = 3, index: sp.Symbol = T_INDEX, momentum_form: str = "bias_corrected",
+             **params) -> NoisyGD:
     """Noisy gradient descent in a claim's own symbols (see the module docstring).
+
+    ``momentum=beta`` adds momentum: ``momentum_form="bias_corrected"`` (the default: Adam's first
+    moment with its bias correction) or ``"heavy_ball"`` (Polyak: ``theta_{t+1} = theta_t - eta_t g_t +
+    beta (theta_t - theta_{t-1})``, full batch, exact moments on quadratics and Monte Carlo).
 
     >>> import sympy as sp
     >>> M, mu, s, T = sp.symbols("M mu s T")
     >>> sc = noisy_gd(problem="pl", smooth=M, curvature=mu, step=1 / M, noise_std=s, dim=1, horizon=T,
     ...               init_gap=1)
+    >>> hb = noisy_gd(problem="strongly_convex", smooth=M, curvature=mu, step=1 / M, momentum=sp.Rational(1, 4),
+    ...               momentum_form="heavy_ball", noise_std=s, dim=2, horizon=T, init_dist=1, statistic="dist_sq")
     """
     return NoisyGD(params, problem=problem, statistic=statistic, exceeds=exceeds, observe=observe, mc=mc,
-                   mc_count=mc_count, index=index)
+                   mc_count=mc_count, index=index, momentum_form=momentum_form)
 
 
 __all__ = ["LogisticData", "MCPoint", "NoisyGD", "aligned_data", "classification_data", "noisy_gd"]

@@ -44,6 +44,7 @@ from .base import MappedScenario, SyntheticData, spectrum_and_direction
 from .measuring import ULP, gaussian_profile
 from .gd import classification_data
 from .gd_sensitivity import FAMILIES, GDSensitivity
+from .privacy import gaussian_eps_at
 
 _SMOOTH_FACTOR = {"least_squares": 1.0, "logistic": 0.25, "huber": 1.0}
 _SEED, _BOOL = st.integers(0, 2**32 - 1), st.booleans()
@@ -274,32 +275,45 @@ def output_perturbation_gd(*, noise: str, lipschitz_radius: float | None = 2.0, 
 
 # =============================================================================== privacy
 class OutputPerturbationPrivacy(GDSensitivity):
-    """Exact privacy of ``w_T + z`` on neighbouring data sets (module docstring)."""
+    """Exact privacy of ``w_T + z`` on neighbouring data sets (module docstring): norm-Laplace noise
+    measures its pure eps; Gaussian noise the exact delta at ``eps=`` or the exact eps at ``delta=``
+    (Balle & Wang's profile inverted, bracketed in mpmath; give exactly one)."""
 
-    REQUIRED = GDSensitivity.REQUIRED + ("eps", "noise_scale")
-    OPTIONAL = GDSensitivity.OPTIONAL
+    REQUIRED = GDSensitivity.REQUIRED + ("noise_scale",)
+    OPTIONAL = GDSensitivity.OPTIONAL + ("eps", "delta")
 
     def __init__(self, params, *, noise: str, families=FAMILIES):
         super().__init__(params, families=families, what="GD with output perturbation")
         if noise not in ("norm_laplace", "gaussian"):
             raise TypeError(f"output_perturbation_privacy: noise must be 'norm_laplace' or 'gaussian', got {noise!r}")
+        given = [k for k in ("eps", "delta") if k in params]
+        if noise == "gaussian" and len(given) != 1:
+            raise TypeError("output_perturbation_privacy: noise='gaussian' measures delta at eps= or eps at delta=; "
+                            f"give exactly one, got {given or 'neither'}")
+        if noise == "norm_laplace" and "delta" in params:
+            raise TypeError("output_perturbation_privacy: noise='norm_laplace' measures its pure eps; delta= is for "
+                            "noise='gaussian'")
         self.noise = noise
-        self.measure_name = "largest privacy loss (pure eps)" if noise == "norm_laplace" else "exact delta at eps"
+        self.measure_name = ("largest privacy loss (pure eps)" if noise == "norm_laplace" else
+                             "exact delta at eps" if "eps" in params else "exact eps at delta")
         self.name = f"GD + {noise.replace('_', '-')} output perturbation on neighbouring data sets"
 
     def _on_bind(self):
         self._sampled = {}   # point -> instance, for this claim (an audit draws four times at one point)
 
     def _noise(self, pt):
-        return float(self.map.scalar("noise_scale", pt)), float(self.map.scalar("eps", pt))
+        return float(self.map.scalar("noise_scale", pt))
 
     def measure(self, inst, runs, seed):
-        b, eps = self._noise(self.point(inst))   # calibrated with the instance's (measured) Lipschitz constant
+        pt = self.point(inst)
+        b = self._noise(pt)   # calibrated with the instance's (measured) Lipschitz constant
         shift = np.asarray(inst["w_T"]) - np.asarray(inst["w_T_prime"])
         mu, mu_error = float(np.linalg.norm(shift)) / b, self.distance_error(inst) / b
         if self.noise == "norm_laplace":
             return Measured.exact(norm_laplace_max_privacy_loss(shift, b), mu_error + 8 * mu * ULP)
-        return gaussian_profile(eps, mu, mu_error=mu_error + 8 * mu * ULP)
+        if self.map.has("delta"):
+            return gaussian_eps_at(float(self.map.scalar("delta", pt)), mu, (mu_error + 8 * mu * ULP) / mu if mu else 0)
+        return gaussian_profile(float(self.map.scalar("eps", pt)), mu, mu_error=mu_error + 8 * mu * ULP)
 
     def sampler(self, point, side, n, rng):
         """``n`` outputs ``w_T + z`` of the structured worst-case pair at ``point`` (side "D" or "D'")."""
@@ -308,7 +322,7 @@ class OutputPerturbationPrivacy(GDSensitivity):
         if inst is None:
             self._sampled.clear()
             inst = self._sampled[key] = self.instance_at(point)
-        b, _ = self._noise(point)   # the point's L, at least the instance's measured constant
+        b = self._noise(point)   # the point's L, at least the instance's measured constant
         base = np.asarray(inst["w_T"] if side == "D" else inst["w_T_prime"], float)
         return base + sim.add_noise(rng, n, len(base), self.noise, b)
 
@@ -317,7 +331,15 @@ class OutputPerturbationPrivacy(GDSensitivity):
 
 
 def output_perturbation_privacy(*, noise: str, families=FAMILIES, **params) -> OutputPerturbationPrivacy:
-    """Privacy of output-perturbed GD on neighbouring data sets, in a claim's own symbols."""
+    """Privacy of output-perturbed GD on neighbouring data sets, in a claim's own symbols: the pure eps
+    of norm-Laplace noise, or for Gaussian noise delta at ``eps=`` or eps at ``delta=`` (see
+    :class:`OutputPerturbationPrivacy`).
+
+    >>> import sympy as sp
+    >>> M, mu, T, n, L, b, d = sp.symbols("M mu T n L b delta")
+    >>> sc = output_perturbation_privacy(noise="gaussian", smooth=M, curvature=mu, step=1 / M, horizon=T,
+    ...                                  n_samples=n, lipschitz=L, noise_scale=b, delta=d)
+    """
     return OutputPerturbationPrivacy(params, noise=noise, families=families)
 
 

@@ -15,14 +15,19 @@ claim, one privacy quantity of ``M(x) = f(x) + N(0, s^2 I)`` with ``||f(x) - f(x
 steps are admitted by a zCDP budget filter (step t requests ``1/sigma_t^2`` of the residual budget
 and runs only if the request is strictly below it), with the sensitivity of the mean clipped
 gradient *measured* on data under the scenario's adjacency (the replaced sample's features
-negated, or the sample removed with the normaliser kept).
+negated, or the sample removed with the normaliser kept); with ``measure="delta_at_eps"`` /
+``"eps_at_delta"`` the exact (eps, delta) profile of the admitted steps (composed Gaussian
+mechanisms: one Gaussian mechanism with ``mu = sqrt(2 rho)``).
+
+``subsampled_dp(...)`` measures an (eps, delta)-DP algorithm behind a uniformly random subsample:
+eps' at ``target_delta=`` or delta' at ``target_eps=``.
 
 ``dp_audit(sampler=..., eps=..., delta=...)`` audits any algorithm empirically (a lower confidence
 bound on delta at the claimed eps, :mod:`dpverify.privacy.audit`).
 """
 from __future__ import annotations
 
-
+import math
 
 import mpmath
 import numpy as np
@@ -110,25 +115,39 @@ def gaussian_mechanism(*, measure: str, **params) -> GaussianMechanism:
 
 class SubsampledDP(MappedScenario):
     """The tight privacy of an (eps, delta)-DP algorithm run on a uniformly random ``sampling``
-    fraction of the data (replace-one neighbours): the eps' at ``target_delta`` of the canonical
-    (eps, delta) pair behind the subsample, ``((1 - a) P + a Q, P)`` (every (eps, delta)-DP algorithm
-    is a post-processing of the canonical pair [Kairouz, Oh & Viswanath 2015], so this is the worst
-    case over algorithms). Solved exactly in mpmath at 30 and 60 digits (``Measured.at_precision``):
-    at sampling -> 1 the target cancels against the pair's leak atom."""
-    REQUIRED = ("eps", "delta", "sampling", "target_delta")
+    fraction of the data (replace-one neighbours), from the canonical (eps, delta) pair behind the
+    subsample, ``((1 - a) P + a Q, P)`` (every (eps, delta)-DP algorithm is a post-processing of the
+    canonical pair [Kairouz, Oh & Viswanath 2015], so this is the worst case over algorithms):
+
+    * ``target_delta=``: the eps' at that delta (the smallest eps' with delta(eps') <= target);
+    * ``target_eps=``: the delta' at that eps' (the pair's hockey-stick divergence, both directions).
+
+    Each exactly in mpmath at 30 and 60 digits (``Measured.at_precision``): at sampling -> 1 the
+    target cancels against the pair's leak atom. Give exactly one target."""
+    REQUIRED = ("eps", "delta", "sampling")
+    OPTIONAL = ("target_delta", "target_eps")
     optimise = 3
 
     def __init__(self, params):
         super().__init__(params)
-        self.name = "canonical (eps, delta)-DP pair behind a uniformly random subsample: exact eps' at the target delta"
+        targets = [k for k in self.OPTIONAL if k in params]
+        if len(targets) != 1:
+            raise TypeError("subsampled_dp: give exactly one of target_delta= (eps' at that delta) or target_eps= "
+                            f"(delta' at that eps'), got {targets or 'neither'}")
+        self.target = targets[0]
+        self.name = ("canonical (eps, delta)-DP pair behind a uniformly random subsample: exact "
+                     + ("eps' at the target delta" if self.target == "target_delta" else "delta' at the target eps"))
 
     def measure(self, inst, runs, seed):
         comp = privacy.composition
         eps, delta, a = (float(self.map.scalar(k, inst)) for k in ("eps", "delta", "sampling"))
 
-        def at(dps):   # the pair from the point's doubles, the target delta at dps digits (alpha delta exactly)
+        def at(dps):   # the pair from the point's doubles, the target at dps digits (alpha delta exactly)
             x, y = comp.subsampled_pair(*comp.canonical_pair(eps, delta, dps=dps), a, dps=dps)
-            return comp.pair_epsilon(x, y, self.map.scalar("target_delta", inst, dps), dps=dps)
+            target = self.map.scalar(self.target, inst, dps)
+            if self.target == "target_eps":
+                return comp.pair_delta_mp(x, y, target, dps=dps)
+            return comp.pair_epsilon(x, y, target, dps=dps)
         return Measured.at_precision(at)
 
     def describe(self, inst):
@@ -136,21 +155,40 @@ class SubsampledDP(MappedScenario):
 
 
 def subsampled_dp(**params) -> SubsampledDP:
-    """The tight eps' at ``target_delta`` of an ``(eps, delta)``-DP algorithm on a uniformly random
-    ``sampling`` fraction of the data, in a claim's own symbols (see :class:`SubsampledDP`)."""
+    """The tight eps' at ``target_delta`` (or the tight delta' at ``target_eps``) of an ``(eps,
+    delta)``-DP algorithm on a uniformly random ``sampling`` fraction of the data, in a claim's own
+    symbols (see :class:`SubsampledDP`).
+
+    >>> import sympy as sp
+    >>> e, d, q = sp.symbols("epsilon delta q")
+    >>> eps_at = subsampled_dp(eps=e, delta=d, sampling=q, target_delta=q * d)
+    >>> delta_at = subsampled_dp(eps=e, delta=d, sampling=q, target_eps=sp.log(1 + q * (sp.exp(e) - 1)))
+    """
     return SubsampledDP(params)
 
 
 class BudgetFilterGD(MappedScenario):
+    """Noisy GD under a zCDP budget filter (module docstring); ``measure`` is ``"zcdp"`` (its rho),
+    ``"delta_at_eps"`` (needs ``eps``: the exact delta(eps) of the admitted steps, composed Gaussian
+    mechanisms, i.e. one Gaussian mechanism with ``mu = sqrt(2 rho)``) or ``"eps_at_delta"`` (needs
+    ``delta``: the exact eps at that delta of the same profile, bracketed in mpmath)."""
     REQUIRED = ("noise_multiplier", "budget", "clip", "n_samples", "horizon")
+    OPTIONAL = ("eps", "delta")
     STEPWISE = ("noise_multiplier",)
+    MEASURES = ("zcdp", "delta_at_eps", "eps_at_delta")
 
-    def __init__(self, params, *, adjacency: str):
+    def __init__(self, params, *, adjacency: str, measure: str = "zcdp"):
         super().__init__(params)
         if adjacency not in privacy.ADJACENCIES:
             raise TypeError(f"budget_filter_gd: adjacency must be one of {privacy.ADJACENCIES}, got {adjacency!r}")
-        self.adjacency = adjacency
-        self.name = f"noisy GD with a zCDP budget filter, {adjacency}-one neighbours"
+        if measure not in self.MEASURES:
+            raise TypeError(f"budget_filter_gd: measure must be one of {self.MEASURES}, got {measure!r}")
+        need = {"delta_at_eps": "eps", "eps_at_delta": "delta"}.get(measure)
+        if need is not None and need not in params:
+            raise TypeError(f"budget_filter_gd: measure={measure!r} needs {need}=")
+        self.adjacency, self.measure_kind = adjacency, measure
+        self.name = f"noisy GD with a zCDP budget filter, {adjacency}-one neighbours" + (
+            "" if measure == "zcdp" else f" ({measure.replace('_', ' ')}, exact Gaussian profile)")
 
     @staticmethod
     def measured_sensitivity(G: float, N: int, adjacency: str, seed: int = 0) -> float:
@@ -180,7 +218,14 @@ class BudgetFilterGD(MappedScenario):
         G, N, R = m.scalar("clip", inst), int(round(m.scalar("n_samples", inst))), m.scalar("budget", inst)
         acc = privacy.budget_filter_privacy(sig, R, adjacency=self.adjacency, clip_or_G=G, N=N)
         delta = self.measured_sensitivity(G, N, self.adjacency)
-        return computed(sum(delta**2 / (2 * (G * s / N) ** 2) for s in sig[: acc.steps]), ops=8 * len(sig) + 16)
+        ops = 8 * len(sig) + 16
+        rho = computed(sum(delta**2 / (2 * (G * s / N) ** 2) for s in sig[: acc.steps]), ops=ops)
+        if self.measure_kind == "zcdp":
+            return rho
+        mu, mu_rel = math.sqrt(2 * rho.value), (ops / 2 + 2) * 2.0**-52   # the composed Gaussian mechanisms
+        if self.measure_kind == "eps_at_delta":
+            return gaussian_eps_at(float(m.scalar("delta", inst)), mu, mu_rel)
+        return gaussian_profile(float(m.scalar("eps", inst)), mu, mu_error=mu * mu_rel)
 
     def describe(self, inst):
         T = int(round(self.map.scalar("horizon", inst)))
@@ -188,9 +233,17 @@ class BudgetFilterGD(MappedScenario):
                 "sensitivity measured on clipped logistic gradients")
 
 
-def budget_filter_gd(*, adjacency: str, **params) -> BudgetFilterGD:
-    """zCDP of noisy GD under a budget filter, in a claim's own symbols (module docstring)."""
-    return BudgetFilterGD(params, adjacency=adjacency)
+def budget_filter_gd(*, adjacency: str, measure: str = "zcdp", **params) -> BudgetFilterGD:
+    """zCDP of noisy GD under a budget filter, in a claim's own symbols (module docstring); with
+    ``measure="delta_at_eps"`` (and ``eps=``) or ``"eps_at_delta"`` (and ``delta=``) its exact
+    (eps, delta) profile instead (see :class:`BudgetFilterGD`).
+
+    >>> import sympy as sp
+    >>> sigma, t, R, G, N, T, d = sp.IndexedBase("sigma"), sp.Symbol("t"), *sp.symbols("R G N T delta")
+    >>> sc = budget_filter_gd(adjacency="replace", noise_multiplier=sigma[t], budget=R, clip=G, n_samples=N,
+    ...                       horizon=T, measure="eps_at_delta", delta=d)
+    """
+    return BudgetFilterGD(params, adjacency=adjacency, measure=measure)
 
 
 class DPAudit(MappedScenario):

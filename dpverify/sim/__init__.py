@@ -16,6 +16,7 @@ schedules   uniform (the budget spent evenly) and total_cost; a paper keeps its 
 algorithms  pgd, coupled_pgd, gd
 moments     exact moments of noisy GD on diagonal quadratics
 momentum    momentum_pgd (bias-corrected momentum) and its exact quadratic moments
+heavy_ball  heavy_ball_pgd (Polyak's heavy-ball momentum) and its exact quadratic moments
 sgd         psgd (noisy mini-batch SGD), minibatch_grad, sampling_noise_moments
 
 Every Monte Carlo simulator takes ``workers`` (default: all CPUs) and
@@ -31,6 +32,7 @@ from .._lazy import attach
 if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify._lazy)
     from .adaptive import AdaptiveResult, adaptive_gd, adaptive_moments, quadratic_path_moments
     from .algorithms import FUSED_PATHS, coupled_pgd, gd, pgd
+    from .heavy_ball import heavy_ball_moments_mp, heavy_ball_pgd, heavy_ball_quadratic_mean_var
     from .huber import HuberRegression
     from .kernels import fused_enabled, numba_available, set_fused
     from .moments import pgd_quadratic_mean_var, pgd_quadratic_moments, pgd_quadratic_variance

@@ -6,8 +6,8 @@ from dataclasses import KW_ONLY, dataclass, field, fields, replace
 from typing import Any, Callable, Mapping
 
 import sympy as sp
-from .domain import ClaimError, Domain, DomainError
-from .statements import Constant, Inequality, Minimiser, Statement, _set, expand_definitions, symbol_names
+from .domain import ClaimError, Domain, DomainError, Int, Real
+from .statements import Constant, Minimiser, Statement, _set, expand_definitions, symbol_names
 from ..errors import VERDICTS
 
 #: What a claim is about (``Claim.about``): a mathematical fact, or what an algorithm attains.
@@ -235,7 +235,7 @@ class Claim:
 
     @property
     def existential(self) -> tuple[str, ...]:
-        """The parameters some statement quantifies existentially (``Inequality(exists=...)``): the
+        """The parameters some statement quantifies existentially (``exists=`` on a statement): the
         check chooses them, so a pinned point (``--at``) may leave them out."""
         out: list[str] = []
         for s in self.statements:
@@ -331,10 +331,12 @@ class Claim:
                         self._fail(f"statement {s.name!r}: scenario", msg)
             if isinstance(s, Minimiser):
                 extra |= {s.var, str(s.index)}
-            if isinstance(s, Inequality):
-                for q in s.exists:
-                    if q not in self.domain.params:
-                        self._fail(f"statement {s.name!r}: exists", f"{q!r} is not a parameter of the domain")
+            for q in s.exists:
+                if q not in self.domain.params:
+                    self._fail(f"statement {s.name!r}: exists", f"{q!r} is not a parameter of the domain")
+                if not isinstance(self.domain.params[q], (Real, Int)):
+                    self._fail(f"statement {s.name!r}: exists", f"{q!r} must be a Real or Int parameter to be "
+                                                                "quantified existentially")
             for fname, expr in s.expressions().items():
                 used = self._expanded_names(expr)
                 unknown = sorted(used - allowed - extra)

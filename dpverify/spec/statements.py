@@ -3,7 +3,7 @@ and suprema, printed constants; and the expression helpers they share."""
 from __future__ import annotations
 
 from dataclasses import KW_ONLY, dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
 import sympy as sp
 from .domain import ClaimError
@@ -95,12 +95,24 @@ class Statement:
     ``skip`` names checks not to run on it (e.g. ``("symbolic",)`` for nested sums SymPy cannot
     simplify within its time limit); at least one check must remain. ``reading`` puts it under one of
     the claim's alternative :class:`~dpverify.spec.Reading` s (empty: the claim as read by default).
+
+    ``exists`` names a domain parameter quantified existentially: the statement reads "for every
+    value of the other parameters there is a value of this one (in its domain and search box) at
+    which it holds". :class:`Inequality`, :class:`ExpectationBound` and :class:`SupBound` accept it
+    (one parameter, a ``Real`` or an ``Int`` of the domain); the other kinds refuse it where the
+    statement is built, naming the statement and the parameter. Example::
+
+        ExpectationBound("a tuned step reaches Delta/4", bound=Delta / 4, exists=("eta",),
+                         scenario=noisy_gd(problem="pl", smooth=M, curvature=mu, step=eta, ...))
     """
 
     name: str
     _: KW_ONLY
     skip: tuple = ()
     reading: str = ""
+    exists: tuple = ()
+    #: whether this kind of statement can quantify a parameter existentially (``exists=``)
+    EXISTS_SUPPORTED: ClassVar[bool] = False
 
     def _owner(self) -> str:
         return f"{type(self).__name__} {self.name!r}"
@@ -114,6 +126,27 @@ class Statement:
         if not isinstance(self.reading, str):
             raise ClaimError(f"{self._owner()}: reading must be the name of one of the claim's readings (a "
                              f"string), got {self.reading!r}")
+        self._check_exists()
+
+    def _check_exists(self) -> None:
+        """Normalise ``exists`` to a tuple of names; refuse it on a kind that cannot quantify
+        existentially, or with more than one parameter (one line naming the statement)."""
+        ex = self.exists
+        if isinstance(ex, str):
+            ex = (ex,)
+        if isinstance(ex, list):
+            ex = tuple(ex)
+        if not isinstance(ex, tuple) or not all(isinstance(q, str) and q for q in ex):
+            raise ClaimError(f"{self._owner()}: exists must name domain parameters (a tuple of strings), got "
+                             f"{self.exists!r}")
+        _set(self, "exists", ex)
+        if ex and not self.EXISTS_SUPPORTED:
+            raise ClaimError(f"{self._owner()}: exists={ex!r}: the statement kind {type(self).__name__} cannot quantify "
+                             f"{', '.join(ex)} existentially (exists= is for Inequality, ExpectationBound and "
+                             f"SupBound)")
+        if len(ex) > 1:
+            raise ClaimError(f"{self._owner()}: exists={ex!r}: one existentially quantified parameter is "
+                             f"supported, got {len(ex)}")
 
     def expressions(self) -> dict[str, sp.Basic]:
         """The statement's SymPy expressions by field name (for validation and scaling)."""
@@ -161,10 +194,10 @@ class Inequality(Statement):
     ``reparam`` maps symbols to expressions in fresh positive symbols that encode the hypotheses
     (e.g. ``kappa -> 1 + k``) so that SymPy's sign reasoning can attempt a proof.
 
-    ``exists`` names domain parameters that are quantified existentially: the statement is "for
-    every value of the other parameters there EXISTS a value of these (in their domain and search
+    ``exists`` names a domain parameter that is quantified existentially: the statement is "for
+    every value of the other parameters there EXISTS a value of this one (in its domain and search
     box) with lhs <= rhs" -- e.g. the Renyi order of an RDP-to-DP conversion, or the step size
-    of a tuned rate. The check optimises the margin over them before the outer search.
+    of a tuned rate. The check optimises the margin over it before the outer search.
 
     ``trivial``: where the statement is trivially true, a SymPy relation in the claim's symbols
     (e.g. ``sp.Ge(rhs, 1)`` for a probability bound); the checks then report the share of their
@@ -176,16 +209,14 @@ class Inequality(Statement):
     rhs: sp.Basic = None
     strict: bool = False
     reparam: Mapping = field(default_factory=dict)
-    exists: tuple = ()
     trivial: Any = None
+    EXISTS_SUPPORTED: ClassVar[bool] = True
 
     def __post_init__(self):
         super().__post_init__()
         _set(self, "lhs", _expr_field(self._owner(), "lhs", self.lhs))
         _set(self, "rhs", _expr_field(self._owner(), "rhs", self.rhs))
         _trivial_field(self._owner(), self.trivial)
-        if isinstance(self.exists, str):
-            _set(self, "exists", (self.exists,))
         if not isinstance(self.strict, bool):
             raise ClaimError(f"{self._owner()}: strict must be True or False, got {self.strict!r}")
 
@@ -312,11 +343,20 @@ class ExpectationBound(Statement):
     a problem class, draws problems from that class, and computes the statistic exactly
     (quadratics) or by Monte Carlo. The bound may use the scenario's observables (quantities
     measured along the run, e.g. ``E||v_{t+1}||^2``).
+
+    ``exists=("eta",)``: "for every value of the other parameters there is a step eta with
+    E[statistic] <= bound" (see :class:`Statement`). The exact check tries every value of a grid
+    over the parameter's search box (every value, when it is an ``Int`` with a finite domain of at
+    most ``dpverify.checks.exists.EXHAUSTIVE`` values) on each drawn problem; ``holds`` needs one value
+    whose expectation meets the bound, ``violated`` needs every value to fail, which only the
+    exhaustive case shows (a grid that finds no value is ``inconclusive``). Monte Carlo can only
+    confirm: it runs the value the exact expectation (or a pilot run) chooses.
     """
 
     bound: sp.Basic = None
     scenario: Any = None
     trivial: Any = None
+    EXISTS_SUPPORTED: ClassVar[bool] = True
 
     def __post_init__(self):
         super().__post_init__()
@@ -348,6 +388,10 @@ class SupBound(Statement):
     (a lower confidence bound on delta above the claimed delta) but never supports it alone.
     ``trivial``: where the bound is trivially true (e.g. ``sp.Ge(bound, 2)`` for a gap of losses
     bounded by 1), as on :class:`Inequality`.
+    ``exists=("sigma",)``: "for every value of the other parameters there is a value of sigma with
+    measured <= bound" (see :class:`Statement`), decided as on :class:`ExpectationBound`: ``holds``
+    from one value whose measurement's upper bound meets the bound, ``violated`` only when every
+    value of a finite ``Int`` parameter is refuted by a lower bound, else ``inconclusive``.
     """
 
     bound: sp.Basic = None
@@ -355,6 +399,7 @@ class SupBound(Statement):
     kind: str = "sensitivity"
     audit: Any = None
     trivial: Any = None
+    EXISTS_SUPPORTED: ClassVar[bool] = True
 
     def __post_init__(self):
         super().__post_init__()

@@ -185,3 +185,5 @@ CLAIMS = (GAUSS_ZCDP, GAUSS_ZCDP_PLANTED, ZCDP_TO_DP, ZCDP_TO_DP_PLANTED, BEST_O
           STABILITY_PLANTED, CAUCHY, CAUCHY_PLANTED, AM_GM, POWER_MEAN_PLANTED, LOG_LOWER, LOG_LOWER_PLANTED)
 # the ready-made scenarios' textbook results, from the sibling file (loaded by path, as this file is)
 CLAIMS += registry.load_module(str(Path(__file__).resolve().with_name("scenario_claims.py"))).CLAIMS
+# exists= on expectations and suprema, heavy-ball momentum, both directions of privacy measures
+CLAIMS += registry.load_module(str(Path(__file__).resolve().with_name("expression_claims.py"))).CLAIMS
