@@ -171,7 +171,9 @@ class AdaptiveGD(MappedScenario):
             if what not in OBSERVABLES:
                 raise TypeError(f"adaptive_gd: observable {name} = {what!r} is not one of {OBSERVABLES}")
         self._set_mc_points("adaptive_gd", mc, mc_count)
-        self.adversary_budget = ADVERSARY_BUDGET if any(isinstance(m.problem, LogisticData) for m in self.mc_spec) else 0
+        # half noisy_gd's budget: a pur-style claim has many Monte Carlo statements on the same data
+        self.adversary_budget = (ADVERSARY_BUDGET // 2 if any(isinstance(m.problem, LogisticData) for m in self.mc_spec)
+                                 else 0)
         adaptive = {k: grad in self.params.exprs[k].free_symbols for k in ("step", "noise_std")}
         self._variance = None if adaptive["step"] else _affine_variance(self.params.exprs["noise_std"], grad)
         self.supports_exact = exceeds is None and statistic != "max_dist" and self._variance is not None
