@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from ..measured import Measured
-from ..search import derive_seed
+from ..search import climb, derive_seed
 
 
 @dataclass(frozen=True)
@@ -304,6 +304,33 @@ def scenario_on(sc, inst=None, monte_carlo: bool = False) -> str:
             family = ""
     alg = getattr(sc, "algorithm", "") or ""
     return f"{alg} on {family}" if alg and family else (alg or family)
+
+
+#: an adversarial search's instance counts as a move only when it lowers the relative margin by more
+#: than this (less is the rounding of an exact measurement)
+ADVERSARY_MOVE_TOL = 1e-9
+
+
+def adversarial_search(sc, claim, stmt, cfg: Config, starts: list, score, *, runs: int, over: str,
+                       at: str) -> dict | None:
+    """The adversarial search over a scenario's instance parameters (:func:`~dpverify.search.climb` with
+    the scenario's :meth:`~dpverify.scenarios.Scenario.perturb`, ``cfg.adversary`` times its
+    ``adversary_budget`` evaluations of ``score``, moves seeded by ``(claim, statement,
+    "adversary-moves")``). The caller's ``score`` is deterministic (common random numbers). Returns
+    ``None`` when no start could be scored, else a dict: ``instance`` (the one reached, ``None`` when no
+    move improved on the starts), ``origin`` (its start's index), ``evaluations``, ``runs``,
+    ``start_margin``, ``margin``, ``chosen`` (its description) and ``text`` (a line for the evidence:
+    the search ``over`` what, from the starts ``at`` what)."""
+    budget = max(1, int(round(sc.adversary_budget * cfg.adversary)))
+    res = climb(starts, sc.perturb, score, budget, cfg.seed_for(claim.id, stmt.name, "adversary-moves"))
+    if res is None:
+        return None
+    moved = res.improvements > 0 and res.score < res.start_score - ADVERSARY_MOVE_TOL
+    text = (f"adversarial search over {over}: {res.evaluations} evaluations of {runs} runs (common random "
+            f"numbers), relative margin {res.start_score:.3g} at {at} -> {res.score:.3g}")
+    return {"instance": res.best if moved else None, "origin": res.origin, "text": text,
+            "evaluations": res.evaluations, "runs": runs, "start_margin": res.start_score, "margin": res.score,
+            "chosen": sc.describe(res.best) if moved else None}
 
 
 def inside_points(sc, claim, instances) -> list:

@@ -46,11 +46,10 @@ import mpmath
 from ..measured import Measured
 from ..numeric import Compiled, jsonable
 from ..scenarios import bind
-from ..search import climb
 from ..spec import ExpectationBound
 from ..stats import binomial_bounds, bonferroni, mean_bounds
 from ..verdict import Basis, Evidence
-from .base import Clock, Config, Triviality, scenario_on
+from .base import Clock, Config, Triviality, adversarial_search, scenario_on
 from .exists import existential
 
 #: a Monte Carlo point whose existential value no exact expectation chooses runs this share of the
@@ -309,10 +308,10 @@ ADVERSARY_ON = "plus the instance an adversarial search over start and data chos
 
 
 def _adversary(sc, claim, stmt, cfg: Config, bound: Compiled, starts: list) -> dict | None:
-    """The adversarial search over the data instances' parameters (:func:`~dpverify.search.climb`,
-    ``cfg.adversary`` times the scenario's budget): each candidate is run ``sc.adversary_runs`` times
-    with one seed for all (common random numbers), scored by its relative margin; returns the instance
-    it moved to (``None`` when no move improved on the drawn points) and a line for the evidence."""
+    """The adversarial search over the data instances' parameters (:func:`.base.adversarial_search`):
+    each candidate is run ``sc.adversary_runs`` times with one seed for all (common random numbers),
+    scored by its relative margin; returns the instance it moved to (``None`` when no move improved on
+    the drawn points) and a line for the evidence."""
     crn = cfg.seed_for(claim.id, stmt.name, "adversary")
     runs = max(2, int(sc.adversary_runs))
 
@@ -324,18 +323,12 @@ def _adversary(sc, claim, stmt, cfg: Config, bound: Compiled, starts: list) -> d
         mean, _ = sc.monte_carlo(inst, runs, crn, cfg.chunk_runs)
         return (b - float(mean)) / max(abs(b), abs(float(mean)), 1e-300)
 
-    budget = max(1, int(round(sc.adversary_budget * cfg.adversary)))
-    res = climb(starts, sc.perturb, score, budget, cfg.seed_for(claim.id, stmt.name, "adversary-moves"))
-    if res is None:
-        return None
-    moved = res.improvements > 0 and res.score < res.start_score
-    text = (f"adversarial search over the data problems' start and data: {res.evaluations} evaluations of "
-            f"{runs} runs (common random numbers), relative margin {res.start_score:.3g} at the drawn points -> "
-            f"{res.score:.3g}" + (f"; its instance replaces point {res.origin + 1}, measured afresh" if moved
-                                   else "; no move improved on the drawn points"))
-    return {"instance": res.best if moved else None, "origin": res.origin, "text": text, "evaluations": res.evaluations,
-            "runs": runs, "start_margin": res.start_score, "margin": res.score,
-            "chosen": sc.describe(res.best) if moved else None}
+    out = adversarial_search(sc, claim, stmt, cfg, starts, score, runs=runs,
+                             over="the data problems' start and data", at="the drawn points")
+    if out is not None:
+        out["text"] += (f"; its instance replaces point {out['origin'] + 1}, measured afresh"
+                        if out["instance"] is not None else "; no move improved on the drawn points")
+    return out
 
 
 def _rounded(row: dict) -> dict:

@@ -37,7 +37,7 @@ from ..search import EvaluationError, Margin, search
 from ..spec import SupBound
 from ..stats import mean_bounds
 from ..verdict import Basis, Evidence
-from .base import Clock, Config, Triviality, inside_points, scenario_on
+from .base import ADVERSARY_MOVE_TOL, Clock, Config, Triviality, adversarial_search, inside_points, scenario_on
 from .exists import existential
 
 REL_TOL = 1e-9
@@ -270,6 +270,26 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
                          "search measuring as the confirmation does found this instance"] + a_notes
                 verdict, meas, b, inst = a_verdict, a_meas, a_b, a_inst
                 found_by = "second search, confirming measurements"
+    adversary = None
+    if cfg.at is None and verdict != "violated" and sc.adversary_budget and cfg.adversary > 0:
+        starts = [i for k, i in enumerate((worst_inst, cand))
+                  if i is not None and (k == 0 or jsonable(i) != jsonable(worst_inst))]
+        adversary = _adversary(sc, claim, stmt, cfg, margin, search_runs, starts)
+        chosen = adversary["instance"] if adversary is not None else None
+        if adversary is not None and chosen is None:
+            adversary["text"] += "; no move improved on it"
+        if chosen is not None:
+            c_verdict, c_meas, c_b, c_notes = confirm(chosen)
+            adversary["confirmed"] = c_verdict
+            if c_verdict == "violated" or _rel_margin(c_meas, c_b) < _rel_margin(meas, b) - ADVERSARY_MOVE_TOL:
+                notes = [f"the confirmation at the {found_by} gave {_describe(meas)} vs bound {b:.6g} ({verdict}); the "
+                         "adversarial search's instance, confirmed at a fresh seed, is worse"] + c_notes
+                verdict, meas, b, inst = c_verdict, c_meas, c_b, chosen
+                found_by = "adversarial search from the worst instance found"
+                adversary["replaced"] = True
+            else:
+                adversary["replaced"] = False
+                adversary["text"] += "; at a fresh seed it was no worse than the search's"
     value, upper = meas.value, meas.upper
     conf = meas.confidence if meas.kind == "estimate" else None
     scale = max(abs(b), 1e-300)
@@ -289,7 +309,30 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
                          "measured": worst_mg.value, "bound": worst_mg.bound,
                          "ratio": worst_mg.value / worst_mg.bound if worst_mg.bound else None}
         data["simplest"] = jsonable(sc.point(cand))
+    basis = _basis(stmt, sc, meas, inst)
+    if adversary is not None:
+        detail += f"; {adversary['text']}"
+        data["adversary"] = {k: v for k, v in adversary.items() if k not in ("instance", "text")}
+        basis = Basis(basis.kind, f"{basis.on}; {ADVERSARY_ON}" if basis.on else ADVERSARY_ON)
     return Evidence(stmt.kind, stmt.name, verdict, samples=samples, confidence=conf, min_margin=m,
                     value=value, bound=b, point=jsonable(sc.point(inst)), counterexample=ce,
-                    seconds=clock.seconds, detail=detail, data=data, basis=_basis(stmt, sc, meas, inst),
-                    coverage=cov)
+                    seconds=clock.seconds, detail=detail, data=data, basis=basis, coverage=cov)
+
+
+#: what the evidence's basis adds when an adversarial search ran from the search's worst instance
+ADVERSARY_ON = "plus an adversarial search over the data and the replaced sample (its instance confirmed afresh)"
+
+
+def _rel_margin(meas: Measured, b: float) -> float:
+    """``(b - upper) / |b|`` (the value where the upper end is unknown): below 0 the bound is not shown."""
+    upper = meas.upper if math.isfinite(meas.upper) else meas.value
+    return (b - upper) / max(abs(b), 1e-300)
+
+
+def _adversary(sc, claim, stmt, cfg: Config, margin, runs: int, starts: list) -> dict | None:
+    """The adversarial search (:func:`.base.adversarial_search`) from the search's worst instance and
+    its simplest one, each candidate scored by ``margin`` (measured as the search measures: its runs,
+    its seed, so common random numbers); the instance it reaches is then confirmed by the caller at the
+    confirmation's seed (the search's own numbers decide nothing)."""
+    return adversarial_search(sc, claim, stmt, cfg, starts, lambda inst: margin(inst).m, runs=runs,
+                              over="the data and the replaced sample", at="the search's worst instance")

@@ -44,6 +44,11 @@ apply when the step does not depend on ``grad`` and the noise *variance* is affi
 (``s_t^2 = a_t + b_t g^2``): every schedule, and noise proportional to the gradient norm. Monte
 Carlo runs the algorithm itself, per run, on quadratics, :class:`~dpverify.scenarios.LogisticData`
 or :class:`CosineData`, whose constants are measured and mapped back onto the claim's symbols.
+
+Adversarial search (claims with :class:`~dpverify.scenarios.LogisticData` among their ``mc`` points): as
+for ``noisy_gd``, the Monte Carlo check moves a data problem's start and the curvature its data lose along
+a direction (:meth:`AdaptiveGD.perturb`) by :func:`~dpverify.search.climb` with common random numbers,
+and measures the instance it reaches afresh, with the drawn point's own seed (``data["adversary"]``).
 """
 from __future__ import annotations
 
@@ -62,7 +67,7 @@ from ..sim.adaptive import adaptive_gd as _simulate
 from ..sim.adaptive import adaptive_moments, quadratic_path_moments
 from ..sim.losses import CosineSum
 from .base import T_INDEX, MappedScenario, ParamMap
-from .gd import LogisticData
+from .gd import ADVERSARY_BUDGET, LogisticData
 
 GRAD = sp.Symbol("g")
 PROBLEMS = ("smooth", "convex", "strongly_convex")
@@ -166,6 +171,9 @@ class AdaptiveGD(MappedScenario):
             if what not in OBSERVABLES:
                 raise TypeError(f"adaptive_gd: observable {name} = {what!r} is not one of {OBSERVABLES}")
         self._set_mc_points("adaptive_gd", mc, mc_count)
+        # half noisy_gd's budget: a pur-style claim has many Monte Carlo statements on the same data
+        self.adversary_budget = (ADVERSARY_BUDGET // 2 if any(isinstance(m.problem, LogisticData) for m in self.mc_spec)
+                                 else 0)
         adaptive = {k: grad in self.params.exprs[k].free_symbols for k in ("step", "noise_std")}
         self._variance = None if adaptive["step"] else _affine_variance(self.params.exprs["noise_std"], grad)
         self.supports_exact = exceeds is None and statistic != "max_dist" and self._variance is not None
@@ -413,6 +421,15 @@ class AdaptiveGD(MappedScenario):
         res = _simulate(p, theta1, self.rule_at(inst["point"]), self._T(inst["point"]), runs, seed,
                         chunk_runs=chunk_runs, statistic=stat, track=need)
         return res.mean, res.var
+
+    def perturb(self, inst, rng, scale):
+        """A :class:`~dpverify.scenarios.LogisticData` instance moved inside its class (its start and the
+        curvature its data lose along a direction, :meth:`LogisticData.moved`), its constants (gap,
+        distance and gradient at the start) measured again; ``None`` for quadratics and
+        :class:`CosineData`."""
+        if "problem" not in inst or "mc" not in inst:
+            return None
+        return self.moved_data_instance(inst, _data_spec(inst["problem"]), rng, scale)
 
     def rounding_tolerance(self, inst, value) -> float:
         pt = inst["point"]

@@ -479,6 +479,19 @@ class MappedScenario(Scenario):
                 out.append(inst)
         return out
 
+    def moved_data_instance(self, inst, spec, rng, scale: float):
+        """The data instance ``inst`` (of :class:`MCPoint` ``inst["mc"]``) with its problem ``spec``
+        moved by ``spec.moved(rng, scale)`` (the adversarial search's step inside the class), its
+        constants measured again and its drawn parameters kept (:meth:`complete_mc_point`); ``None``
+        when the problem has no moves or the moved point is outside the hypotheses."""
+        if not hasattr(spec, "moved"):
+            return None
+        moved = spec.moved(rng, scale)
+        pt = self.complete_mc_point(inst["mc"], moved, None, drawn=inst["point"])
+        if pt is None:
+            return None
+        return {**self.data_instance(pt, moved), "mc": inst["mc"]}
+
     def complete_mc_point(self, k: int, problem, seed: int | None, drawn: Mapping | None = None):
         """The claim point of :class:`MCPoint` ``k`` on ``problem`` (its own, or a moved copy): its
         params, the measured constants, ``then``, and the free parameters drawn with ``seed`` (or,

@@ -157,6 +157,30 @@ class LogisticData(SyntheticData):
                 "init_gap": float(p.value(self.theta1()) - p.f_star),
                 "feature_norm": float(np.linalg.norm(p.X, axis=1).max())}
 
+    def moved(self, rng, scale: float) -> "LogisticData":
+        """A neighbour for the adversarial search: the start moved in the box ``|theta_i| <= 4 / scale``
+        of the data's scale, or ``align`` moved (kept at norm at most 1: rows keep norm at most the
+        data's scale), or both; one move in four takes all the curvature the data add from the start's
+        direction (the data analogue of the quadratic's slow mode). ``scale`` in (0, 1] is the step.
+
+        >>> LogisticData(n=20, d=2).moved(np.random.default_rng(0), 0.5).d
+        2
+        """
+        d, box = self.d, 4.0 / self.scale
+        start = self.theta1() if self.start else np.zeros(d)
+        align = np.asarray(self.align, float) if self.align else np.zeros(d)
+        kind = int(rng.integers(0, 4))
+        if kind in (0, 2):
+            start = np.clip(start + scale * box * rng.normal(size=d), -box, box)
+        if kind in (1, 2):
+            align = align + scale * rng.normal(size=d)
+            align = align / max(1.0, float(np.linalg.norm(align)))
+        if kind == 3:
+            if not np.any(start):
+                start = np.clip(box * rng.normal(size=d), -box, box)
+            align = start / np.linalg.norm(start)
+        return replace(self, start=tuple(start.tolist()), align=tuple(align.tolist()))
+
     def to_json(self) -> dict:
         out = super().to_json()
         out.update({k: list(getattr(self, k)) for k in ("start", "align") if getattr(self, k)})
@@ -525,33 +549,13 @@ class NoisyGD(MappedScenario):
         return lambda th: (base(th) > thr).astype(float)
 
     def perturb(self, inst, rng, scale):
-        """A data instance moved inside its class: the start theta_1 (in the box ``|theta_i| <= 4 /
-        scale`` of the data's scale) and the direction and share of curvature taken from the data
-        (``align``, rows kept at norm at most the data's scale); one move in four takes all of it
-        from the start's direction (the data analogue of the quadratic's slow mode). The measured
-        constants and the point are computed again (:meth:`complete_mc_point`); ``None`` for a
-        quadratic instance or a point the move takes outside the hypotheses."""
+        """A data instance moved inside its class (:meth:`LogisticData.moved`: the start theta_1 and the
+        direction and share of curvature taken from the data); the measured constants and the point are
+        computed again (:meth:`~dpverify.scenarios.base.MappedScenario.moved_data_instance`); ``None`` for
+        a quadratic instance or a point the move takes outside the hypotheses."""
         if "problem" not in inst or "mc" not in inst:
             return None
-        spec = self._data_problem(inst)
-        d, box = spec.d, 4.0 / spec.scale
-        start = spec.theta1() if spec.start else np.zeros(d)
-        align = np.asarray(spec.align, float) if spec.align else np.zeros(d)
-        kind = int(rng.integers(0, 4))
-        if kind in (0, 2):
-            start = np.clip(start + scale * box * rng.normal(size=d), -box, box)
-        if kind in (1, 2):
-            align = align + scale * rng.normal(size=d)
-            align = align / max(1.0, float(np.linalg.norm(align)))
-        if kind == 3:
-            if not np.any(start):
-                start = np.clip(box * rng.normal(size=d), -box, box)
-            align = start / np.linalg.norm(start)
-        moved = replace(spec, start=tuple(start.tolist()), align=tuple(align.tolist()))
-        pt = self.complete_mc_point(inst["mc"], moved, None, drawn=inst["point"])
-        if pt is None:
-            return None
-        return {**self.data_instance(pt, moved), "mc": inst["mc"]}
+        return self.moved_data_instance(inst, self._data_problem(inst), rng, scale)
 
     def rounding_tolerance(self, inst, value) -> float:
         """An absolute bound on the float64 error of one deterministic run's statistic."""

@@ -19,7 +19,9 @@ is mapped onto the claim's symbol for it (so a bound in ``L`` is evaluated at th
 the instance allows). The search draws data sets and replaced samples by Hypothesis, and offers
 the analytic worst case (:meth:`GDSensitivity.instance_at`: every other sample without features, the
 differing sample's Huber gradient saturated and reversed) and a structured variant of it as shapes
-among those it draws.
+among those it draws. From the worst instance found, the supremum check climbs
+(:meth:`GDSensitivity.perturb`, ``ADVERSARY_BUDGET`` evaluations) and confirms the instance it reaches
+(``data["adversary"]``; ``dpverify check --adversary 0`` turns it off).
 
 Parameters (mapped onto a claim's symbols): ``smooth`` (M), ``step`` (eta), ``horizon`` (T),
 ``n_samples`` (n), optional ``curvature`` (mu, default 0) and ``lipschitz`` (the claim symbol that
@@ -38,6 +40,10 @@ from .measuring import ULP
 
 FAMILIES = ("least_squares", "logistic", "huber")
 _SMOOTH_FACTOR = {"least_squares": 1.0, "logistic": 0.25, "huber": 1.0}
+#: the largest label the adversarial search moves a least-squares or Huber label to
+LABEL_CAP = 1e3
+#: evaluations of the adversarial search over the data and the replaced sample, per statement
+ADVERSARY_BUDGET = 24
 # Hypothesis strategies of the instance shapes, built once (building them per draw costs more than drawing)
 _SHAPES = {"canonical": st.integers(0, 2), "bool": st.booleans(), "ridge": st.floats(0.0, 0.9),
            "dim": st.integers(1, 3), "seed": st.integers(0, 2**32 - 1), "structured": st.integers(0, 2).map(lambda k: k == 2),
@@ -99,6 +105,7 @@ class GDSensitivity(MappedScenario):
     REQUIRED = ("smooth", "step", "horizon", "n_samples")
     OPTIONAL = ("curvature", "lipschitz")
     search_runs = 2
+    adversary_budget = ADVERSARY_BUDGET
 
     def __init__(self, params, *, families=FAMILIES, what: str = "GD"):
         super().__init__(params)
@@ -208,6 +215,56 @@ class GDSensitivity(MappedScenario):
         y[-1] = s
         return self._finish({"point": dict(point), "family": "huber", "lam": float(lam), "X": X.tolist(),
                              "y": y.tolist(), "x_new": [u], "y_new": -s, "w0": [0.0]})
+
+    def perturb(self, inst, rng, scale):
+        """A neighbour of ``inst`` inside the class, for the adversarial search: one of the replaced
+        sample ``x_n`` or its replacement moved (a Gaussian step of ``scale`` times the largest feature
+        norm the smoothness allows), both set to that norm along their directions, their labels moved
+        (least squares, Huber: a step of ``scale`` times the labels' size, ``|y| <= LABEL_CAP``; logistic:
+        a sign flipped), the other samples shrunk or moved, the start ``w_0`` moved, or the ridge
+        ``lam`` moved in ``[curvature, M)`` (features rescaled to stay inside the smoothness). Features
+        are kept at ``||x||^2 <= (M - lam)`` (``4 (M - lam)`` for logistic); the instance is measured again."""
+        v = self._values(inst["point"])
+        fam, lam = inst["family"], float(inst["lam"])
+        X, y = np.array(inst["X"], float), np.array(inst["y"], float)
+        x_new, y_new, w0 = np.array(inst["x_new"], float), float(inst["y_new"]), np.array(inst["w0"], float)
+        n, d = X.shape
+        kind = int(rng.integers(0, 7))
+        if kind == 6:
+            lo = v["mu"]
+            frac = (lam - lo) / (v["M"] - lo) if v["M"] > lo else 0.0
+            lam = lo + float(np.clip(frac + scale * rng.normal(), 0.0, 0.95)) * (v["M"] - lo)
+        cap = math.sqrt(max(v["M"] - lam, 0.0) / _SMOOTH_FACTOR[fam])
+        if kind in (0, 1):
+            row = x_new if kind == 0 else X[-1]
+            row += scale * cap * rng.normal(size=d)
+        elif kind == 2:
+            for a in (X[-1], x_new):
+                nrm = np.linalg.norm(a)
+                a[:] = cap * (a / nrm if nrm > 0 else np.eye(d)[0])
+        elif kind == 3:
+            if fam == "logistic":
+                if rng.integers(0, 2):
+                    y_new = -y_new
+                else:
+                    y[-1] = -y[-1]
+            else:
+                size = max(1.0, abs(y_new), abs(y[-1]))
+                y[-1] += scale * size * rng.normal()
+                y_new += scale * size * rng.normal()
+                y[-1], y_new = float(np.clip(y[-1], -LABEL_CAP, LABEL_CAP)), float(np.clip(y_new, -LABEL_CAP, LABEL_CAP))
+        elif kind == 4 and n > 1:
+            if rng.integers(0, 2):
+                X[:-1] *= 1.0 - scale * rng.uniform()
+            else:
+                X[:-1] += scale * cap * rng.normal(size=(n - 1, d))
+        elif kind == 5:
+            w0 += scale * max(1.0, float(np.linalg.norm(w0))) * rng.normal(size=d)
+        rows = np.vstack([X, x_new])
+        norms = np.linalg.norm(rows, axis=1, keepdims=True)
+        rows = rows * np.minimum(1.0, cap / np.maximum(norms, 1e-300))
+        return self._finish({"point": dict(inst["point"]), "family": fam, "lam": lam, "X": rows[:n].tolist(),
+                             "y": y.tolist(), "x_new": rows[n].tolist(), "y_new": y_new, "w0": w0.tolist()})
 
     def distance_error(self, inst) -> float:
         """An estimate of the rounding in ``||w_T - w_T'||``: ``4 (n + D + 2)`` roundings per step of the

@@ -21,7 +21,10 @@ logistic family it is measured by Monte Carlo over noise and sampling.
 
 The data and the replaced sample are drawn by Hypothesis; one draw in four is the class's extreme
 pair: the replaced sample at norm G and its replacement its negative (the largest change of one
-per-sample gradient a G-Lipschitz loss allows).
+per-sample gradient a G-Lipschitz loss allows). From the worst instance the search finds, the supremum
+check climbs (:meth:`CoupledStability.perturb`, :func:`~dpverify.search.climb`: the data, the replaced
+sample, its replacement and an unmapped noise level moved, measured with the search's seed) and
+confirms the instance it reaches at a fresh seed (``data["adversary"]``).
 """
 from __future__ import annotations
 
@@ -35,12 +38,16 @@ from .base import MappedScenario
 from ..measured import Measured
 from .measuring import ULP, estimate
 
+#: evaluations of the adversarial search over the data and the replaced sample, per statement
+ADVERSARY_BUDGET = 16
+
 
 class CoupledStability(MappedScenario):
     REQUIRED = ("lipschitz", "step", "horizon", "n_samples", "smooth")
     OPTIONAL = ("noise_std", "batch")
     STEPWISE = ("step", "noise_std")
     search_runs = 256
+    adversary_budget = ADVERSARY_BUDGET
 
     def __init__(self, params, *, families=("linear",), adjacency="replace"):
         super().__init__(params)
@@ -96,6 +103,37 @@ class CoupledStability(MappedScenario):
         noise = v["noise"].tolist() if "noise" in v else 1.0
         return {"point": dict(point), "family": "linear", "X": X.tolist(), "x_new": [-v["G"]], "index": 0,
                 "noise": noise}
+
+    def perturb(self, inst, rng, scale):
+        """A neighbour of ``inst`` inside the class, for the adversarial search: the replaced sample
+        ``x_0`` or its replacement moved (a Gaussian step of ``scale`` G), the replacement moved towards
+        ``-x_0`` (by the share ``scale``), the other samples moved, or the noise level moved in [0, 2]
+        (when the claim does not map it). Rows are kept at norm at most G (linear losses) or exactly G
+        (logistic losses, which are G-Lipschitz only there)."""
+        v = self._values(inst["point"])
+        G = float(v["G"])
+        X, x_new = np.array(inst["X"], float), np.array(inst["x_new"], float)
+        noise = inst["noise"]
+        n, d = X.shape
+        kind = int(rng.integers(0, 5 if isinstance(noise, list) else 6))
+        if kind == 0:
+            x_new += scale * G * rng.normal(size=d)
+        elif kind == 1:
+            X[0] += scale * G * rng.normal(size=d)
+        elif kind == 2:
+            x_new = (1 - scale) * x_new - scale * X[0]
+        elif kind == 3 and n > 1:
+            X[1:] += scale * G * rng.normal(size=(n - 1, d))
+        elif kind == 4:
+            for row in (X[0], x_new):
+                nrm = np.linalg.norm(row)
+                row[:] = G * (row / nrm if nrm > 0 else np.eye(d)[0])
+        elif kind == 5:
+            noise = float(np.clip(noise + scale * rng.normal(), 0.0, 2.0))
+        rows = np.vstack([X, x_new])
+        norms = np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-300)
+        rows = rows * (np.minimum(1.0, G / norms) if inst["family"] == "linear" else G / norms)
+        return {**inst, "X": rows[:n].tolist(), "x_new": rows[n].tolist(), "noise": noise}
 
     def _problems(self, inst):
         X = np.asarray(inst["X"], float)

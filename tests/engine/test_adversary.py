@@ -10,7 +10,7 @@ import numpy as np
 
 from dpverify import registry
 from dpverify.checks import Config
-from dpverify.checks import monte_carlo
+from dpverify.checks import monte_carlo, sup
 from dpverify.scenarios import LogisticData, bind
 from dpverify.scenarios.gd import aligned_data
 from dpverify.search import climb
@@ -66,3 +66,61 @@ def test_the_monte_carlo_check_measures_the_chosen_instance_afresh():
     assert all(p.get("mc") is not None for p in sc.mc_instances(0))
     off = monte_carlo.check(stmt, claim, Config(seed=0, adversary=0))
     assert "adversary" not in off.data and off.verdict == "holds" and ev.verdict == "violated"
+
+
+def _bound(scenario_id, statement=0):
+    claim = registry.get(scenario_id, [str(TEXTBOOK)])
+    stmt = claim.statements[statement]
+    return claim, stmt, bind(stmt.scenario, claim)
+
+
+def test_sensitivity_moves_stay_in_the_class_and_are_deterministic():
+    claim, stmt, sc = _bound("textbook/thm-gd-sensitivity-convex")
+    inst = sc.instance_at({"M": 2.0, "eta": 0.5, "T": 3, "n": 3, "L": 1.0})
+    a, b = np.random.default_rng(1), np.random.default_rng(1)
+    for _ in range(40):
+        moved = sc.perturb(inst, a, 0.5)
+        assert moved == sc.perturb(inst, b, 0.5)
+        room = (2.0 - moved["lam"]) / {"least_squares": 1.0, "logistic": 0.25, "huber": 1.0}[moved["family"]]
+        rows = np.vstack([moved["X"], moved["x_new"]])
+        assert 0.0 <= moved["lam"] < 2.0 and np.linalg.norm(rows, axis=1).max() ** 2 <= room * (1 + 1e-12)
+        assert moved["distance"] >= 0 and moved["L"] >= 0      # measured again
+        inst = moved
+
+
+def test_stability_moves_keep_the_lipschitz_constant():
+    claim, stmt, sc = _bound("textbook/thm-gd-stability")
+    pt = {"G": 2.0, "eta": 0.1, "M": 4.0, "T": 3, "N": 3}
+    rng = np.random.default_rng(0)
+    for family in ("linear", "logistic"):
+        inst = {**sc.instance_at(pt), "family": family, "X": [[1.0, 0.0]] * 3, "x_new": [0.0, 1.0], "noise": 1.0}
+        for _ in range(30):
+            inst = sc.perturb(inst, rng, 1.0)
+            norms = np.linalg.norm(np.vstack([inst["X"], inst["x_new"]]), axis=1)
+            assert norms.max() <= 2.0 * (1 + 1e-12) and 0.0 <= inst["noise"] <= 2.0
+            if family == "logistic":
+                assert np.allclose(norms, 2.0)
+
+
+def test_the_supremum_check_climbs_from_the_worst_instance_and_confirms_afresh():
+    claim, stmt, sc = _bound("textbook/thm-gd-sensitivity-convex")
+    ev = sup.check(stmt, claim, Config(seed=3))
+    adv = ev.data["adversary"]
+    assert 0 < adv["evaluations"] <= sc.adversary_budget and adv["margin"] <= adv["start_margin"]
+    assert "adversarial search" in ev.basis.on and "adversarial search" in ev.detail
+    if adv["chosen"] is not None:        # moved: confirmed at the confirmation's seed, never the search's
+        assert adv["confirmed"] in ("holds", "inconclusive", "violated") and "replaced" in adv
+    again = sup.check(stmt, claim, Config(seed=3))
+    assert again.data["adversary"] == adv and again.value == ev.value
+    off = sup.check(stmt, claim, Config(seed=3, adversary=0))
+    assert "adversary" not in off.data and "adversarial" not in off.basis.on
+    assert ev.verdict == off.verdict == "holds" and ev.value >= off.value - 1e-12
+
+
+def test_adaptive_logistic_moves_measure_the_start_again():
+    from dpverify.scenarios.adaptive import AdaptiveGD, measured_constants
+    spec = LogisticData(n=40, d=3, lam=0.05)
+    moved = spec.moved(np.random.default_rng(4), 1.0)
+    assert isinstance(moved, LogisticData) and (moved.start or moved.align)
+    assert measured_constants(moved) != measured_constants(spec)
+    assert AdaptiveGD.perturb(None, {"point": {}}, np.random.default_rng(0), 1.0) is None   # a quadratic: no move
