@@ -9,7 +9,8 @@ A verdict is stored under a key (SHA-256) made of
 
 * the **claim's content** (:func:`claim_fingerprint`): every field of the claim, its statements and
   domain (SymPy expressions by ``srepr``), its scenarios (the arguments they were made with), the
-  claims it builds on, and the **code of every function it calls** -- a function is fingerprinted
+  claims it builds on (an object with a ``_fingerprint_state()`` method by what that returns: its
+  definition, not its caches), and the **code of every function it calls** -- a function is fingerprinted
   by its bytecode and constants, its defaults and closure, and, recursively, every function, class
   and value of the claims' own code it refers to by name; a module of the claims' own code it refers
   to counts with its whole source file. The engine's functions and classes count by name only: the
@@ -280,6 +281,11 @@ class _Fingerprint:
     def _instance(self, obj) -> None:
         cls = type(obj)
         self._class(cls)
+        state_of = getattr(obj, "_fingerprint_state", None)
+        if callable(state_of):                    # a class that says what defines it (not its caches)
+            self.put("state")
+            self.add(state_of())
+            return
         made = getattr(obj, "_made_with", None)
         if made is not None:                      # a scenario: the arguments it was made with
             self.put("made-with")

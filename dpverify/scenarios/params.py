@@ -67,11 +67,9 @@ class ParamMap:
         return key in self.exprs
 
     def validate_for(self, claim) -> str | None:
-        from ..spec import symbol_names
-
         allowed = set(claim.domain.params) | {str(k) for k in claim.definitions}
         for k, e in self.exprs.items():
-            names = symbol_names(claim.expand(e))
+            names = claim.expanded_names(e)
             if k in self.stepwise:
                 names.discard(str(self.index))
             elif str(self.index) in names and str(self.index) not in allowed:

@@ -338,7 +338,7 @@ class Claim:
                     self._fail(f"statement {s.name!r}: exists", f"{q!r} must be a Real or Int parameter to be "
                                                                 "quantified existentially")
             for fname, expr in s.expressions().items():
-                used = self._expanded_names(expr)
+                used = self.expanded_names(expr)
                 unknown = sorted(used - allowed - extra)
                 if unknown:
                     self._fail(f"statement {s.name!r}: {fname}",
@@ -347,14 +347,14 @@ class Claim:
                                + (f" nor scenario observables ({', '.join(sorted(extra))})" if extra else ""))
             trivial = getattr(s, "trivial", None)
             if trivial is not None:  # in the claim's own symbols (a scenario's observables are not at its points)
-                unknown = sorted(self._expanded_names(trivial) - allowed)
+                unknown = sorted(self.expanded_names(trivial) - allowed)
                 if unknown:
                     self._fail(f"statement {s.name!r}: trivial",
                                f"symbol(s) {', '.join(unknown)} of {trivial} are neither domain parameters "
                                f"({', '.join(self.domain.params)}) nor definitions")
         del def_syms
 
-    def _expanded_names(self, expr) -> set[str]:
+    def expanded_names(self, expr) -> set[str]:
         """The symbol names of ``expr`` with the definitions it uses (transitively) -- the names of
         ``self.expand(expr)`` and the definitions' own, without substituting (substitution costs
         most of a paper's import time); definitions keyed by other than symbols are substituted."""

@@ -234,10 +234,18 @@ class Relation:
         self.rel, self.text = rel, text
         syms = sorted(rel.free_symbols, key=str)
         self._names = [str(s) for s in syms]
-        diff = rel.lhs - rel.rhs
-        self._f = (sp.lambdify(syms, [rel.lhs, rel.rhs], modules="math"),
-                   sp.lambdify(syms, [rel.lhs, rel.rhs], modules="mpmath"))
-        del diff
+        self._f = None   # (float, mpmath) functions of both sides, compiled on first use (start-up)
+
+    def _fingerprint_state(self):
+        """What the verdict cache's key reads of a relation (not its compiled functions)."""
+        return {"rel": self.rel, "text": self.text}
+
+    def _functions(self):
+        if self._f is None:
+            syms = sorted(self.rel.free_symbols, key=str)
+            sides = [self.rel.lhs, self.rel.rhs]
+            self._f = (sp.lambdify(syms, sides, modules="math"), sp.lambdify(syms, sides, modules="mpmath"))
+        return self._f
 
     def __repr__(self) -> str:
         return f"Relation({self.describe()!r})"
@@ -263,7 +271,7 @@ class Relation:
         op = _OPS[self.rel.rel_op]
         args = [point[n] for n in self._names]
         try:
-            a, b = self._f[0](*(float(v) for v in args))
+            a, b = self._functions()[0](*(float(v) for v in args))
             a, b = float(a), float(b)
             close = not (math.isfinite(a) and math.isfinite(b)) or abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1e-300)
         except (ValueError, ZeroDivisionError, OverflowError, TypeError):
@@ -272,7 +280,7 @@ class Relation:
             return bool(getattr(a, op)(b))
         with mpmath.workdps(40):
             try:
-                a, b = self._f[1](*(mpmath.mpf(v) for v in args))
+                a, b = self._functions()[1](*(mpmath.mpf(v) for v in args))
             except (ValueError, ZeroDivisionError, OverflowError, TypeError):
                 return False
             if isinstance(a, mpmath.mpc) or isinstance(b, mpmath.mpc):

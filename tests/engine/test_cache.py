@@ -257,3 +257,15 @@ def test_lazy_export_wins_over_its_submodule(tmp_path, package, name, kind):
             f"import {package} as P\nassert isinstance(P.{name}, types.FunctionType), P.{name}\n"
             f"from {package} import {name} as f\nassert isinstance(f, types.FunctionType)")
     _imports_after(tmp_path, code)
+
+
+def test_checking_a_claim_does_not_change_its_key():
+    """What a check compiles and caches on the claim's objects (a relation's lambdified sides, a
+    scenario's bound state) is not part of the key: the key before and after a check is the same."""
+    from dpverify import check, registry
+
+    for cid in ("hdp/lemma-2", "dni/thm-4.4", "erm/lemma-1"):
+        c = registry.get(cid)
+        before = C.verdict_key(c, OPTIONS)
+        check(c, samples=20, runs=2000)
+        assert C.verdict_key(c, OPTIONS) == before, cid
