@@ -233,28 +233,33 @@ def mixture_tail(means, weights, std, tau):
     return sum((w * normal_cdf((m - tau) / std) for m, w in zip(means, weights)), arb(0))
 
 
-def best_halfline(p_means, q_means, weights, std, eps, steps=200):
-    """A lower bound on delta(eps) of the pair P = sum_i w_i N(p_i, std^2), Q = sum_i w_i N(q_i, std^2):
-    P(X > tau) - e^eps Q(X > tau) at a rational threshold tau found by a golden-section search (any tau
-    gives a lower bound; the search only makes it good). Returns (the ball at the best tau, tau)."""
-    w = eps.exp()
-    lo = min(float(m) for m in list(p_means) + list(q_means)) - 12 * float(std)
-    hi = max(float(m) for m in list(p_means) + list(q_means)) + 12 * float(std)
-
-    def gap(t):
-        tau = ball(Fraction(t))
-        return mixture_tail(p_means, weights, std, tau) - w * mixture_tail(q_means, weights, std, tau)
-
+def best_threshold(gap, lo, hi, grid=401, steps=100):
+    """(gap(tau), tau) at the best rational threshold tau in [lo, hi] found by a grid and a golden-section
+    refinement on the balls' midpoints; ``gap`` is a lower bound on delta(eps) at every tau (a test's
+    hockey-stick value), so the search only makes the bound good, never wrong."""
+    ends = [lo + (hi - lo) * i / (grid - 1) for i in range(grid)]
+    vals = [float(gap(ball(Fraction(t))).mid()) for t in ends]
+    k = max(range(grid), key=vals.__getitem__)
+    a, b = ends[max(k - 1, 0)], ends[min(k + 1, grid - 1)]
     g = (5 ** 0.5 - 1) / 2
-    a, b = lo, hi
     for _ in range(steps):
         c, d = b - g * (b - a), a + g * (b - a)
-        if float(gap(c).mid()) >= float(gap(d).mid()):
+        if float(gap(ball(Fraction(c))).mid()) >= float(gap(ball(Fraction(d))).mid()):
             b = d
         else:
             a = c
-    best = max(((gap(t), t) for t in (lo, hi, (a + b) / 2)), key=lambda x: float(x[0].lower()))
-    return best
+    best = max((ends[k], (a + b) / 2), key=lambda t: float(gap(ball(Fraction(t))).lower()))
+    return gap(ball(Fraction(best))), best
+
+
+def best_halfline(p_means, q_means, weights, std, eps):
+    """A lower bound on delta(eps) of the pair P = sum_i w_i N(p_i, std^2), Q = sum_i w_i N(q_i, std^2):
+    P(X > tau) - e^eps Q(X > tau) at the best rational threshold tau (best_threshold). Returns (ball, tau)."""
+    w = eps.exp()
+    lo = min(float(m) for m in list(p_means) + list(q_means)) - 12 * float(std)
+    hi = max(float(m) for m in list(p_means) + list(q_means)) + 12 * float(std)
+    return best_threshold(lambda tau: mixture_tail(p_means, weights, std, tau) - w * mixture_tail(q_means, weights,
+                                                                                                  std, tau), lo, hi)
 '''
 
 GAUSSIAN = PRIVACY + r'''
@@ -295,6 +300,35 @@ def VERDICT(P, cert):
     if high <= target:
         return None, f"delta at the claimed eps' is <= {high} <= target {target}: the claim holds at the witness"
     raise Undecided(f"delta at the claimed eps' in [{low}, {high}] and the target {target} overlap")
+'''
+
+ONE_SAMPLE_SGD = PRIVACY + r'''
+def one_sample_sgd_lower(eps, std, G, n, T):
+    """A lower bound on delta(eps) of T steps of noisy SGD with one uniformly drawn sample per step
+    (replace-one neighbours, G-Lipschitz losses, noise N(0, std^2)), on the attained pair: the linear loss
+    l(theta; x) = x theta, D' = (G, ..., G), D = (-G, G, ..., G); the released increments Y_t are N(G, std^2)
+    on D' and (1 - 1/n) N(G, std^2) + (1/n) N(-G, std^2) on D, independent across steps. The event
+    {min_t Y_t < tau} has P_D = 1 - (1 - p_D)^T, P_D' = 1 - (1 - p_D')^T; P_D - e^eps P_D' at the best tau."""
+    w, a = eps.exp(), arb(1) / n
+
+    def gap(tau):
+        pp = normal_cdf((tau - G) / std)
+        pd = (1 - a) * pp + a * normal_cdf((tau + G) / std)
+        return (1 - (1 - pd) ** T) - w * (1 - (1 - pp) ** T)
+
+    g, s = float(G), float(std)
+    return best_threshold(gap, -g - 12 * s - 2 * g * T ** 0.5, g + 12 * s)
+
+
+def VERDICT(P, cert):
+    std, G, eps, claimed = NOISE_STD(P), LIPSCHITZ(P), EPS(P), BOUND(P)
+    n, T = _integer(N_SAMPLES(P)), _integer(HORIZON(P))
+    if not (_cmp(std, ">", 0) and _cmp(G, ">", 0) and n >= 1 and T >= 1):
+        return None, f"need noise std > 0, G > 0, n >= 1, T >= 1; got {std}, {G}, {n}, {T}"
+    d, tau = one_sample_sgd_lower(eps, std, G, n, T)
+    return above(d, claimed, f"delta(eps) >= {d.lower().str(12, radius=False)} > claimed "
+                 f"{claimed.upper().str(12, radius=False)} (event min_t Y_t < {tau:.6g}; n = {n}, T = {T}, "
+                 f"eps {eps.str(12, radius=False)})", f"the attained pair's delta {d} is within the claimed {claimed}")
 '''
 
 RENYI = r'''
@@ -388,4 +422,4 @@ if __name__ == "__main__":
     sys.exit(main())
 '''
 
-__all__ = ["AUDIT", "FOOTER", "GAUSSIAN", "IDENTITY", "INEQUALITY", "PRIVACY", "RENYI", "RUNTIME", "SUBSAMPLED_PAIR"]
+__all__ = ["AUDIT", "FOOTER", "GAUSSIAN", "IDENTITY", "INEQUALITY", "ONE_SAMPLE_SGD", "PRIVACY", "RENYI", "RUNTIME", "SUBSAMPLED_PAIR"]

@@ -494,3 +494,27 @@ def test_point_scenario_ball_definition_is_validated():
         PointScenario(lambda p: 0.0, "zero", ball="def other(P, data):\n    return 0\n")
     with pytest.raises(ValueError, match="not Python"):
         PointScenario(lambda p: 0.0, "zero", ball="def point_lower(P, data) return")
+
+
+@pytest.mark.parametrize("claim_id, tampered", [("hdp/eq-2", {"c": "1000000/1"}),
+                                                ("hdp/alg-1-test-composition", {"r": "1000000/1"})])
+def test_one_sample_sgd_certificates_and_tampering(claim_id, tampered, tmp_path):
+    """One-sample noisy SGD (replace-one) measured by its attained pair: check.py computes the event
+    {min_t Y_t < tau} in closed form at the best rational tau. Moved to far more noise (a larger c, or a larger
+    radius r in G = r + 1) the attained pair's delta falls below the claim: not certified."""
+    code, line = certified_then_tampered(claim_id, [], tmp_path, "one-sample-sgd", "delta(eps) >=", tampered)
+    assert code == 1 and line.startswith("NOT CERTIFIED") and "within the claimed" in line, line
+
+
+def test_one_sample_sgd_ball_bound_matches_dpverifys():
+    from dpverify.certify.runtime import ONE_SAMPLE_SGD
+    from dpverify.privacy.single_sample_sgd import single_sample_sgd_delta_lower
+
+    ns = {"__name__": "certify_runtime", "__file__": "check.py"}
+    exec(RUNTIME + ONE_SAMPLE_SGD, ns)  # noqa: S102 - the checker's own source
+    ns["ctx"].prec = 128
+    arb = ns["arb"]
+    for eps, s, G, n, T in ((1.0, 1.0, 1.0, 1, 1), (1.0, 2.5, 2.0, 2, 30), (0.3, 0.8, 1.0, 10, 200)):
+        d, _ = ns["one_sample_sgd_lower"](arb(eps), arb(s), arb(G), n, T)
+        ref = single_sample_sgd_delta_lower(eps, s, G, n, T)
+        assert abs(float(d.mid()) - ref) <= 1e-6 * max(ref, 1e-9), (eps, s, G, n, T, d, ref)
