@@ -17,6 +17,12 @@ certificate holds). Kinds of certificate:
 * ``gaussian-renyi`` -- the same measured by the Gaussian mechanism's Renyi divergence: a lower bound on
   it from its defining integral over a finite window (rigorous quadrature, ``acb.integral``), divided by
   the order, lies above the claimed bound;
+* ``privacy-point`` -- a privacy :class:`~dpverify.spec.SupBound` measured by a function of a proof (a
+  :class:`~dpverify.scenarios.PointScenario`) that carries a ball definition: ``check.py`` evaluates it at
+  the witness and certifies when its lower end lies above the claimed bound. See :mod:`dpverify.certify.point`;
+* ``one-sample-sgd`` -- the same measured on noisy SGD with one sample per step (replace-one) by its attained
+  pair's lower bound (``single_sample_sgd_privacy(bound="lower")``): the event {min_t Y_t < tau} in closed
+  form, in ball arithmetic at the best rational tau, above the claimed delta;
 * ``audit`` -- an empirical privacy audit's counts: the Clopper-Pearson bounds recomputed (bisection on
   the regularised incomplete beta in ball arithmetic) give a lower bound on delta(eps) above the claim
   (the counts themselves are recorded, not re-derived: statistical evidence at the audit's confidence);
@@ -45,6 +51,7 @@ from dataclasses import asdict, dataclass
 from ..spec import ExpectationBound, Identity, Inequality, SupBound
 from . import runtime
 from .expectation import exact_plan
+from .point import point_plan
 from .replay import monte_carlo_plans
 from .writer import NoCertificate, Plan, exact_witness, folder_name, write
 
@@ -104,8 +111,18 @@ def _gaussian_measure(stmt) -> str | None:
 
 
 def privacy_plan(claim, stmt, evidence) -> Plan:
+    from ..scenarios import PointScenario
     from ..scenarios.privacy import SubsampledDP
+    from ..scenarios.single_sample_sgd import SingleSampleSGDPrivacy
 
+    if isinstance(stmt.scenario, PointScenario):
+        return point_plan(claim, stmt, evidence)
+    if isinstance(stmt.scenario, SingleSampleSGDPrivacy) and stmt.scenario.bound_kind == "lower":
+        ex = stmt.scenario.params.exprs
+        return Plan("one-sample-sgd", f"{stmt.name}: delta(eps) of one-sample noisy SGD's attained pair <= claimed",
+                    _witness(claim, evidence),
+                    {"NOISE_STD": ex["noise_std"], "LIPSCHITZ": ex["lipschitz"], "N_SAMPLES": ex["n_samples"],
+                     "HORIZON": ex["horizon"], "EPS": ex["eps"], "BOUND": stmt.bound}, runtime.ONE_SAMPLE_SGD)
     if isinstance(stmt.scenario, SubsampledDP):
         ex = stmt.scenario.params.exprs
         return Plan("subsampled-pair", f"{stmt.name}: eps' of the subsampled canonical pair <= claimed eps'",

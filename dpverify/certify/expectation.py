@@ -113,12 +113,9 @@ def VERDICT(P, cert):
     rep = cert["expectation"]
     value, P = expectation(P, rep)
     bound = BOUND(P)
-    if value > bound:
-        return True, (f"E[{rep['statistic']}] >= {value.lower().str(12, radius=False)} > bound "
-                      f"{bound.upper().str(12, radius=False)} (exact moments: expectation {value}, bound {bound})")
-    if value <= bound:
-        return None, f"the expectation {value} is within the bound {bound} at the witness"
-    raise Undecided(f"the expectation {value} and the bound {bound} overlap")
+    return above(value, bound, f"E[{rep['statistic']}] >= {value.lower().str(12, radius=False)} > bound "
+                 f"{bound.upper().str(12, radius=False)} (exact moments: expectation {value}, bound {bound})",
+                 f"the expectation {value} is within the bound {bound} at the witness")
 '''
 
 

@@ -104,6 +104,16 @@ def env(W):
     return P
 
 
+def above(value, bound, yes, no):
+    """The verdict of "value > bound" for VERDICT: (True, yes) when the balls decide it, (None, no) when
+    value <= bound is decided, Undecided when they overlap."""
+    if value > bound:
+        return True, yes
+    if value <= bound:
+        return None, no
+    raise Undecided(f"{value} and {bound} overlap")
+
+
 def decide(W, cert):
     last = "not decided"
     for prec in PRECISIONS:
@@ -168,19 +178,91 @@ def VERDICT(P, cert):
     raise Undecided(f"lhs {a} and rhs {b} overlap")
 '''
 
-GAUSSIAN = r'''
+#: Privacy helpers in ball arithmetic shared by the privacy kinds (and by a ``PointScenario``'s ball
+#: definition, :mod:`dpverify.certify.point`): the Gaussian CDF, the Gaussian mechanism's exact profile, the
+#: canonical (eps, delta)-DP pair and its k-fold product, hockey-stick divergences and half-line tests.
+PRIVACY = r'''
+def normal_cdf(x):
+    """Phi(x), the standard normal CDF, as a ball: erfc(-x/sqrt 2)/2."""
+    return (-x / arb(2).sqrt()).erfc() / 2
+
+
 def gaussian_delta(eps, sensitivity, std):
     """Exact privacy profile of the Gaussian mechanism (Balle & Wang 2018, Thm. 8):
     delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu), mu = sensitivity/std."""
     mu = sensitivity / std
-    root2 = arb(2).sqrt()
-
-    def phi(x):
-        return (-x / root2).erfc() / 2
-
-    return phi(mu / 2 - eps / mu) - eps.exp() * phi(-mu / 2 - eps / mu)
+    return normal_cdf(mu / 2 - eps / mu) - eps.exp() * normal_cdf(-mu / 2 - eps / mu)
 
 
+def canonical_pair(eps, delta):
+    """The canonical (eps, delta)-DP pair P, Q (Kairouz, Oh & Viswanath 2015): a delta leak on each side,
+    randomised response between; four atoms each."""
+    e = (-eps).exp()
+    hi, lo, zero = (1 - delta) / (1 + e), (1 - delta) * e / (1 + e), arb(0)
+    return [delta, hi, lo, zero], [zero, lo, hi, delta]
+
+
+def hockey_stick(x, y, eps, side):
+    """A lower (side "lower") or upper bound on sum_i max(x_i - e^eps y_i, 0), term by term."""
+    w, total = eps.exp(), arb(0)
+    for xi, yi in zip(x, y):
+        t = xi - w * yi
+        end = t.lower() if side == "lower" else t.upper()
+        if end > 0:
+            total += end
+    return total
+
+
+def composed_canonical_delta(eps, delta, k, eps_total):
+    """delta at eps_total of the k-fold product of the canonical (eps, delta) pair, which every k-fold
+    (adaptive) composition of (eps, delta)-DP mechanisms post-processes (Kairouz, Oh & Viswanath 2015,
+    Thm. 3.3): 1 - (1 - delta)^k + (1 - delta)^k sum_l C(k, l) [e^((k-l) eps) - e^eps_total e^(l eps)]_+
+    / (1 + e^eps)^k, as a ball (exact: the product's atoms summed in closed form)."""
+    if not isinstance(k, int) or k < 1:
+        raise ValueError(f"the number of compositions must be a positive integer, got {k!r}")
+    total, binom = arb(0), 1
+    for l in range(k + 1):
+        total += binom * _max(((k - l) * eps).exp() - (eps_total + l * eps).exp(), arb(0))
+        binom = binom * (k - l) // (l + 1)
+    keep = (1 - delta) ** k
+    return 1 - keep + keep * total / (1 + eps.exp()) ** k
+
+
+def mixture_tail(means, weights, std, tau):
+    """P(X > tau) for X ~ sum_i w_i N(means_i, std^2), as a ball."""
+    return sum((w * normal_cdf((m - tau) / std) for m, w in zip(means, weights)), arb(0))
+
+
+def best_threshold(gap, lo, hi, grid=401, steps=100):
+    """(gap(tau), tau) at the best rational threshold tau in [lo, hi] found by a grid and a golden-section
+    refinement on the balls' midpoints; ``gap`` is a lower bound on delta(eps) at every tau (a test's
+    hockey-stick value), so the search only makes the bound good, never wrong."""
+    ends = [lo + (hi - lo) * i / (grid - 1) for i in range(grid)]
+    vals = [float(gap(ball(Fraction(t))).mid()) for t in ends]
+    k = max(range(grid), key=vals.__getitem__)
+    a, b = ends[max(k - 1, 0)], ends[min(k + 1, grid - 1)]
+    g = (5 ** 0.5 - 1) / 2
+    for _ in range(steps):
+        c, d = b - g * (b - a), a + g * (b - a)
+        if float(gap(ball(Fraction(c))).mid()) >= float(gap(ball(Fraction(d))).mid()):
+            b = d
+        else:
+            a = c
+    best = max((ends[k], (a + b) / 2), key=lambda t: float(gap(ball(Fraction(t))).lower()))
+    return gap(ball(Fraction(best))), best
+
+
+def best_halfline(p_means, q_means, weights, std, eps):
+    """A lower bound on delta(eps) of the pair P = sum_i w_i N(p_i, std^2), Q = sum_i w_i N(q_i, std^2):
+    P(X > tau) - e^eps Q(X > tau) at the best rational threshold tau (best_threshold). Returns (ball, tau)."""
+    w = eps.exp()
+    lo = min(float(m) for m in list(p_means) + list(q_means)) - 12 * float(std)
+    hi = max(float(m) for m in list(p_means) + list(q_means)) + 12 * float(std)
+    return best_threshold(lambda tau: mixture_tail(p_means, weights, std, tau) - w * mixture_tail(q_means, weights,
+                                                                                                  std, tau), lo, hi)
+'''
+
+GAUSSIAN = PRIVACY + r'''
 def VERDICT(P, cert):
     sens, std, eps, claimed = SENSITIVITY(P), NOISE_STD(P), EPS(P), BOUND(P)
     if not (_cmp(sens, ">", 0) and _cmp(std, ">", 0)):
@@ -194,25 +276,11 @@ def VERDICT(P, cert):
     raise Undecided(f"delta(eps) {d} and the claimed {claimed} overlap")
 '''
 
-SUBSAMPLED_PAIR = r'''
+SUBSAMPLED_PAIR = PRIVACY + r'''
 def subsampled_pair(eps, delta, a):
-    """The canonical (eps, delta)-DP pair P, Q (Kairouz, Oh & Viswanath 2015: a delta leak on each side,
-    randomised response between) behind a uniformly random subsample of rate a: ((1 - a) P + a Q, P)."""
-    e = (-eps).exp()
-    hi, lo, zero = (1 - delta) / (1 + e), (1 - delta) * e / (1 + e), arb(0)
-    P, Q = [delta, hi, lo, zero], [zero, lo, hi, delta]
+    """The canonical (eps, delta)-DP pair P, Q behind a uniformly random subsample of rate a: ((1 - a) P + a Q, P)."""
+    P, Q = canonical_pair(eps, delta)
     return [(1 - a) * p + a * q for p, q in zip(P, Q)], P
-
-
-def hockey_stick(x, y, eps, side):
-    """A lower (side "lower") or upper bound on sum_i max(x_i - e^eps y_i, 0), term by term."""
-    w, total = eps.exp(), arb(0)
-    for xi, yi in zip(x, y):
-        t = xi - w * yi
-        end = t.lower() if side == "lower" else t.upper()
-        if end > 0:
-            total += end
-    return total
 
 
 def VERDICT(P, cert):
@@ -232,6 +300,35 @@ def VERDICT(P, cert):
     if high <= target:
         return None, f"delta at the claimed eps' is <= {high} <= target {target}: the claim holds at the witness"
     raise Undecided(f"delta at the claimed eps' in [{low}, {high}] and the target {target} overlap")
+'''
+
+ONE_SAMPLE_SGD = PRIVACY + r'''
+def one_sample_sgd_lower(eps, std, G, n, T):
+    """A lower bound on delta(eps) of T steps of noisy SGD with one uniformly drawn sample per step
+    (replace-one neighbours, G-Lipschitz losses, noise N(0, std^2)), on the attained pair: the linear loss
+    l(theta; x) = x theta, D' = (G, ..., G), D = (-G, G, ..., G); the released increments Y_t are N(G, std^2)
+    on D' and (1 - 1/n) N(G, std^2) + (1/n) N(-G, std^2) on D, independent across steps. The event
+    {min_t Y_t < tau} has P_D = 1 - (1 - p_D)^T, P_D' = 1 - (1 - p_D')^T; P_D - e^eps P_D' at the best tau."""
+    w, a = eps.exp(), arb(1) / n
+
+    def gap(tau):
+        pp = normal_cdf((tau - G) / std)
+        pd = (1 - a) * pp + a * normal_cdf((tau + G) / std)
+        return (1 - (1 - pd) ** T) - w * (1 - (1 - pp) ** T)
+
+    g, s = float(G), float(std)
+    return best_threshold(gap, -g - 12 * s - 2 * g * T ** 0.5, g + 12 * s)
+
+
+def VERDICT(P, cert):
+    std, G, eps, claimed = NOISE_STD(P), LIPSCHITZ(P), EPS(P), BOUND(P)
+    n, T = _integer(N_SAMPLES(P)), _integer(HORIZON(P))
+    if not (_cmp(std, ">", 0) and _cmp(G, ">", 0) and n >= 1 and T >= 1):
+        return None, f"need noise std > 0, G > 0, n >= 1, T >= 1; got {std}, {G}, {n}, {T}"
+    d, tau = one_sample_sgd_lower(eps, std, G, n, T)
+    return above(d, claimed, f"delta(eps) >= {d.lower().str(12, radius=False)} > claimed "
+                 f"{claimed.upper().str(12, radius=False)} (event min_t Y_t < {tau:.6g}; n = {n}, T = {T}, "
+                 f"eps {eps.str(12, radius=False)})", f"the attained pair's delta {d} is within the claimed {claimed}")
 '''
 
 RENYI = r'''
@@ -325,4 +422,4 @@ if __name__ == "__main__":
     sys.exit(main())
 '''
 
-__all__ = ["AUDIT", "FOOTER", "GAUSSIAN", "IDENTITY", "INEQUALITY", "RENYI", "RUNTIME"]
+__all__ = ["AUDIT", "FOOTER", "GAUSSIAN", "IDENTITY", "INEQUALITY", "ONE_SAMPLE_SGD", "PRIVACY", "RENYI", "RUNTIME", "SUBSAMPLED_PAIR"]

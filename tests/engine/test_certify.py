@@ -419,3 +419,102 @@ def test_ball_function_is_printed_only_where_asked():
     assert evaluator("arb(3)")({}) == 3
     with pytest.raises(ValueError, match="must define"):
         ball_function(implemented_function("thrice", lambda v: 3 * v), "def other(v):\n    return v\n")
+
+
+# ------------------------------------------------------------------ a proof's quantity with a ball definition
+_POINTS = {
+    "hdp/alg-1-release": [{"n": 5, "R": 1, "T_local": 1, "r": 100.0, "delta1": 0.1, "delta2": 0.05, "epsilon1": 0.1,
+                           "epsilon2": 5.0, "c": 1.0, "x_i": 0.0, "x_r": 1.0, "x_o": -1.0, "v": 0.0},
+                          {"n": 3, "R": 1, "T_local": 7, "r": 2.5, "delta1": 0.02, "delta2": 0.3, "epsilon1": 0.7,
+                           "epsilon2": 20.0, "c": 0.4, "x_i": -0.5, "x_r": 0.25, "x_o": 1.0, "v": 0.3}],
+    "hdp/thm-5-step-11": [{"T": 2, "epsilon1": 1.0, "delta1": 0.01}, {"T": 37, "epsilon1": 0.05, "delta1": 1e-6},
+                          {"T": 200, "epsilon1": 2.0, "delta1": 0.1}],
+    "stage/claim-sampling-switch": [{"n": 10, "B": 1, "s": 1.0, "T": 1, "delta": 0.002},
+                                    {"n": 7, "B": 3, "s": 2.0, "T": 5, "delta": 1e-4},
+                                    {"n": 1, "B": 1, "s": 0.5, "T": 1, "delta": 0.05}],
+}
+
+
+@pytest.mark.parametrize("claim_id", sorted(_POINTS))
+def test_ball_definition_agrees_with_the_proofs_python_function(claim_id):
+    """The ball definition a certificate copies computes what dpverify's function does (within the float
+    function's rounding, and the half-line search's for the stage claim)."""
+    from flint import arb, ctx, fmpq
+
+    from dpverify.certify.point import point_lower
+
+    claim = registry.get(claim_id)
+    sc = claim.statements[0].scenario
+    ctx.prec = 128
+    for pt in _POINTS[claim_id]:
+        P = {k: v if isinstance(v, int) else arb(fmpq(*Fraction(v).as_integer_ratio())) for k, v in pt.items()}
+        value = point_lower(sc, P, sc.record(pt) if sc.record else None)
+        expect = sc.fn(pt)
+        expect = expect.value if hasattr(expect, "value") else expect
+        assert value.rad() < 1e-20 and abs(float(value.mid()) - expect) <= 1e-7 * max(expect, 1e-6), (pt, value, expect)
+
+
+@pytest.mark.parametrize("claim_id, tampered, expect", [
+    ("hdp/alg-1-release", {"x_i": "0/1", "x_r": "0/1"}, "violates the hypothesis x_i != x_r"),
+    ("hdp/alg-1-release", {"delta1": "1/2", "delta2": "1/2"}, "within the claimed"),
+    ("hdp/thm-5-step-11", {"T": "1"}, "outside the claim's hypotheses"),
+    ("stage/claim-sampling-switch", {"delta": "1/2"}, "within the claimed"),
+])
+def test_privacy_point_certificates_of_the_papers_and_tampering(claim_id, tampered, expect, tmp_path):
+    """A privacy loss computed by a function of the paper's proof (a PointScenario with a ball definition):
+    check.py evaluates the definition at the exact witness; moved where the claim holds, or outside its
+    hypotheses, it must fail."""
+    code, line = certified_then_tampered(claim_id, [], tmp_path, "privacy-point", "the proof's quantity >=", tampered)
+    assert code == 1 and line.startswith("NOT CERTIFIED") and expect in line, line
+
+
+def test_privacy_point_checks_the_recorded_accountant_eps(tmp_path):
+    """stage/claim-sampling-switch records dp-accounting's eps; at T = 1 check.py verifies it is a guarantee of
+    the Poisson step (exact delta in closed form): an eps tampered below the Poisson scheme's fails."""
+    _, _, out = _certify("stage/claim-sampling-switch", [], tmp_path)
+    assert out.status == "certified" and out.kind == "privacy-point", out.line()
+    cert = _set(out.folder, "point", accountant_eps="1/100")
+    assert cert["witness"]["T"] == "1"
+    code, line = run_isolated(out.folder)
+    assert code == 1 and "not a guarantee of the Poisson step" in line, line
+
+
+def test_textbook_composition_planted_is_certified_and_one_fold_is_not(tmp_path):
+    """k (eps, delta)-DP mechanisms are not (eps, delta)-DP together: the k-fold product of the canonical pair in
+    ball arithmetic exceeds delta. At k = 1 the product is the pair itself, with delta exactly: not certified."""
+    code, line = certified_then_tampered("textbook/claim-composition-free", [TEXTBOOK], tmp_path, "privacy-point",
+                                         "the proof's quantity >=", {"k": "1"}, samples=20)
+    assert code == 1 and line.startswith("NOT CERTIFIED") and "overlap" in line, line
+
+
+def test_point_scenario_ball_definition_is_validated():
+    from dpverify.scenarios import PointScenario
+
+    with pytest.raises(ValueError, match="must define"):
+        PointScenario(lambda p: 0.0, "zero", ball="def other(P, data):\n    return 0\n")
+    with pytest.raises(ValueError, match="not Python"):
+        PointScenario(lambda p: 0.0, "zero", ball="def point_lower(P, data) return")
+
+
+@pytest.mark.parametrize("claim_id, tampered", [("hdp/eq-2", {"c": "1000000/1"}),
+                                                ("hdp/alg-1-test-composition", {"r": "1000000/1"})])
+def test_one_sample_sgd_certificates_and_tampering(claim_id, tampered, tmp_path):
+    """One-sample noisy SGD (replace-one) measured by its attained pair: check.py computes the event
+    {min_t Y_t < tau} in closed form at the best rational tau. Moved to far more noise (a larger c, or a larger
+    radius r in G = r + 1) the attained pair's delta falls below the claim: not certified."""
+    code, line = certified_then_tampered(claim_id, [], tmp_path, "one-sample-sgd", "delta(eps) >=", tampered)
+    assert code == 1 and line.startswith("NOT CERTIFIED") and "within the claimed" in line, line
+
+
+def test_one_sample_sgd_ball_bound_matches_dpverifys():
+    from dpverify.certify.runtime import ONE_SAMPLE_SGD
+    from dpverify.privacy.single_sample_sgd import single_sample_sgd_delta_lower
+
+    ns = {"__name__": "certify_runtime", "__file__": "check.py"}
+    exec(RUNTIME + ONE_SAMPLE_SGD, ns)  # noqa: S102 - the checker's own source
+    ns["ctx"].prec = 128
+    arb = ns["arb"]
+    for eps, s, G, n, T in ((1.0, 1.0, 1.0, 1, 1), (1.0, 2.5, 2.0, 2, 30), (0.3, 0.8, 1.0, 10, 200)):
+        d, _ = ns["one_sample_sgd_lower"](arb(eps), arb(s), arb(G), n, T)
+        ref = single_sample_sgd_delta_lower(eps, s, G, n, T)
+        assert abs(float(d.mid()) - ref) <= 1e-6 * max(ref, 1e-9), (eps, s, G, n, T, d, ref)

@@ -12,7 +12,8 @@ import sympy as sp
 from dpverify import registry
 from dpverify import (Choice, Claim, Domain, ExpectationBound, Identity, Inequality, Infimum, Int, Real, Relation,
                       Seq, Source, SupBound)
-from dpverify.scenarios import coupled_stability, gaussian_mechanism, noisy_gd
+from dpverify.privacy import composition
+from dpverify.scenarios import PointScenario, coupled_stability, gaussian_mechanism, noisy_gd
 
 BOOK = "textbook results (Bun & Steinke 2016; Balle & Wang 2018; Nesterov 2004; Hardt et al. 2016)"
 M, kappa, Delta, T, D, s, eta, G, N = sp.symbols("M kappa Delta T D s eta G N")
@@ -180,9 +181,42 @@ LOG_LOWER_PLANTED = _claim("claim-log-lower-square", "log(1 + y) >= y - y^2/2",
                            expected="violated", reason="planted: log(1 + y) = y - y^2/2 + O(y^3) < y - y^2/3 near 0",
                            witness={"y": 0.5})
 
+# ------------------------------------------------------------------------- composition of (eps, delta)-DP
+_k = sp.Symbol("k")
+_comp = Domain(k=Int(ge=1, search=(1, 50)), epsilon=Real(gt=0, search=(0.01, 5.0), log=True),
+               delta=Real(gt=0, lt=1, search=(1e-8, 0.1), log=True))
+
+
+def _k_fold(times):
+    """delta at (times x eps) of the k-fold composition of (eps, delta)-DP mechanisms: the k-fold product of
+    the canonical pair (Kairouz, Oh & Viswanath 2015, Thm. 3.3), with its ball definition for certificates."""
+    def f(pt):
+        mult = 1 if times == 1 else int(pt["k"])
+        return composition.optimal_composition_delta(float(pt["epsilon"]), float(pt["delta"]), int(pt["k"]),
+                                                     mult * float(pt["epsilon"]))
+    mult = "1" if times == 1 else 'P["k"]'
+    ball = ("def point_lower(P, data):\n    return composed_canonical_delta(P[\"epsilon\"], P[\"delta\"], P[\"k\"], "
+            f"{mult} * P[\"epsilon\"])\n")
+    return PointScenario(f, "k-fold product of the canonical (eps, delta) pair, exact", optimise=0, ball=ball)
+
+
+BASIC_COMPOSITION = _claim(
+    "claim-basic-composition", "Theorem 3.16 (Dwork & Roth)",
+    "k mechanisms, each (eps, delta)-DP, are (k eps, k delta)-DP together.", _comp,
+    [SupBound("delta at k eps of the worst k-fold composition <= k delta", bound=sp.Min(1, _k * delta), kind="privacy",
+              scenario=_k_fold("k"))])
+BASIC_COMPOSITION_PLANTED = _claim(
+    "claim-composition-free", "Theorem 3.16 (Dwork & Roth)",
+    "PLANTED: k mechanisms, each (eps, delta)-DP, are (eps, delta)-DP together (composition forgotten).", _comp,
+    [SupBound("delta at eps of the worst k-fold composition <= delta", bound=delta, kind="privacy",
+              scenario=_k_fold(1))],
+    expected="violated", reason="planted: privacy loss grows with k (k = 2, eps = 1, delta = 0.01: 0.351 > 0.01)",
+    witness={"k": 2, "epsilon": 1.0, "delta": 0.01})
+
 CLAIMS = (GAUSS_ZCDP, GAUSS_ZCDP_PLANTED, ZCDP_TO_DP, ZCDP_TO_DP_PLANTED, BEST_ORDER, BEST_ORDER_PLANTED,
           CALIBRATION, CALIBRATION_PLANTED, GD_PL, GD_PL_PLANTED, NOISY_GD, NOISY_GD_PLANTED, STABILITY,
-          STABILITY_PLANTED, CAUCHY, CAUCHY_PLANTED, AM_GM, POWER_MEAN_PLANTED, LOG_LOWER, LOG_LOWER_PLANTED)
+          STABILITY_PLANTED, CAUCHY, CAUCHY_PLANTED, AM_GM, POWER_MEAN_PLANTED, LOG_LOWER, LOG_LOWER_PLANTED,
+          BASIC_COMPOSITION, BASIC_COMPOSITION_PLANTED)
 # the ready-made scenarios' textbook results, from the sibling file (loaded by path, as this file is)
 CLAIMS += registry.load_module(str(Path(__file__).resolve().with_name("scenario_claims.py"))).CLAIMS
 # exists= on expectations and suprema, heavy-ball momentum, both directions of privacy measures

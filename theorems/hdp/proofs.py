@@ -547,6 +547,50 @@ def final_release_leak(pt) -> Measured:
     return Measured.lower_bound(pass_probability(2 * (q["c_i"] + q["E"]), q["sigma_c"], q["threshold"]) / q["n"])
 
 
+#: :func:`final_release_leak` in ball arithmetic, for the violation's certificate (``PointScenario(ball=...)``)
+FINAL_RELEASE_LEAK_BALL = r'''
+def point_lower(P, data):
+    """P(theta_priv = x_i) on D, which is 0 on D': a lower bound on delta(eps) at every eps.
+
+    The 1-D instance of Theorem 5 (loss (theta - x)^2/2, alpha = 1/L = 1, H = 1, one round R = 1):
+    D = (x_i, x_o, ..., x_o), D' = (x_r, x_o, ..., x_o), theta~ = v r. A noise-free step of sample x
+    sets theta to theta - (theta - x) = x exactly; a noisy step adds sigma N(0, 1) with sigma > 0, so
+    its output has a density. theta_priv (the last iterate) equals x_i iff the last step draws z_i
+    (probability 1/n) and its tested contribution 2 (c_i + E) + sigma_c xi passes lines 9-10, i.e.
+    |2 (c_i + E) + sigma_c xi| <= 2 r delta1 (1 + e^-eps1), with c_i = (theta~ - x_i)/n (computed at
+    theta~ in the one round), E = 2 G/n^2, G = r + max|x|, sigma_c = 2.83 G R sqrt(log(1.25 R/delta2))/
+    (n eps2). On D' no step lands on x_i (x_i differs from x_r and x_o; a noisy step has a density).
+    """
+    n, R, T = P["n"], P["R"], P["R"] * P["T_local"]
+    if R != 1:
+        raise ValueError(f"the leak is derived for one round, R = {R}")
+    if not (_cmp(P["x_i"], "!=", P["x_r"]) and _cmp(P["x_i"], "!=", P["x_o"])):
+        raise ValueError("x_i must differ from x_r and x_o")
+    r, d1, d2, e1, e2 = P["r"], P["delta1"], P["delta2"], P["epsilon1"], P["epsilon2"]
+    G = r + _max(abs(P["x_i"]), abs(P["x_r"]), abs(P["x_o"]))
+    sigma = P["c"] * G * (T * (1 / d1).log()).sqrt() / (n * e1)
+    if not _cmp(sigma, ">", 0):
+        raise ValueError(f"the noisy steps need sigma > 0, got {sigma}")
+    E = 2 * G / n ** 2
+    sigma_c = q(283, 100) * G * R * (q(5, 4) * R / d2).log().sqrt() / (n * e2)
+    threshold = 2 * r * d1 * (1 + (-e1).exp())
+    mean = 2 * ((P["v"] * r - P["x_i"]) / n + E)
+    return (normal_cdf((threshold - mean) / sigma_c) - normal_cdf((-threshold - mean) / sigma_c)) / n
+'''
+
+
+def t_fold_ball(times: str) -> str:
+    """The ball definition of delta at (k x eps1), k = ``times`` (``"1"`` or ``"T"``), of the optimal T-fold
+    composition of (eps1, delta1)-DP algorithms, for a violation's certificate."""
+    k = "1" if times == "1" else f"P[{times!r}]"
+    return f'''
+def point_lower(P, data):
+    """delta at {'eps1' if times == '1' else times + ' eps1'} of the T-fold product of the canonical (eps1, delta1) pair: T mechanisms,
+    each (eps1, delta1)-DP (the canonical pair is), composed; exact (Kairouz, Oh & Viswanath 2015, Thm. 3.3)."""
+    return composed_canonical_delta(P["epsilon1"], P["delta1"], P["T"], {k} * P["epsilon1"])
+'''
+
+
 def noise_free_step_gap(pt) -> float:
     """|theta_1(D) - theta_1(D')| after one step of Algorithm 1 that draws the replaced sample and passes the test
     (lines 10-11, alpha = 1/L = 1), from the same theta~ = 0, simulated by

@@ -13,6 +13,7 @@ replacement, independently across steps) and 0 otherwise, plus Gaussian noise of
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -211,12 +212,67 @@ def run_delta_at_accountant_eps(pt):
     (dp-accounting's PLD accountant, pessimistic: an upper bound on that setting's eps). The lower bound is the best
     half-line of the sum of the T increments on the linear-loss pair (module docstring): D gives N(+K, T s^2), D'
     N(-K, T s^2), K ~ Binomial(T, B/n)."""
+    T, q, s = int(pt["T"]), float(pt["B"]) / float(pt["n"]), float(pt["s"])
+    k, w = _binomial_pmf(T, q)
+    return Measured.lower_bound(mixture_delta_lower(k, -k, s * math.sqrt(T), accountant_eps(pt), weights=w,
+                                                    q_weights=w))
+
+
+def accountant_eps(pt) -> float:
+    """The eps that dp-accounting's PLD accountant (pessimistic) gives at the point's delta for T Poisson-sampled
+    Gaussian steps at rate B/n with noise multiplier s (add-or-remove neighbours)."""
     from dpverify.privacy import event_epsilon, poisson_sampled_gaussian_event
 
     T, q, s = int(pt["T"]), float(pt["B"]) / float(pt["n"]), float(pt["s"])
-    eps_acct = event_epsilon(poisson_sampled_gaussian_event(s, q, T), float(pt["delta"]), accountant="pld")
-    k, w = _binomial_pmf(T, q)
-    return Measured.lower_bound(mixture_delta_lower(k, -k, s * math.sqrt(T), float(eps_acct), weights=w, q_weights=w))
+    return float(event_epsilon(poisson_sampled_gaussian_event(s, q, T), float(pt["delta"]), accountant="pld"))
+
+
+def record_accountant_eps(pt) -> dict:
+    """What the certificate of ``stage/claim-sampling-switch`` records: the accountant's eps, exactly."""
+    e = Fraction(accountant_eps(pt))
+    return {"accountant_eps": f"{e.numerator}/{e.denominator}",
+            "accountant": "dp-accounting PLD (pessimistic): T Poisson-sampled Gaussian steps, rate B/n, noise "
+                          "multiplier s, add-or-remove"}
+
+
+#: :func:`run_delta_at_accountant_eps` in ball arithmetic, for the violation's certificate
+RUN_DELTA_BALL = r'''
+def point_lower(P, data):
+    """A lower bound on the delta of Algorithm 2's T steps at the accountant's eps (recorded in data).
+
+    Linear-loss pair in units of L/B: a step's batch gradient is +1 on D and -1 on D' when sample 1 is
+    in the batch of B drawn without replacement from n (probability a = B/n, independently across steps),
+    0 otherwise, plus N(0, s^2). The sum of the T released increments (a post-processing) is
+    sum_k C(T, k) a^k (1 - a)^(T - k) N(+-k, T s^2) on D (D'); its delta at eps is at least
+    P(X > tau) - e^eps Q(X > tau) for any threshold tau (best_halfline).
+
+    The accountant's eps is dp-accounting's output for Poisson sampling at rate a, add-or-remove, noise s.
+    For T = 1 it is checked here to be a guarantee of that scheme: the Poisson step's pair (1 - a) N(0, s^2)
+    + a N(1, s^2) against N(0, s^2) has monotone likelihood ratios, so its exact delta at eps (both
+    directions, closed form) must be <= delta; then the run's delta above delta at an eps that the Poisson
+    scheme meets refutes the switch whatever accountant is used (delta(eps) is non-increasing in eps).
+    """
+    T, n, B, s, delta = P["T"], P["n"], P["B"], P["s"], P["delta"]
+    if not 1 <= B <= n:
+        raise ValueError(f"need 1 <= B <= n, got B = {B}, n = {n}")
+    eps, a = ball(Fraction(data["accountant_eps"])), q(B, n)
+    if T == 1:
+        w, s2 = eps.exp(), s * s
+        x = s2 * ((w - 1 + a) / a).log() + arb(1) / 2           # add: the likelihood ratio is e^eps at x
+        add = (1 - a) * normal_cdf(-x / s) + a * normal_cdf((1 - x) / s) - w * normal_cdf(-x / s)
+        remove = arb(0)
+        if _cmp(1 / w, ">", 1 - a):                              # remove: the ratio reaches e^eps below x'
+            x = s2 * ((1 / w - 1 + a) / a).log() + arb(1) / 2
+            remove = normal_cdf(x / s) - w * ((1 - a) * normal_cdf(x / s) + a * normal_cdf((x - 1) / s))
+        if not _cmp(_max(add, remove), "<=", delta):
+            raise ValueError(f"the recorded eps {eps} is not a guarantee of the Poisson step at delta {delta}")
+    weights, binom = [], 1
+    for k in range(T + 1):
+        weights.append(binom * a ** k * (1 - a) ** (T - k))
+        binom = binom * (T - k) // (k + 1)
+    value, tau = best_halfline(list(range(T + 1)), [-k for k in range(T + 1)], weights, s * arb(T).sqrt(), eps)
+    return value
+'''
 
 
 def _one_step_delta(pt, pair, scale):

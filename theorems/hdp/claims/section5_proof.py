@@ -75,7 +75,8 @@ ALG_1_RELEASE = Claim(
         SupBound("delta of theta_priv at every eps >= P(theta_priv = x_i exactly) = P(the last step draws z_i and "
                  "passes the test) <= delta1 + delta2", bound=d1 + d2, kind="privacy",
                  scenario=PointScenario(proofs.final_release_leak, "the noise-free branch on the last step of the "
-                                        "point's 1-D instance (R = 1): P(theta_priv = x_i) = p_i/n, exact", optimise=1),
+                                        "point's 1-D instance (R = 1): P(theta_priv = x_i) = p_i/n, exact", optimise=1,
+                                        ball=proofs.FINAL_RELEASE_LEAK_BALL),
                  audit=_audit(proofs.pidp_sampler(final_at_xi=True), "Algorithm 1 (PIDP-SGD), theta_priv = x_i",
                               e1 + e2, d1 + d2)),
     ),
@@ -354,7 +355,8 @@ def _t_fold(times):
         k = 1 if times == 1 else int(pt[times])
         return composition.optimal_composition_delta(float(pt["epsilon1"]), float(pt["delta1"]), int(pt["T"]),
                                                      k * float(pt["epsilon1"]))
-    return PointScenario(f, "optimal composition of T (eps1, delta1)-DP algorithms, exact", optimise=0)
+    return PointScenario(f, "optimal composition of T (eps1, delta1)-DP algorithms, exact", optimise=0,
+                         ball=proofs.t_fold_ball(str(times)))
 
 
 THM_5_STEP_11 = Claim(

@@ -48,7 +48,8 @@ CLAIM_SAMPLING_SWITCH = Claim(
                  "a lower bound)", bound=delta, kind="privacy",
                  scenario=PointScenario(proofs.run_delta_at_accountant_eps,
                                         "Algorithm 2 on the linear-loss pair, batches without replacement, replace-one: "
-                                        "best half-line of the exact law of the summed increments", optimise=0)),
+                                        "best half-line of the exact law of the summed increments", optimise=0,
+                                        ball=proofs.RUN_DELTA_BALL, record=proofs.record_accountant_eps)),
     ),
     expected="violated",
     reason=("Balle et al.'s ratio is the same, but for different neighbours: replacing a sample moves the batch "
