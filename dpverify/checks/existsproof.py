@@ -34,7 +34,8 @@ import sympy as sp
 
 from ..arb_source import ArbSource, Unprintable, evaluator
 from ..spec import Real
-from .base import Config, SymbolicTimeout, time_limit
+from ..verdict import Evidence
+from .base import Clock, Config, SymbolicTimeout, time_limit
 from .boxproof import Dim, NotApplicable, Problem, _fraction, branch_and_bound
 
 #: slabs added towards each end of the domain before giving up on its tail
@@ -313,4 +314,50 @@ def prove_no_value(stmt, claim, point: dict, cfg: Config) -> NoValue:
     return out
 
 
-__all__ = ["NoValue", "prove_no_value"]
+def settle(ev: Evidence, stmt, claim, cfg: Config) -> Evidence:
+    """A failure of an existential inequality (``ev``, ``violated`` by the grid of the sampled check) kept
+    ``violated`` only where :func:`prove_no_value` proves it at the point: the counterexample, then the
+    worst failure (``ev.data["worst"]``); otherwise ``inconclusive``, saying where the grid found no
+    value and why each proof gave up (``data["exists_proof"]``)."""
+    from .sampled import margin_function
+
+    clock = Clock()
+    (name,) = stmt.exists
+    worst = (ev.data.get("worst") or {}).get("params")
+    seen, tried = set(), []
+    for k, point in enumerate(p for p in (ev.point, worst) if p is not None):
+        key = repr(sorted(point.items()))
+        if key in seen:
+            continue
+        seen.add(key)
+        proof = prove_no_value(stmt, claim, point, cfg)
+        if proof.proved:
+            if k:  # proved at the worst failure, not at the counterexample: report that point
+                mg = margin_function(stmt, claim, cfg)(point)
+                ev.point, ev.min_margin, ev.value, ev.bound = dict(point), mg.m, mg.value, mg.bound
+                ev.counterexample = {"params": dict(point), "seed": cfg.seed}
+            ev.data = {**ev.data, "exists_proof": proof.record()}
+            ev.detail += f"; {proof.describe()}"
+            ev.seconds += clock.seconds
+            return ev
+        tried.append(({n: v for n, v in point.items() if n != name}, proof))
+    return Evidence("sampled", stmt.name, "inconclusive", samples=ev.samples, seconds=ev.seconds + clock.seconds,
+                    coverage=ev.coverage, point=ev.point, basis=ev.basis,
+                    data={"exists_proof": [{"at": at, **proof.record()} for at, proof in tried]},
+                    detail=f"no value of {name} on a grid over its search box met the bound (best margin "
+                           f"{ev.min_margin:.4g}), and a grid cannot show that no value does; "
+                           + "; ".join(f"at {at}: {proof.describe()}" for at, proof in tried))
+
+
+def check_sampled(stmt, claim, cfg: Config) -> Evidence:
+    """The sampled check (:func:`dpverify.checks.sampled.check`), its failures of an existential inequality
+    settled by :func:`settle`: the check registered in :data:`dpverify.checks.CHECKS`."""
+    from . import sampled
+
+    ev = sampled.check(stmt, claim, cfg)
+    if getattr(stmt, "exists", ()) and ev.verdict == "violated" and ev.point is not None:
+        return settle(ev, stmt, claim, cfg)
+    return ev
+
+
+__all__ = ["NoValue", "check_sampled", "prove_no_value", "settle"]

@@ -19,11 +19,11 @@ Existential parameters (``Inequality(exists=("order",))``): at every outer point
 maximised over the parameter (a grid over its search box, screened in double precision, then a
 local refinement, the best value confirmed in mpmath). An outer point fails the search only when no
 value of the parameter was found, and that failure is re-examined on a finer grid in mpmath. A grid
-over the search box cannot show that no value in the whole domain works, so the failure is
-``violated`` only when :func:`~dpverify.checks.existsproof.prove_no_value` proves it (interval
-arithmetic over the parameter's domain, its tails included) at the counterexample or at the worst
-failure; otherwise the statement is ``inconclusive``, with the grid's best margin and where the proof
-gave up.
+over the search box cannot show that no value in the whole domain works: the check as registered
+(:func:`dpverify.checks.existsproof.check_sampled`) keeps such a failure ``violated`` only when
+:func:`~dpverify.checks.existsproof.prove_no_value` proves it (interval arithmetic over the
+parameter's domain, its tails included) at the counterexample or at the worst failure; otherwise the
+statement is ``inconclusive``, with the grid's best margin and where the proof gave up.
 """
 from __future__ import annotations
 
@@ -217,24 +217,22 @@ def check(stmt, claim, cfg: Config) -> Evidence:
             return Evidence("sampled", stmt.name, "inconclusive", samples=1, seconds=clock.seconds, coverage=cov,
                             detail=f"cannot evaluate at the pinned point: {exc}")
         verdict = "violated" if mg.m < 0 else "inconclusive" if mg.unresolved else "holds"
-        ev = Evidence("sampled", stmt.name, verdict, samples=1, min_margin=mg.m, value=mg.value, bound=mg.bound,
-                      point=jsonable(cfg.at),
-                      counterexample={"params": jsonable(cfg.at), "seed": cfg.seed} if mg.m < 0 else None,
-                      seconds=clock.seconds, coverage=cov,
-                      detail=(f"unresolved at the pinned point: {mg.unresolved}" if mg.unresolved else
-                              f"evaluated at the pinned point ({cfg.dps} digits or more){quant}"))
-        return _no_value(ev, stmt, claim, cfg, [cfg.at], clock) if quant and verdict == "violated" else ev
+        return Evidence("sampled", stmt.name, verdict, samples=1, min_margin=mg.m, value=mg.value, bound=mg.bound,
+                        point=jsonable(cfg.at),
+                        counterexample={"params": jsonable(cfg.at), "seed": cfg.seed} if mg.m < 0 else None,
+                        seconds=clock.seconds, coverage=cov,
+                        detail=(f"unresolved at the pinned point: {mg.unresolved}" if mg.unresolved else
+                                f"evaluated at the pinned point ({cfg.dps} digits or more){quant}"))
     seed = cfg.seed_for(claim.id, stmt.name, "sampled")
     res = search(claim.domain.strategy(), margin, cfg.samples, seed, domain=claim.domain, screen=screen)
     cov = triv.coverage(res.drawn)
     best = res.best
     if res.counterexample is not None:
-        ev = Evidence("sampled", stmt.name, "violated", samples=res.samples, min_margin=res.min_margin,
-                      value=best.value, bound=best.bound, point=jsonable(res.counterexample),
-                      counterexample={"params": jsonable(res.counterexample), "seed": cfg.seed},
-                      seconds=clock.seconds, coverage=cov, data=_worst(res, cfg),
-                      detail=f"counterexample found by {res.found_by}; replay with --at{quant}")
-        return _no_value(ev, stmt, claim, cfg, [res.counterexample, res.worst_point], clock) if quant else ev
+        return Evidence("sampled", stmt.name, "violated", samples=res.samples, min_margin=res.min_margin,
+                        value=best.value, bound=best.bound, point=jsonable(res.counterexample),
+                        counterexample={"params": jsonable(res.counterexample), "seed": cfg.seed},
+                        seconds=clock.seconds, coverage=cov, data=_worst(res, cfg),
+                        detail=f"counterexample found by {res.found_by}; replay with --at{quant}")
     if res.samples == 0 or res.confirmed == 0:
         return Evidence("sampled", stmt.name, "inconclusive", samples=res.samples, seconds=clock.seconds, coverage=cov,
                         detail=f"no point could be evaluated ({res.errors} evaluation errors)")
@@ -252,39 +250,6 @@ def check(stmt, claim, cfg: Config) -> Evidence:
                     bound=None if best is None else best.bound,
                     point=jsonable(res.best_point) if res.best_point else None,
                     seconds=clock.seconds, coverage=cov, detail=detail)
-
-
-def _no_value(ev: Evidence, stmt, claim, cfg: Config, points, clock: Clock) -> Evidence:
-    """A failure of an existential inequality is kept ``violated`` only where it is proved that no value
-    of the parameter in its whole domain works at the point (:func:`~dpverify.checks.existsproof.prove_no_value`,
-    tried at each of ``points``: the counterexample, then the worst failure); otherwise it is
-    ``inconclusive``, saying where the grid found no value and why the proof gave up."""
-    from .existsproof import prove_no_value
-
-    (name,) = stmt.exists
-    seen, tried = set(), []
-    for k, point in enumerate(p for p in points if p is not None):
-        key = repr(sorted(jsonable(point).items()))
-        if key in seen:
-            continue
-        seen.add(key)
-        proof = prove_no_value(stmt, claim, point, cfg)
-        if proof.proved:
-            if k:  # proved at the worst failure, not at the counterexample: report that point
-                mg = margin_function(stmt, claim, cfg)(point)
-                ev.point, ev.min_margin, ev.value, ev.bound = jsonable(point), mg.m, mg.value, mg.bound
-                ev.counterexample = {"params": jsonable(point), "seed": cfg.seed}
-            ev.data = {**ev.data, "exists_proof": proof.record()}
-            ev.detail += f"; {proof.describe()}"
-            ev.seconds = clock.seconds
-            return ev
-        tried.append((jsonable({n: v for n, v in point.items() if n != name}), proof))
-    return Evidence("sampled", stmt.name, "inconclusive", samples=ev.samples, seconds=clock.seconds,
-                    coverage=ev.coverage, point=ev.point,
-                    data={"exists_proof": [{"at": at, **proof.record()} for at, proof in tried]},
-                    detail=f"no value of {name} on a grid over its search box met the bound (best margin "
-                           f"{ev.min_margin:.4g}), and a grid cannot show that no value does; "
-                           + "; ".join(f"at {at}: {proof.describe()}" for at, proof in tried))
 
 
 def _worst(res, cfg: Config) -> dict:
