@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from ..spec import Claim, DomainError
 from ..verdict import Verdict, claim_verdict, error_evidence, statement_verdict
-from . import audit, boxproof, chain, exact, limit, minimiser, monte_carlo, rate, sampled, scaling, sup, symbolic
+from . import (audit, boxproof, chain, exact, existsproof, limit, minimiser, monte_carlo, rate, sampled, scaling, sup,
+               symbolic)
 from .base import Clock, Config
 
 # (name, applies, check) in the order they run for a statement.
 CHECKS = (
     ("symbolic", symbolic.applies, symbolic.check),
-    ("sampled", sampled.applies, sampled.check),
+    ("sampled", sampled.applies, existsproof.check_sampled),  # a grid's failure of "exists" must be proved
     ("symbolic", minimiser.applies, minimiser.check_symbolic),
     ("sampled", minimiser.applies, minimiser.check_numeric),
     ("rate", rate.applies, rate.check),

@@ -132,7 +132,6 @@ class Problem:
     def __init__(self, stmt, claim):
         if stmt.exists:
             raise NotApplicable(f"{', '.join(stmt.exists)} is quantified existentially")
-        self.claim, self.strict = claim, stmt.strict
         diff = claim.expand(stmt.rhs) - claim.expand(stmt.lhs)
         if diff.has(sp.Indexed):
             raise NotApplicable("the statement indexes a sequence")
@@ -152,12 +151,26 @@ class Problem:
             raise NotApplicable(f"the statement uses the sequence {seqs[0]}")
         if len(names) > MAX_DIMS:
             raise NotApplicable(f"{len(names)} parameters (the box proof takes at most {MAX_DIMS})")
+        self._build(claim, diff, stmt.strict, [self._dim(n, params[n]) for n in sorted(names)],
+                    [(r.describe(), r.rel) for r in relations])
+
+    @classmethod
+    def over(cls, claim, diff, dims, relations=(), strict=False) -> "Problem":
+        """The problem ``diff > 0`` (``strict``) or ``diff >= 0`` on boxes of ``dims`` only, every other
+        symbol already replaced by a number; ``relations``: ``[(description, SymPy relational)]`` in the
+        dims' names. (:mod:`~dpverify.checks.existsproof` proves with it that no value of one parameter
+        meets a statement at a fixed point.)"""
+        self = cls.__new__(cls)
+        self._build(claim, diff, strict, list(dims), list(relations))
+        return self
+
+    def _build(self, claim, diff, strict, dims, relations):
+        self.claim, self.strict, self.dims = claim, strict, dims
         self.own = set(symbol_names(diff))
-        self.dims = [self._dim(n, params[n]) for n in sorted(names)]
         printer = printer_for(claim.domain)
         try:
             self.f = evaluator(printer(diff))
-            self.relations = [(r.describe(), evaluator(printer.cond(r.rel, {}))) for r in relations]
+            self.relations = [(text, evaluator(printer.cond(rel, {}))) for text, rel in relations]
         except Unprintable as exc:
             raise NotApplicable(f"no ball-arithmetic form: {exc}") from None
         self.gradient = self._gradient(diff, printer)

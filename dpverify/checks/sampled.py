@@ -17,8 +17,13 @@ inside the domain and its search box.
 
 Existential parameters (``Inequality(exists=("order",))``): at every outer point the margin is
 maximised over the parameter (a grid over its search box, screened in double precision, then a
-local refinement, the best value confirmed in mpmath). An outer point fails only when no value of
-the parameter was found, and that failure is re-examined on a finer grid in mpmath.
+local refinement, the best value confirmed in mpmath). An outer point fails the search only when no
+value of the parameter was found, and that failure is re-examined on a finer grid in mpmath. A grid
+over the search box cannot show that no value in the whole domain works: the check as registered
+(:func:`dpverify.checks.existsproof.check_sampled`) keeps such a failure ``violated`` only when
+:func:`~dpverify.checks.existsproof.prove_no_value` proves it (interval arithmetic over the
+parameter's domain, its tails included) at the counterexample or at the worst failure; otherwise the
+statement is ``inconclusive``, with the grid's best margin and where the proof gave up.
 """
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ claims file (appended to ``tests/textbook/claims.py``); every claim is kept chea
 """
 import sympy as sp
 
-from dpverify import Claim, Domain, ExpectationBound, Int, Real, Relation, Seq, Source, SupBound
+from dpverify import Claim, Domain, ExpectationBound, Inequality, Int, Real, Relation, Seq, Source, SupBound
 from dpverify.scenarios import budget_filter_gd, gaussian_mechanism, noisy_gd, subsampled_dp
 
 
@@ -80,6 +80,27 @@ EXISTS_REAL_NOISE_PLANTED = _claim(
     [_some_noise("some sigma up to half the calibration is (eps, delta)-DP")],
     expected="inconclusive", reason="planted, but not decidable by a grid over a real sigma: at eps = 0.5, "
                                     "delta = 1e-5 no sigma <= 4.84 is (eps, delta)-DP")
+
+# ------------------------------------------------------------------------- exists= on an inequality over a real
+# min over t > 0 of x t + 1/t is 2 sqrt(x), at t = 1/sqrt(x) < 1/4: outside t's search box [1, 10] for every x here.
+AMGM = "AM-GM: x t + 1/t >= 2 sqrt(x t / t) for t > 0"
+xs, ts = sp.symbols("x_s t_s")
+_scale = Domain(x_s=Real(ge=16, le=100, search=(16, 100), log=True), t_s=Real(gt=0, search=(1.0, 10.0), log=True))
+EXISTS_SCALE_PLANTED = _claim(
+    "claim-exists-scale-sqrt", AMGM, "AM-GM, the best scale",
+    "PLANTED: for x in [16, 100] some t > 0 has x t + 1/t <= sqrt(x) (the minimum 2 sqrt(x) halved). False for every "
+    "t > 0: proved at the counterexample by interval arithmetic over t's whole domain, tails included.", _scale,
+    [Inequality("some t > 0 reaches sqrt(x)", lhs=xs * ts + 1 / ts, rhs=sp.sqrt(xs), exists=("t_s",))],
+    expected="violated", reason="planted: min over t > 0 of x t + 1/t is 2 sqrt(x) > sqrt(x)",
+    witness={"x_s": 16.0, "t_s": 1.0})
+EXISTS_SCALE_OUTSIDE_BOX = _claim(
+    "claim-exists-scale-outside-box", AMGM, "AM-GM, the best scale",
+    "True, but every working t lies outside t's search box: for x in [16, 100] some t > 0 has x t + 1/t <= "
+    "3 sqrt(x) (t = 1/sqrt(x) <= 1/4; the box is [1, 10]). A grid over the box finds none; it must not be called "
+    "violated.", _scale,
+    [Inequality("some t > 0 reaches 3 sqrt(x)", lhs=xs * ts + 1 / ts, rhs=3 * sp.sqrt(xs), exists=("t_s",))],
+    expected="inconclusive", reason="true (t = 1/sqrt(x)), but no working t is in the search box: the grid finds "
+                                    "none and the proof over t's domain finds one below it, so no verdict")
 
 # ------------------------------------------------------------------------- Polyak's heavy ball
 POL = "Polyak 1964, Some methods of speeding up the convergence of iteration methods; Polyak 1987, Section 3.2.1"
@@ -156,4 +177,4 @@ FILTER_EPS_PLANTED = _claim(
     witness={"T": 1, "sigma": [1.0], "R": 10.0, "G": 1.0, "N": 2, "delta": 1e-5})
 
 CLAIMS = (AMPLIFIED_DELTA, AMPLIFIED_DELTA_PLANTED, FILTER_EPS, FILTER_EPS_PLANTED, HEAVY_BALL, HEAVY_BALL_PLANTED, EXISTS_HORIZON, EXISTS_HORIZON_PLANTED, EXISTS_NOISE, EXISTS_NOISE_PLANTED, EXISTS_REAL_NOISE,
-          EXISTS_REAL_NOISE_PLANTED)
+          EXISTS_REAL_NOISE_PLANTED, EXISTS_SCALE_PLANTED, EXISTS_SCALE_OUTSIDE_BOX)

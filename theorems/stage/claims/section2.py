@@ -60,6 +60,9 @@ THM_2_1 = Claim(
                                              measure="delta_at_eps"),
                  audit=_audit(proofs.sgd_sum_sampler, "T full-batch noisy SGD steps on a linear loss, D vs D' "
                               "(z_1 = +-L e)", _THM_2_1_DOMAIN, eps=eps, delta=delta)),
+        # `inconclusive` by itself: a grid over c2's box cannot refute "some c2 > 0", and the interval proof over
+        # (0, inf) needs a ball form and tails, which this double-precision Python function has not; the claim
+        # is `violated` on the statement above
         Inequality("no c2 works for this c1: at T* = ceil(64 max(c2^2 ln(1/delta), 1)/c1), eps* = c1 T*/2 the exact "
                    "delta(eps*) exceeds delta", lhs=THM_2_1_DELTA_STAR(c1, c2, delta), rhs=delta, exists=("c2",),
                    skip=("symbolic", "scaling")),

@@ -226,6 +226,9 @@ THM_3_1 = Claim(
                  audit=_audit(lambda pt, side, k, rng: proofs.algorithm1_sampler({**pt, "K": 1}, side, k, rng),
                               "Algorithm 1 (one stage, full batches) on a linear loss, D vs D'", _THM_3_1_DOMAIN,
                               eps=eps, delta=delta)),
+        # `inconclusive` by itself: a grid over c2's box cannot refute "some c2 > 0", and the interval proof over
+        # (0, inf) needs a ball form and tails, which this double-precision Python function has not; the claim
+        # is `violated` on the statement above
         Inequality("no c2 works for this c1: one stage, full batches, no momentum, at T0* = ceil(64 max(c2^2 "
                    "ln(1/delta), 1)/c1), eps* = c1 T0* a half-line lower bound on delta(eps*) (about 15/16) exceeds "
                    "delta", lhs=THM_3_1_DELTA_STAR(c1, c2, delta), rhs=delta, exists=("c2",),
