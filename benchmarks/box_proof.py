@@ -22,7 +22,7 @@ def run(paper: str, jobs: int) -> dict:
     ids = [c.id for c in registry.all_claims(paper) if c.expected == "holds"]
     t0 = time.perf_counter()
     out = subprocess.run([sys.executable, "-m", "dpverify", "check", *ids, "--prove-box", "--json", "--no-progress",
-                          "--jobs", str(jobs)], capture_output=True, text=True)
+                          "--jobs", str(jobs), "--no-cache"], capture_output=True, text=True)
     wall = time.perf_counter() - t0
     verdicts = [v for v in json.loads(out.stdout) if "id" in v]
     box = [e for v in verdicts for e in v["evidence"] if e["kind"] == "boxproof"]
