@@ -58,6 +58,8 @@ CASES = [  # phi, params, D, n, b scale, weight, batch, output, runs, chunk_runs
     ("huber", (1.0, 0.5), 1, 10, 0.0, 1.0, 4, "last", 3001, 8192),
     ("sine", (2.0,), 2, 100, 0.5, 1.0, 5, "after", 2049, 1024),
     ("quadratic", (0.5,), 4, 8, 0.2, 2.0, 8, "before", 1025, 1024),   # batch = n: full gradients
+    ("huber", (1.0, 0.5), 2, 10, 0.0, 1.0, None, "after", 1500, 1024),
+    ("sine", (1.5,), 1, 12, 0.0, 0.5, None, "last", 1030, 2048),
 ]
 
 
@@ -91,3 +93,16 @@ def test_step_decay_fused_noise_free_is_gradient_descent():
     for _ in range(30):
         w = w - 0.2 * p.grad(w)
     assert np.array_equal(res.outputs, np.repeat(w, 1030, axis=0))
+
+
+@pytest.mark.parametrize("phi, params", [("quadratic", (1.5,)), ("huber", (1.0, 0.3)), ("sine", (2.0,))])
+@pytest.mark.parametrize("noise", [0.0, 0.4])
+def test_step_decay_fused_variants_without_data_terms(phi, params, noise):
+    """The compiled variants without the mean-of-``a`` term (``a = 0``) and without noise (``s = 0``)."""
+    p = SeparableLoss(phi, params, np.array([0.5, -0.5]), np.zeros((6, 2)))
+    assert not np.any(p.a_mean) and not p.b_mean
+    args = (np.array([1.5, -2.0]), [0.3, 0.15], [8, 16], [4, 8], 0.5, noise, None, 1100, 5)
+    ref, got = _both(lambda: step_decay_sgd(p, *args, output="after", track_from=np.zeros(2), box=True,
+                                            return_outputs=True))
+    assert np.array_equal(ref.outputs, got.outputs)
+    assert (ref.mean, ref.var, ref.max_dist) == (got.mean, got.var, got.max_dist)
