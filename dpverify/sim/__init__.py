@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from .._lazy import attach
 
 if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify._lazy)
-    from .adaptive import AdaptiveResult, adaptive_gd, adaptive_moments, quadratic_path_moments
+    from .adaptive import AdaptiveResult, NormRule, adaptive_gd, adaptive_moments, quadratic_path_moments
     from .algorithms import FUSED_PATHS, coupled_pgd, gd, pgd
     from .huber import HuberRegression
     from .kernels import fused_enabled, numba_available, set_fused

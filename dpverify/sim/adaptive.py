@@ -24,6 +24,14 @@ with ``value_and_grad`` gives the excess and the gradient in one pass over the d
 the steps ``t = 1..T`` (``"noise_std"`` ``s_t``, ``"step"`` ``eta_t``). A per-run statistic may use them
 (``statistic(theta_final, tracks)``), and ``record=True`` returns them for every run (figures).
 
+Declared rules and the fused path: a rule given as a :class:`NormRule` (a step-size schedule and a noise
+level that is a schedule or a schedule times the gradient norm) on a :class:`~dpverify.sim.Quadratic`
+runs the fused kernel :func:`dpverify.sim.kernels.adaptive_quadratic`, bit-identical with the NumPy
+path for a seed (tracks ``"grad_norm_sq"``, ``"dist"``, ``"noise_std"``, ``"step"``; the ``"excess"``
+track, any other rule or problem runs the NumPy path). Squared norms are summed over the coordinates in
+order (:func:`row_sq_norms`), an order the kernel reproduces (``einsum``'s depends on the machine's
+vector width).
+
 Exact moments (:func:`adaptive_moments`): on a diagonal quadratic
 ``F = F* + 1/2 sum_i lam_i (theta_i - theta*_i)^2``, with a step that does not depend on the gradient
 and a noise *variance* affine in the squared gradient norm, ``s_t^2 = a_t + b_t ||g_t||^2`` (e.g.
@@ -47,12 +55,16 @@ from dataclasses import dataclass, field
 import mpmath
 import numpy as np
 
-from .problems import Problem
+from . import kernels as _kernels
+from ._driver import _task_plan
+from ._fused import _block_states, _f64
+from .parallel import ordered_map
+from .problems import Problem, Quadratic
 from .results import MCResult, block_moments
-from .rng import block_rng, block_slices, iter_chunks
+from .rng import BLOCK, block_rng, block_slices, iter_chunks
 
-__all__ = ["AdaptiveResult", "adaptive_gd", "adaptive_moments", "quadratic_path_moments", "ITERATE_TRACKS",
-           "STEP_TRACKS"]
+__all__ = ["AdaptiveResult", "NormRule", "adaptive_gd", "adaptive_moments", "quadratic_path_moments",
+           "row_sq_norms", "ITERATE_TRACKS", "STEP_TRACKS"]
 
 #: Quantities tracked at every iterate theta_1 .. theta_{T+1}.
 ITERATE_TRACKS = ("grad_norm_sq", "excess", "dist")
@@ -86,6 +98,61 @@ def _per_run(name: str, v, rows: int, t: int) -> np.ndarray:
     return arr
 
 
+def row_sq_norms(x: np.ndarray) -> np.ndarray:
+    """``sum_j x[:, j]^2`` per row, the squares added over ``j`` in order (one rounding each).
+
+    >>> row_sq_norms(np.array([[3.0, 4.0], [1.0, 0.0]]))
+    array([25.,  1.])
+    """
+    out = x[:, 0] * x[:, 0]
+    for j in range(1, x.shape[1]):
+        out += x[:, j] * x[:, j]
+    return out
+
+
+# --------------------------------------------------------------------------- declared rules
+@dataclass(frozen=True, eq=False)
+class NormRule:
+    """A rule of a declared form: step ``eta_t = etas[t-1]`` and noise ``s_t = noise[t-1]``
+    (``proportional=False``: a schedule) or ``s_t = noise[t-1] * ||g_t||`` (``proportional=True``).
+
+    Called as any rule (``rule(t, grad_norm) -> (eta, noise_std)``); :func:`adaptive_gd` runs it on
+    the fused kernel when the problem is a :class:`~dpverify.sim.Quadratic`.
+
+    Parameters
+    ----------
+    etas : array_like, shape (T,)
+        Step sizes.
+    noise : array_like, shape (T,)
+        Noise standard deviations (schedule) or their ratio to the gradient norm (proportional).
+    proportional : bool
+        Whether ``s_t`` is ``noise[t-1]`` times the run's gradient norm.
+
+    Examples
+    --------
+    >>> rule = NormRule(np.full(3, 0.5), np.full(3, 0.25), proportional=True)
+    >>> rule(2, np.array([4.0]))
+    (0.5, array([1.]))
+    """
+
+    etas: np.ndarray
+    noise: np.ndarray
+    proportional: bool = False
+
+    def __post_init__(self):
+        etas = np.array(self.etas, dtype=float).reshape(-1)
+        noise = np.array(self.noise, dtype=float).reshape(-1)
+        if etas.shape != noise.shape:
+            raise ValueError(f"etas and noise must have the same length, got {etas.size} and {noise.size}")
+        object.__setattr__(self, "etas", etas)
+        object.__setattr__(self, "noise", noise)
+        object.__setattr__(self, "proportional", bool(self.proportional))
+
+    def __call__(self, t: int, grad_norm: np.ndarray):
+        eta, s = self.etas[t - 1], self.noise[t - 1]
+        return (float(eta), s * grad_norm) if self.proportional else (float(eta), float(s))
+
+
 # --------------------------------------------------------------------------- results
 @dataclass(frozen=True)
 class AdaptiveResult(MCResult):
@@ -102,12 +169,12 @@ class AdaptiveResult(MCResult):
 def _iterate_values(problem: Problem, th: np.ndarray, g: np.ndarray | None, need: set, out: dict, k: int):
     if "grad_norm_sq" in need:
         gg = problem.grad(th) if g is None else g
-        out["grad_norm_sq"][:, k] = np.einsum("ij,ij->i", gg, gg)
+        out["grad_norm_sq"][:, k] = row_sq_norms(gg)
     if "excess" in need:
         out["excess"][:, k] = problem.value(th) - problem.f_star
     if "dist" in need:
         d = th - np.asarray(problem.theta_star)
-        out["dist"][:, k] = np.sqrt(np.einsum("ij,ij->i", d, d))
+        out["dist"][:, k] = np.sqrt(row_sq_norms(d))
 
 
 def _block(problem: Problem, th: np.ndarray, rule: Rule, T: int, rng: np.random.Generator, need: set) -> dict:
@@ -123,7 +190,7 @@ def _block(problem: Problem, th: np.ndarray, rule: Rule, T: int, rng: np.random.
             tr["excess"][:, t - 1] = f - problem.f_star
         else:
             g = problem.grad(th)
-        gn2 = np.einsum("ij,ij->i", g, g)
+        gn2 = row_sq_norms(g)
         _iterate_values(problem, th, g, need - {"grad_norm_sq"} - ({"excess"} if joint else set()), tr, t - 1)
         if "grad_norm_sq" in need:
             tr["grad_norm_sq"][:, t - 1] = gn2
@@ -198,7 +265,14 @@ def adaptive_gd(problem: Problem, theta1, rule: Rule, T: int, runs: int, seed: i
     kept = {k: np.empty((runs, T + (1 if k in ITERATE_TRACKS else 0))) for k in need} if record else {}
     thetas = np.empty((runs, problem.dim)) if return_thetas else None
     with _one_blas_thread():
-        moments = _simulate(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept, thetas)
+        if isinstance(rule, NormRule) and type(problem) is Quadratic and _kernels.fused_enabled() \
+                and not need & {"excess"}:
+            if rule.etas.size < T:
+                raise ValueError(f"rule has {rule.etas.size} steps, T = {T}")
+            moments = _simulate_fused(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept,
+                                      thetas)
+        else:
+            moments = _simulate(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept, thetas)
     return AdaptiveResult.from_block_moments(moments, seed=seed, steps=T, tracks=kept, thetas=thetas)
 
 
@@ -230,6 +304,55 @@ def _simulate(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need,
                 kept[k][lo:hi] = tr[k]
             if thetas is not None:
                 thetas[lo:hi] = th
+    return moments
+
+
+def _simulate_fused(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept, thetas) -> list:
+    """:func:`_simulate` on :func:`kernels.adaptive_quadratic` (bit-identical with it)."""
+    dim = problem.dim
+    args = (_f64(theta1), _f64(problem.eigs), _f64(problem.theta_star), _f64(rule.etas[:T]), _f64(rule.noise[:T]),
+            rule.proportional)
+    want_g = bool(need & {"grad_norm_sq", "noise_std"})
+    want_d = "dist" in need
+    workers, tasks, window = _task_plan(runs, chunk_runs, None, BLOCK * dim * max(T, 1))
+
+    def job(blocks):
+        b0, b1 = blocks
+        start, stop = b0 * BLOCK, min(b1 * BLOCK, runs)
+        rows = stop - start
+        th = np.empty((rows, dim))
+        gtr = np.empty((rows, T + 1) if want_g else (0, 0))
+        dtr = np.empty((rows, T + 1) if want_d else (0, 0))
+        bad = np.full(4, -1.0)
+        _kernels.adaptive_quadratic(_block_states(seed, b0, b1), rows, *args, gtr, want_g, dtr, want_d, th, bad)
+        if bad[0] >= 0:
+            return ("bad", bad)
+        out = []
+        for sl in block_slices(start, stop):
+            tr = {}
+            if "grad_norm_sq" in need:
+                tr["grad_norm_sq"] = gtr[sl]
+            if want_d:
+                tr["dist"] = dtr[sl]
+            if "noise_std" in need:
+                tr["noise_std"] = (rule.noise[:T] * np.sqrt(gtr[sl, :T]) if rule.proportional
+                                   else np.broadcast_to(rule.noise[:T], (sl.stop - sl.start, T)).copy())
+            if "step" in need:
+                tr["step"] = np.broadcast_to(rule.etas[:T], (sl.stop - sl.start, T)).copy()
+            out.append(block_moments(statistic(th[sl], tr), sl.stop - sl.start))
+            lo, hi = start + sl.start, start + sl.stop
+            for k in kept:
+                kept[k][lo:hi] = tr[k]
+        if thetas is not None:
+            thetas[start:stop] = th
+        return ("ok", out)
+
+    moments = []
+    for kind, val in ordered_map(job, tasks, workers, window):
+        if kind == "bad":
+            name = "eta" if val[2] == 0 else "noise_std"
+            raise ValueError(f"rule returned {name} = {val[3]!r} at step t = {int(val[1])}; it must be finite and >= 0")
+        moments.extend(val)
     return moments
 
 

@@ -54,6 +54,8 @@ Kernels
                       sharing the draws (full gradients or Floyd mini-batches; output
                       indices drawn by the caller); one compiled variant per loss shape,
                       and inside it one loop per combination of the terms the gradient has.
+``adaptive_quadratic``  noisy GD on a diagonal quadratic whose noise level is a schedule or
+                      proportional to each run's gradient norm (a declared rule).
 
 Every kernel has the same calling convention: ``states`` (``(nb, 4)`` uint64,
 one row per block of the task, updated in place), ``n`` (runs of the task;
@@ -1003,6 +1005,88 @@ if numba is not None:
         _STEP_DECAY_KINDS[kind](states, istates, n, (picks, etas, lengths, mons, rho, s, batch, nsamp, output,
                                                      p0, p1, ct, wt, A, Bv, amt, has_amean, bmean, has_b,
                                                      trk, box, out, pv, ot, buf, idx, bbs, dist))
+
+    # -- noisy GD with a gradient-norm rule on a diagonal quadratic -------------
+    @_borrow
+    def _adaptive_block(states, i, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g,
+                        dtrack, want_d, out, th, g, st, buf, bad):
+        """Block ``i`` of :func:`adaptive_quadratic`; ``False`` if it stopped on a bad value."""
+        D = out.shape[1]
+        T = etas.shape[0]
+        CH = buf.shape[0]
+        lo = i * _BLOCK
+        hi = min(n, lo + _BLOCK)
+        nv = (hi - lo) * D
+        a, b, cc, k = states[i, 0], states[i, 1], states[i, 2], states[i, 3]
+        for j in range(nv):
+            th[j] = theta1[j % D]
+        for t in range(T + 1):
+            for rl in range(hi - lo):
+                o = rl * D
+                gd = eigs[0] * (th[o] - star[0])
+                g[o] = gd
+                gn2 = gd * gd
+                for d in range(1, D):
+                    gd = eigs[d] * (th[o + d] - star[d])
+                    g[o + d] = gd
+                    gn2 = gn2 + gd * gd
+                if want_g:
+                    gtrack[lo + rl, t] = gn2
+                if want_d:
+                    dd = th[o] - star[0]
+                    dn2 = dd * dd
+                    for d in range(1, D):
+                        dd = th[o + d] - star[d]
+                        dn2 = dn2 + dd * dd
+                    dtrack[lo + rl, t] = np.sqrt(dn2)
+                if t < T:
+                    s = noise[t] * np.sqrt(gn2) if proportional else noise[t]
+                    if not (np.isfinite(s) and s >= 0.0) and bad[0] < 0:
+                        bad[0], bad[1], bad[2], bad[3] = i, t + 1, 1.0, s
+                    for d in range(D):
+                        st[o + d] = s
+            if t == T:
+                break
+            eta = etas[t]
+            if not (np.isfinite(eta) and eta >= 0.0):
+                bad[0], bad[1], bad[2], bad[3] = i, t + 1, 0.0, eta
+            if bad[0] >= 0:
+                return False
+            for j0 in range(0, nv, CH):
+                m = min(CH, nv - j0)
+                a, b, cc, k = _fill_scaled(buf, m, 1.0, a, b, cc, k)
+                seg = th[j0:j0 + m]
+                gs = g[j0:j0 + m]
+                ss = st[j0:j0 + m]
+                for j in range(m):
+                    seg[j] = seg[j] - (buf[j] * ss[j] + gs[j]) * eta
+        for j in range(nv):
+            out[lo + j // D, j % D] = th[j]
+        states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
+        return True
+
+    @_jit
+    def adaptive_quadratic(states, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g,
+                           dtrack, want_d, out, bad):
+        """Noisy GD whose noise is ``s_t = noise_t`` or ``s_t = noise_t ||g_t||`` (``proportional``).
+
+        Per step ``t``, as :func:`dpverify.sim.adaptive.adaptive_gd`'s NumPy path: every run's
+        gradient ``g = eigs (theta - star)`` and ``||g||^2`` (summed over coordinates in order),
+        its ``s_t``, then ``D`` normals per run and ``theta -= (z s_t + g) eta_t`` (the update in
+        chunks, as :func:`quadratic_theta`).  With ``want_g``/``want_d``, ``gtrack``/``dtrack``
+        ``(n, T + 1)`` get ``||g||^2`` and ``||theta - star||`` at every iterate.  A step size or
+        noise level that is not finite and ``>= 0`` stops the task: ``bad`` gets ``(block, t,
+        0 for eta / 1 for the noise, value)`` (the caller raises).
+        """
+        D = out.shape[1]
+        th = np.empty(_BLOCK * D)
+        g = np.empty(_BLOCK * D)
+        st = np.empty(_BLOCK * D)
+        buf = np.empty(D * max(1, 512 // D))
+        for i in range(states.shape[0]):
+            if not _adaptive_block(states, i, n, theta1, eigs, star, etas, noise, proportional, gtrack,
+                                   want_g, dtrack, want_d, out, th, g, st, buf, bad):
+                return
 
 
 def self_check() -> bool:
