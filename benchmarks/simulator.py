@@ -143,11 +143,13 @@ def dpverify_job(runs: int, dim: int, T: int):
 
 
 def new_path_jobs(quick: bool) -> dict:
-    """The simulators fused after pgd (random-round SGD, step-decay SGD): ``name -> (job, runs, D, T)``.
+    """The simulators fused after pgd (random-round SGD, step-decay SGD, adaptive GD with a declared
+    rule): ``name -> (job, runs, D, T)``.
 
     ``job(fused)`` runs the simulator on its fused (``True``) or NumPy (``False``) path; the work
     is ``runs * D * T`` coordinate-steps (every run draws ``D`` normals a step).
     """
+    from dpverify.sim.adaptive import NormRule, adaptive_gd
     from dpverify.sim.random_round import random_round_probabilities, random_round_sgd
     from dpverify.sim.step_decay import SeparableLoss, step_decay_sgd
 
@@ -167,6 +169,10 @@ def new_path_jobs(quick: bool) -> dict:
         p = SeparableLoss(phi, (2.0,), np.zeros(D), a - a.mean(axis=0))
         jobs[name] = (lambda p=p, batch=batch, sruns=sruns: step_decay_sgd(
             p, np.ones(D), [0.2, 0.1], [50, 100], [10, 20], 0.5, 0.3, batch, sruns, SEED), sruns, D, 150)
+    aruns, aD = 200_000 // scale, 3          # noise proportional to the gradient norm: s_t = ||g_t|| / sqrt(D)
+    rule = NormRule(np.full(T, 0.5), np.full(T, 1 / np.sqrt(aD)), proportional=True)
+    qa = Quadratic(np.linspace(0.1, 1.0, aD))
+    jobs["adaptive_proportional"] = (lambda: adaptive_gd(qa, np.ones(aD), rule, T, aruns, SEED), aruns, aD, T)
     return jobs
 
 
@@ -393,7 +399,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=None, help="timing repetitions")
     parser.add_argument("--no-peers", action="store_true", help="skip the peer implementations")
     parser.add_argument("--new-paths-only", action="store_true",
-                        help="only the fused random-round and step-decay paths against the limit and NumPy")
+                        help="only the fused random-round, step-decay and adaptive paths against the limit and NumPy")
     args = parser.parse_args(argv)
     if args.quick:
         workloads = {"w1": (4096, 100, 10), "w2": (20_000, 2, 10)}
