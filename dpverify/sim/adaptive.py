@@ -28,9 +28,10 @@ Declared rules and the fused path: a rule given as a :class:`NormRule` (a step-s
 level that is a schedule or a schedule times the gradient norm) on a :class:`~dpverify.sim.Quadratic`
 runs the fused kernel :func:`dpverify.sim.kernels.adaptive_quadratic`, bit-identical with the NumPy
 path for a seed (tracks ``"grad_norm_sq"``, ``"dist"``, ``"noise_std"``, ``"step"``; the ``"excess"``
-track, any other rule or problem runs the NumPy path). Squared norms are summed over the coordinates in
-order (:func:`row_sq_norms`), an order the kernel reproduces (``einsum``'s depends on the machine's
-vector width).
+track, any other rule or problem runs the NumPy path). The NumPy path sums squared norms with ``einsum``,
+whose order depends on the machine's vector width; the kernel sums in the order ``einsum`` takes on
+AVX2/AVX-512 machines for ``D <= 4``, and runs only where a check at first use for that ``D`` finds it
+equal to ``einsum`` (:func:`_norms_agree`; elsewhere the NumPy path runs).
 
 Exact moments (:func:`adaptive_moments`): on a diagonal quadratic
 ``F = F* + 1/2 sum_i lam_i (theta_i - theta*_i)^2``, with a step that does not depend on the gradient
@@ -64,7 +65,7 @@ from .results import MCResult, block_moments
 from .rng import BLOCK, block_rng, block_slices, iter_chunks
 
 __all__ = ["AdaptiveResult", "NormRule", "adaptive_gd", "adaptive_moments", "quadratic_path_moments",
-           "row_sq_norms", "ITERATE_TRACKS", "STEP_TRACKS"]
+           "ITERATE_TRACKS", "STEP_TRACKS"]
 
 #: Quantities tracked at every iterate theta_1 .. theta_{T+1}.
 ITERATE_TRACKS = ("grad_norm_sq", "excess", "dist")
@@ -98,16 +99,22 @@ def _per_run(name: str, v, rows: int, t: int) -> np.ndarray:
     return arr
 
 
-def row_sq_norms(x: np.ndarray) -> np.ndarray:
-    """``sum_j x[:, j]^2`` per row, the squares added over ``j`` in order (one rounding each).
+_NORMS_AGREE: dict[int, bool] = {}
 
-    >>> row_sq_norms(np.array([[3.0, 4.0], [1.0, 0.0]]))
-    array([25.,  1.])
-    """
-    out = x[:, 0] * x[:, 0]
-    for j in range(1, x.shape[1]):
-        out += x[:, j] * x[:, j]
-    return out
+
+def _norms_agree(dim: int) -> bool:
+    """Whether :func:`kernels.sq_norms` equals ``einsum("ij,ij->i")`` in dimension ``dim`` (checked once
+    per dimension, on rows of widely spread magnitudes and several row counts)."""
+    if dim not in _NORMS_AGREE:
+        rng = np.random.default_rng(dim)
+        ok = True
+        for rows in (1, 3, 1000, BLOCK):
+            x = rng.standard_normal((rows, dim)) * np.exp(3.0 * rng.standard_normal((rows, dim)))
+            got = np.empty(rows)
+            _kernels.sq_norms(x, got)
+            ok &= bool(np.array_equal(got, np.einsum("ij,ij->i", x, x)))
+        _NORMS_AGREE[dim] = ok
+    return _NORMS_AGREE[dim]
 
 
 # --------------------------------------------------------------------------- declared rules
@@ -169,12 +176,12 @@ class AdaptiveResult(MCResult):
 def _iterate_values(problem: Problem, th: np.ndarray, g: np.ndarray | None, need: set, out: dict, k: int):
     if "grad_norm_sq" in need:
         gg = problem.grad(th) if g is None else g
-        out["grad_norm_sq"][:, k] = row_sq_norms(gg)
+        out["grad_norm_sq"][:, k] = np.einsum("ij,ij->i", gg, gg)
     if "excess" in need:
         out["excess"][:, k] = problem.value(th) - problem.f_star
     if "dist" in need:
         d = th - np.asarray(problem.theta_star)
-        out["dist"][:, k] = np.sqrt(row_sq_norms(d))
+        out["dist"][:, k] = np.sqrt(np.einsum("ij,ij->i", d, d))
 
 
 def _block(problem: Problem, th: np.ndarray, rule: Rule, T: int, rng: np.random.Generator, need: set) -> dict:
@@ -190,7 +197,7 @@ def _block(problem: Problem, th: np.ndarray, rule: Rule, T: int, rng: np.random.
             tr["excess"][:, t - 1] = f - problem.f_star
         else:
             g = problem.grad(th)
-        gn2 = row_sq_norms(g)
+        gn2 = np.einsum("ij,ij->i", g, g)
         _iterate_values(problem, th, g, need - {"grad_norm_sq"} - ({"excess"} if joint else set()), tr, t - 1)
         if "grad_norm_sq" in need:
             tr["grad_norm_sq"][:, t - 1] = gn2
@@ -266,7 +273,7 @@ def adaptive_gd(problem: Problem, theta1, rule: Rule, T: int, runs: int, seed: i
     thetas = np.empty((runs, problem.dim)) if return_thetas else None
     with _one_blas_thread():
         if isinstance(rule, NormRule) and type(problem) is Quadratic and _kernels.fused_enabled() \
-                and not need & {"excess"}:
+                and not need & {"excess"} and _norms_agree(problem.dim):
             if rule.etas.size < T:
                 raise ValueError(f"rule has {rule.etas.size} steps, T = {T}")
             moments = _simulate_fused(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept,

@@ -1007,9 +1007,35 @@ if numba is not None:
                                                      trk, box, out, pv, ot, buf, idx, bbs, dist))
 
     # -- noisy GD with a gradient-norm rule on a diagonal quadratic -------------
+    @_inline
+    def _sq_norm(x, o, D):
+        """``sum_d x[o + d]^2`` in the order of NumPy's ``einsum("ij,ij->i")`` on SIMD lanes:
+        squares in lanes ``d mod 4``, then ``(l0 + l2) + (l1 + l3)`` (``D <= 4``; in order beyond,
+        where :func:`sq_norms_agree` tells whether it is still ``einsum``'s order)."""
+        if D == 1:
+            return x[o] * x[o]
+        if D == 2:
+            return x[o] * x[o] + x[o + 1] * x[o + 1]
+        if D == 3:
+            return (x[o] * x[o] + x[o + 2] * x[o + 2]) + x[o + 1] * x[o + 1]
+        if D == 4:
+            return (x[o] * x[o] + x[o + 2] * x[o + 2]) + (x[o + 1] * x[o + 1] + x[o + 3] * x[o + 3])
+        acc = x[o] * x[o]
+        for d in range(1, D):
+            acc = acc + x[o + d] * x[o + d]
+        return acc
+
+    @_jit
+    def sq_norms(x, out):
+        """``out[r]`` = squared norm of row ``r`` of the 2-d ``x``, as the kernels sum it."""
+        D = x.shape[1]
+        flat = x.ravel()
+        for r in range(x.shape[0]):
+            out[r] = _sq_norm(flat, r * D, D)
+
     @_borrow
     def _adaptive_block(states, i, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g,
-                        dtrack, want_d, out, th, g, st, buf, bad):
+                        dtrack, want_d, out, th, g, dv, st, buf, bad):
         """Block ``i`` of :func:`adaptive_quadratic`; ``False`` if it stopped on a bad value."""
         D = out.shape[1]
         T = etas.shape[0]
@@ -1023,22 +1049,14 @@ if numba is not None:
         for t in range(T + 1):
             for rl in range(hi - lo):
                 o = rl * D
-                gd = eigs[0] * (th[o] - star[0])
-                g[o] = gd
-                gn2 = gd * gd
-                for d in range(1, D):
-                    gd = eigs[d] * (th[o + d] - star[d])
-                    g[o + d] = gd
-                    gn2 = gn2 + gd * gd
+                for d in range(D):
+                    g[o + d] = eigs[d] * (th[o + d] - star[d])
+                    dv[o + d] = th[o + d] - star[d]
+                gn2 = _sq_norm(g, o, D)
                 if want_g:
                     gtrack[lo + rl, t] = gn2
                 if want_d:
-                    dd = th[o] - star[0]
-                    dn2 = dd * dd
-                    for d in range(1, D):
-                        dd = th[o + d] - star[d]
-                        dn2 = dn2 + dd * dd
-                    dtrack[lo + rl, t] = np.sqrt(dn2)
+                    dtrack[lo + rl, t] = np.sqrt(_sq_norm(dv, o, D))
                 if t < T:
                     s = noise[t] * np.sqrt(gn2) if proportional else noise[t]
                     if not (np.isfinite(s) and s >= 0.0) and bad[0] < 0:
@@ -1071,7 +1089,7 @@ if numba is not None:
         """Noisy GD whose noise is ``s_t = noise_t`` or ``s_t = noise_t ||g_t||`` (``proportional``).
 
         Per step ``t``, as :func:`dpverify.sim.adaptive.adaptive_gd`'s NumPy path: every run's
-        gradient ``g = eigs (theta - star)`` and ``||g||^2`` (summed over coordinates in order),
+        gradient ``g = eigs (theta - star)`` and ``||g||^2`` (summed as ``einsum`` sums, :func:`_sq_norm`),
         its ``s_t``, then ``D`` normals per run and ``theta -= (z s_t + g) eta_t`` (the update in
         chunks, as :func:`quadratic_theta`).  With ``want_g``/``want_d``, ``gtrack``/``dtrack``
         ``(n, T + 1)`` get ``||g||^2`` and ``||theta - star||`` at every iterate.  A step size or
@@ -1081,11 +1099,12 @@ if numba is not None:
         D = out.shape[1]
         th = np.empty(_BLOCK * D)
         g = np.empty(_BLOCK * D)
+        dv = np.empty(_BLOCK * D)
         st = np.empty(_BLOCK * D)
         buf = np.empty(D * max(1, 512 // D))
         for i in range(states.shape[0]):
             if not _adaptive_block(states, i, n, theta1, eigs, star, etas, noise, proportional, gtrack,
-                                   want_g, dtrack, want_d, out, th, g, st, buf, bad):
+                                   want_g, dtrack, want_d, out, th, g, dv, st, buf, bad):
                 return
 
 

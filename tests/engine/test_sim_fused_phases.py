@@ -108,11 +108,12 @@ def test_step_decay_fused_variants_without_data_terms(phi, params, noise):
     assert (ref.mean, ref.var, ref.max_dist) == (got.mean, got.var, got.max_dist)
 
 
-@pytest.mark.parametrize("D, T, runs, chunk", [(3, 12, 2500, 1024), (1, 5, 1025, 2048), (6, 20, 3001, 65536)])
+@pytest.mark.parametrize("D, T, runs, chunk", [(3, 12, 2500, 1024), (1, 5, 1025, 2048), (4, 20, 3001, 65536), (7, 6, 1100, 1024)])
 @pytest.mark.parametrize("proportional", [False, True])
 def test_adaptive_fused_is_bit_identical(D, T, runs, chunk, proportional):
     """A declared NormRule on a quadratic: fused kernel == NumPy path (iterates, moments, every track),
-    and == the same rule given as a plain function."""
+    and == the same rule given as a plain function (where the kernel's norms are not einsum's, in some
+    dimension on some machine, the fused call runs the NumPy path: still equal)."""
     from dpverify.sim.adaptive import NormRule, adaptive_gd
 
     q = sim.Quadratic(np.linspace(0.2, 1.5, D), theta_star=np.arange(D) * 0.1)
@@ -148,3 +149,14 @@ def test_adaptive_fused_refuses_a_bad_noise_level_as_numpy_does():
         finally:
             sim.set_fused(None)
     assert msgs[0] == msgs[1] and "t = 3" in msgs[0]
+
+
+def test_kernel_squared_norms_are_einsums_in_low_dimension():
+    """The fused path needs the kernel's squared norms to equal einsum's (checked at first use per D)."""
+    from dpverify.sim.adaptive import _norms_agree
+
+    x = np.random.default_rng(0).standard_normal((50, 2)) * 1e3
+    got = np.empty(50)
+    kernels.sq_norms(x, got)
+    assert np.array_equal(got, np.einsum("ij,ij->i", x, x))      # D = 2: one addition, no order to choose
+    assert _norms_agree(1) and _norms_agree(2)
