@@ -812,9 +812,10 @@ if numba is not None:
 
     @_inline
     def _sd_full_loop(KIND, SIN, HAM, NOISE, fl):
-        """One chunk of one problem, full gradients; the flags are constants at every call site, so
-        each call compiles to loops without the branches it does not need (``SIN``: ``sin(2 x)`` is
-        used), one loop with momentum and one without."""
+        """One chunk of one problem, full gradients; ``SIN`` (``sin(2 x)`` is used) is a constant at
+        every call site, as are ``HAM``/``NOISE`` (the mean of ``a`` and the noise are added) in the
+        usual case, so that the loop compiles without those branches (a ``sin`` under a run-time
+        branch would be computed anyway: LLVM speculates it); one loop with momentum, one without."""
         seg, pvs, cs, ws, ams, buf, q0, q1, bm, eta, r_t = fl
         if r_t != 0.0:
             for j in range(seg.shape[0]):
@@ -925,24 +926,14 @@ if numba is not None:
                                                batch, q0, q1, s, eta, r_t)
                         else:
                             ham, bm = has_amean[p], bmean[p]
-                            mode = (4 if KIND == 1 or bm != 0.0 else 0) + (2 if ham else 0) + (1 if s != 0.0 else 0)
                             fl = (seg, pvs, cs, ws, ams, buf, q0, q1, bm, eta, r_t)
-                            if mode == 7:
-                                _sd_full_loop(KIND, True, True, True, fl)
-                            elif mode == 6:
-                                _sd_full_loop(KIND, True, True, False, fl)
-                            elif mode == 5:
-                                _sd_full_loop(KIND, True, False, True, fl)
-                            elif mode == 4:
-                                _sd_full_loop(KIND, True, False, False, fl)
-                            elif mode == 3:
+                            full = ham and s != 0.0     # the usual case: compiled without the term branches
+                            if KIND == 1 or bm != 0.0:
+                                _sd_full_loop(KIND, True, ham, s != 0.0, fl)     # the sin dominates
+                            elif full:
                                 _sd_full_loop(KIND, False, True, True, fl)
-                            elif mode == 2:
-                                _sd_full_loop(KIND, False, True, False, fl)
-                            elif mode == 1:
-                                _sd_full_loop(KIND, False, False, True, fl)
                             else:
-                                _sd_full_loop(KIND, False, False, False, fl)
+                                _sd_full_loop(KIND, False, ham, s != 0.0, fl)
                         if box:
                             for j in range(m):
                                 dev = abs(seg[j] - trk[j])
