@@ -223,9 +223,13 @@ class AdaptiveGD(MappedScenario):
         return int(round(float(self.map.scalar("dim", pt))))
 
     def rule_at(self, pt):
-        """``rule(t, grad_norm) -> (eta, noise_std)`` at a point of the claim (vectorised over runs)."""
+        """``rule(t, grad_norm) -> (eta, noise_std)`` at a point of the claim (vectorised over runs).
+
+        A step free of the gradient norm with a noise level free of it or a constant times it is
+        returned as a :class:`~dpverify.sim.NormRule` (same values: the simulator may run it fused).
+        """
         T = self._T(pt)
-        parts = {}
+        parts, declared = {}, {}
         for key in ("step", "noise_std"):
             e = self.claim.expand(self.params.exprs[key])
             if self.grad in e.free_symbols:
@@ -233,12 +237,18 @@ class AdaptiveGD(MappedScenario):
                     raise ValueError(f"adaptive_gd: {key} depends on {self.grad} and on a sequence entry; "
                                      "write the sequence part as its own parameter")
                 vals = {s: float(pt[str(s)]) for s in e.free_symbols if s not in (self.grad, self.index)}
-                f = sp.lambdify((self.index, self.grad), e.xreplace({s: sp.Float(v, 30) for s, v in vals.items()}),
-                                modules="numpy")
+                e = e.xreplace({s: sp.Float(v, 30) for s, v in vals.items()})
+                f = sp.lambdify((self.index, self.grad), e, modules="numpy")
                 parts[key] = (lambda t, g, f=f: f(float(t), g))
+                coeff = e / self.grad
+                if key == "noise_std" and (e == self.grad or (e.is_Mul and len(e.args) == 2 and coeff.is_Number)):
+                    declared[key] = (np.full(T, float(f(1.0, 1.0))), True)   # e = c g: printed c * g, c = f(., 1)
             else:
                 vals = np.asarray(self.map.steps(key, pt, T), dtype=float)
                 parts[key] = (lambda t, g, v=vals: v[t - 1])
+                declared[key] = (vals, False)
+        if "step" in declared and "noise_std" in declared and not declared["step"][1]:
+            return sim.NormRule(declared["step"][0], declared["noise_std"][0], proportional=declared["noise_std"][1])
 
         def rule(t, g):
             with np.errstate(divide="ignore", invalid="ignore"):

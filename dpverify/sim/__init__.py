@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from .._lazy import attach
 
 if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify._lazy)
-    from .adaptive import AdaptiveResult, adaptive_gd, adaptive_moments, quadratic_path_moments
+    from .adaptive import AdaptiveResult, NormRule, adaptive_gd, adaptive_moments, quadratic_path_moments
     from .algorithms import FUSED_PATHS, coupled_pgd, gd, pgd
     from .heavy_ball import heavy_ball_moments_mp, heavy_ball_pgd, heavy_ball_quadratic_mean_var
     from .huber import HuberRegression

@@ -24,6 +24,15 @@ with ``value_and_grad`` gives the excess and the gradient in one pass over the d
 the steps ``t = 1..T`` (``"noise_std"`` ``s_t``, ``"step"`` ``eta_t``). A per-run statistic may use them
 (``statistic(theta_final, tracks)``), and ``record=True`` returns them for every run (figures).
 
+Declared rules and the fused path: a rule given as a :class:`NormRule` (a step-size schedule and a noise
+level that is a schedule or a schedule times the gradient norm) on a :class:`~dpverify.sim.Quadratic`
+runs the fused kernel :func:`dpverify.sim.kernels.adaptive_quadratic`, bit-identical with the NumPy
+path for a seed (tracks ``"grad_norm_sq"``, ``"dist"``, ``"noise_std"``, ``"step"``; the ``"excess"``
+track, any other rule or problem runs the NumPy path). The NumPy path sums squared norms with ``einsum``,
+whose order depends on the machine's vector width; the kernel sums in the order ``einsum`` takes on
+AVX2/AVX-512 machines for ``D <= 4``, and runs only where a check at first use for that ``D`` finds it
+equal to ``einsum`` (:func:`_norms_agree`; elsewhere the NumPy path runs).
+
 Exact moments (:func:`adaptive_moments`): on a diagonal quadratic
 ``F = F* + 1/2 sum_i lam_i (theta_i - theta*_i)^2``, with a step that does not depend on the gradient
 and a noise *variance* affine in the squared gradient norm, ``s_t^2 = a_t + b_t ||g_t||^2`` (e.g.
@@ -47,12 +56,16 @@ from dataclasses import dataclass, field
 import mpmath
 import numpy as np
 
-from .problems import Problem
+from . import kernels as _kernels
+from ._driver import _task_plan
+from ._fused import _block_states, _f64
+from .parallel import ordered_map
+from .problems import Problem, Quadratic
 from .results import MCResult, block_moments
-from .rng import block_rng, block_slices, iter_chunks
+from .rng import BLOCK, block_rng, block_slices, iter_chunks
 
-__all__ = ["AdaptiveResult", "adaptive_gd", "adaptive_moments", "quadratic_path_moments", "ITERATE_TRACKS",
-           "STEP_TRACKS"]
+__all__ = ["AdaptiveResult", "NormRule", "adaptive_gd", "adaptive_moments", "quadratic_path_moments",
+           "ITERATE_TRACKS", "STEP_TRACKS"]
 
 #: Quantities tracked at every iterate theta_1 .. theta_{T+1}.
 ITERATE_TRACKS = ("grad_norm_sq", "excess", "dist")
@@ -84,6 +97,67 @@ def _per_run(name: str, v, rows: int, t: int) -> np.ndarray:
         bad = arr[~(np.isfinite(arr) & (arr >= 0))][0]
         raise ValueError(f"rule returned {name} = {bad!r} at step t = {t}; it must be finite and >= 0")
     return arr
+
+
+_NORMS_AGREE: dict[int, bool] = {}
+
+
+def _norms_agree(dim: int) -> bool:
+    """Whether :func:`kernels.sq_norms` equals ``einsum("ij,ij->i")`` in dimension ``dim`` (checked once
+    per dimension, on rows of widely spread magnitudes and several row counts)."""
+    if dim not in _NORMS_AGREE:
+        rng = np.random.default_rng(dim)
+        ok = True
+        for rows in (1, 3, 1000, BLOCK):
+            x = rng.standard_normal((rows, dim)) * np.exp(3.0 * rng.standard_normal((rows, dim)))
+            got = np.empty(rows)
+            _kernels.sq_norms(x, got)
+            ok &= bool(np.array_equal(got, np.einsum("ij,ij->i", x, x)))
+        _NORMS_AGREE[dim] = ok
+    return _NORMS_AGREE[dim]
+
+
+# --------------------------------------------------------------------------- declared rules
+@dataclass(frozen=True, eq=False)
+class NormRule:
+    """A rule of a declared form: step ``eta_t = etas[t-1]`` and noise ``s_t = noise[t-1]``
+    (``proportional=False``: a schedule) or ``s_t = noise[t-1] * ||g_t||`` (``proportional=True``).
+
+    Called as any rule (``rule(t, grad_norm) -> (eta, noise_std)``); :func:`adaptive_gd` runs it on
+    the fused kernel when the problem is a :class:`~dpverify.sim.Quadratic`.
+
+    Parameters
+    ----------
+    etas : array_like, shape (T,)
+        Step sizes.
+    noise : array_like, shape (T,)
+        Noise standard deviations (schedule) or their ratio to the gradient norm (proportional).
+    proportional : bool
+        Whether ``s_t`` is ``noise[t-1]`` times the run's gradient norm.
+
+    Examples
+    --------
+    >>> rule = NormRule(np.full(3, 0.5), np.full(3, 0.25), proportional=True)
+    >>> rule(2, np.array([4.0]))
+    (0.5, array([1.]))
+    """
+
+    etas: np.ndarray
+    noise: np.ndarray
+    proportional: bool = False
+
+    def __post_init__(self):
+        etas = np.array(self.etas, dtype=float).reshape(-1)
+        noise = np.array(self.noise, dtype=float).reshape(-1)
+        if etas.shape != noise.shape:
+            raise ValueError(f"etas and noise must have the same length, got {etas.size} and {noise.size}")
+        object.__setattr__(self, "etas", etas)
+        object.__setattr__(self, "noise", noise)
+        object.__setattr__(self, "proportional", bool(self.proportional))
+
+    def __call__(self, t: int, grad_norm: np.ndarray):
+        eta, s = self.etas[t - 1], self.noise[t - 1]
+        return (float(eta), s * grad_norm) if self.proportional else (float(eta), float(s))
 
 
 # --------------------------------------------------------------------------- results
@@ -198,7 +272,14 @@ def adaptive_gd(problem: Problem, theta1, rule: Rule, T: int, runs: int, seed: i
     kept = {k: np.empty((runs, T + (1 if k in ITERATE_TRACKS else 0))) for k in need} if record else {}
     thetas = np.empty((runs, problem.dim)) if return_thetas else None
     with _one_blas_thread():
-        moments = _simulate(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept, thetas)
+        if isinstance(rule, NormRule) and type(problem) is Quadratic and _kernels.fused_enabled() \
+                and not need & {"excess"} and _norms_agree(problem.dim):
+            if rule.etas.size < T:
+                raise ValueError(f"rule has {rule.etas.size} steps, T = {T}")
+            moments = _simulate_fused(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept,
+                                      thetas)
+        else:
+            moments = _simulate(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept, thetas)
     return AdaptiveResult.from_block_moments(moments, seed=seed, steps=T, tracks=kept, thetas=thetas)
 
 
@@ -230,6 +311,55 @@ def _simulate(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need,
                 kept[k][lo:hi] = tr[k]
             if thetas is not None:
                 thetas[lo:hi] = th
+    return moments
+
+
+def _simulate_fused(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept, thetas) -> list:
+    """:func:`_simulate` on :func:`kernels.adaptive_quadratic` (bit-identical with it)."""
+    dim = problem.dim
+    args = (_f64(theta1), _f64(problem.eigs), _f64(problem.theta_star), _f64(rule.etas[:T]), _f64(rule.noise[:T]),
+            rule.proportional)
+    want_g = bool(need & {"grad_norm_sq", "noise_std"})
+    want_d = "dist" in need
+    workers, tasks, window = _task_plan(runs, chunk_runs, None, BLOCK * dim * max(T, 1))
+
+    def job(blocks):
+        b0, b1 = blocks
+        start, stop = b0 * BLOCK, min(b1 * BLOCK, runs)
+        rows = stop - start
+        th = np.empty((rows, dim))
+        gtr = np.empty((rows, T + 1) if want_g else (0, 0))
+        dtr = np.empty((rows, T + 1) if want_d else (0, 0))
+        bad = np.full(4, -1.0)
+        _kernels.adaptive_quadratic(_block_states(seed, b0, b1), rows, *args, gtr, want_g, dtr, want_d, th, bad)
+        if bad[0] >= 0:
+            return ("bad", bad)
+        out = []
+        for sl in block_slices(start, stop):
+            tr = {}
+            if "grad_norm_sq" in need:
+                tr["grad_norm_sq"] = gtr[sl]
+            if want_d:
+                tr["dist"] = dtr[sl]
+            if "noise_std" in need:
+                tr["noise_std"] = (rule.noise[:T] * np.sqrt(gtr[sl, :T]) if rule.proportional
+                                   else np.broadcast_to(rule.noise[:T], (sl.stop - sl.start, T)).copy())
+            if "step" in need:
+                tr["step"] = np.broadcast_to(rule.etas[:T], (sl.stop - sl.start, T)).copy()
+            out.append(block_moments(statistic(th[sl], tr), sl.stop - sl.start))
+            lo, hi = start + sl.start, start + sl.stop
+            for k in kept:
+                kept[k][lo:hi] = tr[k]
+        if thetas is not None:
+            thetas[start:stop] = th
+        return ("ok", out)
+
+    moments = []
+    for kind, val in ordered_map(job, tasks, workers, window):
+        if kind == "bad":
+            name = "eta" if val[2] == 0 else "noise_std"
+            raise ValueError(f"rule returned {name} = {val[3]!r} at step t = {int(val[1])}; it must be finite and >= 0")
+        moments.extend(val)
     return moments
 
 

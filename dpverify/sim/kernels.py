@@ -52,7 +52,10 @@ Kernels
                       (its noise is still drawn).
 ``step_decay_separable``  step-decay SGD with early momentum on ``P`` separable losses
                       sharing the draws (full gradients or Floyd mini-batches; output
-                      indices drawn by the caller).
+                      indices drawn by the caller); one compiled variant per loss shape,
+                      and inside it one loop per combination of the terms the gradient has.
+``adaptive_quadratic``  noisy GD on a diagonal quadratic whose noise level is a schedule or
+                      proportional to each run's gradient norm (a declared rule).
 
 Every kernel has the same calling convention: ``states`` (``(nb, 4)`` uint64,
 one row per block of the task, updated in place), ``n`` (runs of the task;
@@ -695,18 +698,42 @@ if numba is not None:
 
     # -- random-round SGD on a diagonal quadratic --------------------------------
     @_jit
+    def _random_round_block(a, b, c, k, flat, Rt, rmax, eigs, star, etas, scales, buf):
+        """Steps ``0 .. rmax - 1`` of one block (``flat``: its ``rows * D`` values, ``Rt`` each
+        value's round), in chunks as :func:`_quadratic_theta_block`; returns the state."""
+        n = flat.shape[0]
+        CH = eigs.shape[0]
+        for t in range(rmax):
+            eta = etas[t]
+            s = scales[t]
+            for j0 in range(0, n, CH):
+                m = min(CH, n - j0)
+                a, b, c, k = _fill_scaled(buf, m, s, a, b, c, k)
+                seg = flat[j0:j0 + m]
+                rs = Rt[j0:j0 + m]
+                for j in range(m):
+                    th = seg[j]
+                    g = (eigs[j] * (th - star[j]) + buf[j]) * eta
+                    seg[j] = th - g if rs[j] > t else th
+        return a, b, c, k
+
+    @_jit
     def random_round_quadratic(states, n, cdf, theta0, eigs, star, etas, scales, out):
         """Random-round noisy GD on a diagonal quadratic; ``out`` gets each run's ``w_R``.
 
         Per block, first ``R`` for every run (one uniform draw each, inverted through
         ``cdf`` as ``numpy.searchsorted(..., side="right")``), then steps
         ``t = 0 .. max R - 1``: every run draws its ``D`` normals (frozen ones too),
-        ``g = eigs (w - star)``, ``g = (g + s_t z) eta_t``, ``w -= g`` while ``t < R``
-        (the NumPy path's operations, :func:`dpverify.sim.random_round.random_round_sgd`).
+        ``g = (eigs (w - star) + s_t z) eta_t`` and ``w -= g`` while ``t < R`` (the NumPy
+        path's operations, :func:`dpverify.sim.random_round.random_round_sgd`).
+        ``eigs``/``star`` are tiled to the chunk width (:func:`chunk_width`), as for
+        :func:`quadratic_theta`: the update runs over whole chunks of a block, vectorised.
         """
         D = out.shape[1]
         T = etas.shape[0]
-        R = np.empty(_BLOCK, dtype=np.int64)
+        flat = np.empty(_BLOCK * D)
+        Rt = np.empty(_BLOCK * D, dtype=np.int64)
+        buf = np.empty(eigs.shape[0])
         for i in range(states.shape[0]):
             lo = i * _BLOCK
             hi = min(n, lo + _BLOCK)
@@ -723,46 +750,46 @@ if numba is not None:
                     else:
                         right = mid
                 rr = 1 + min(left, T - 1)
-                R[r - lo] = rr
                 rmax = max(rmax, rr)
                 for d in range(D):
-                    out[r, d] = theta0[d]
-            for t in range(rmax):
-                eta = etas[t]
-                s = scales[t]
-                for r in range(lo, hi):
-                    live = R[r - lo] > t
-                    for d in range(D):
-                        z, a, b, cc, k = _normal(a, b, cc, k)
-                        if live:
-                            w = out[r, d]
-                            g = eigs[d] * (w - star[d])
-                            g = g + s * z
-                            out[r, d] = w - g * eta
+                    flat[(r - lo) * D + d] = theta0[d]
+                    Rt[(r - lo) * D + d] = rr
+            m = (hi - lo) * D
+            a, b, cc, k = _random_round_block(a, b, cc, k, flat[:m], Rt[:m], rmax, eigs, star, etas,
+                                              scales, buf)
             states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
+            for r in range(lo, hi):
+                for d in range(D):
+                    out[r, d] = flat[(r - lo) * D + d]
 
     # -- step-decay SGD with early momentum on separable losses ------------------
+    # One block function per loss shape (``KIND``: 0 quadratic, 1 sine, 2 huber), a constant in
+    # each of the three compiled variants, so that the per-coordinate update has no branch on the
+    # shape; the runs of a block are stored flat (``rows * D`` values per problem) and updated in
+    # chunks of whole rows whose normals were just drawn into a small buffer, with the
+    # per-coordinate constants tiled to the chunk width (the layout of :func:`quadratic_theta`).
     @_inline
     def _half_sin2(x):
         """``sin(2 x) / 2``: the derivative of ``sin(x)^2 / 2``."""
         return np.sin(2.0 * x) / 2.0
 
     @_inline
-    def _separable_grad(x, kind, p0, p1, w, unit):
-        """``u phi'(x)`` of :class:`~dpverify.sim.separable.SeparableLoss` (quadratic, sine, huber)."""
+    def _separable_grad(x, sn, kind, p0, p1, w):
+        """``w phi'(x)`` of :class:`~dpverify.sim.separable.SeparableLoss` (``sn = sin(2 x)``, sine only).
+
+        ``w = 1`` is exact (``g * 1.0 == g``), so unit weights need no branch.
+        """
         if kind == 0:
             g = p0 * x
         elif kind == 1:
-            g = x + p0 * np.sin(2.0 * x) / 2.0
+            g = x + p0 * sn / 2.0
         else:
             if abs(x) <= p1:
                 g = p0 * x
             else:
                 sg = 1.0 if x > 0.0 else (-1.0 if x < 0.0 else x)
                 g = (p0 * p1) * sg
-        if not unit:
-            g = g * w
-        return g
+        return g * w
 
     @_jit
     def half_sin2(x, out):
@@ -770,121 +797,306 @@ if numba is not None:
         for j in range(x.shape[0]):
             out[j] = _half_sin2(x[j])
 
-    @_borrow
-    def _step_decay_block(states, istates, i, n, picks, etas, lengths, mons, rho, s, batch, nsamp,
-                          output, kind, p0, p1, center, weights, unit, A, Bv, amean, has_amean,
-                          bmean, has_b, track, box, out, pv, ot, z, idx, dist):
+    @_inline
+    def _sd_full_grad(KIND, SIN, HAM, NOISE, x, w, am, z, q0, q1, bm):
+        """Full gradient at ``x`` (``SeparableLoss.grad``'s operations) plus the noise ``z``."""
+        sn = np.sin(2.0 * x) if SIN else 0.0
+        g = _separable_grad(x, sn, KIND, q0, q1, w)
+        if HAM:
+            g = g + am
+        if SIN and bm != 0.0:
+            g = g + bm * (sn / 2.0)
+        if NOISE:
+            g = g + z
+        return g
+
+    @_inline
+    def _sd_full_loop(KIND, SIN, HAM, NOISE, fl):
+        """One chunk of one problem, full gradients; ``SIN`` (``sin(2 x)`` is used) is a constant at
+        every call site, as are ``HAM``/``NOISE`` (the mean of ``a`` and the noise are added) in the
+        usual case, so that the loop compiles without those branches (a ``sin`` under a run-time
+        branch would be computed anyway: LLVM speculates it); one loop with momentum, one without."""
+        seg, pvs, cs, ws, ams, buf, q0, q1, bm, eta, r_t = fl
+        if r_t != 0.0:
+            for j in range(seg.shape[0]):
+                th = seg[j]
+                g = _sd_full_grad(KIND, SIN, HAM, NOISE, th - cs[j], ws[j], ams[j], buf[j], q0, q1, bm)
+                seg[j] = (th - eta * g) + r_t * (th - pvs[j])
+                pvs[j] = th
+        else:
+            for j in range(seg.shape[0]):
+                th = seg[j]
+                g = _sd_full_grad(KIND, SIN, HAM, NOISE, th - cs[j], ws[j], ams[j], buf[j], q0, q1, bm)
+                seg[j] = th - eta * g
+                pvs[j] = th
+
+    @_inline
+    def _sd_batch_loop(KIND, SIN, seg, pvs, cs, ws, buf, A, idx, bbs, hb, j0, D, batch, q0, q1, s, eta, r_t):
+        """One chunk (whole rows) of one problem, mini-batch gradients (``SeparableLoss.batch_grad``'s
+        operations plus the noise ``buf``); ``SIN`` a constant at every call site."""
+        for rr in range(seg.shape[0] // D):
+            rl = j0 // D + rr
+            bb = bbs[rl]
+            rows = idx[rl]
+            for d in range(D):
+                j = rr * D + d
+                th = seg[j]
+                x = th - cs[j]
+                sn = np.sin(2.0 * x) if SIN else 0.0
+                g = _separable_grad(x, sn, KIND, q0, q1, ws[j])
+                acc = A[rows[0], d]
+                for q in range(1, batch):
+                    acc += A[rows[q], d]
+                g = g + acc / batch
+                if hb:
+                    g = g + bb * (sn / 2.0)
+                if s != 0.0:
+                    g = g + buf[j]
+                seg[j], pvs[j] = _sd_step(th, pvs[j], g, eta, r_t)
+
+    @_inline
+    def _sd_step(th, prev, g, eta, r_t):
+        """Heavy-ball step ``th - eta g + r_t (th - prev)`` (NumPy path's order): ``(new, new prev)``."""
+        if r_t != 0.0:
+            step = th - prev
+            return (th - eta * g) + r_t * step, th
+        return th - eta * g, th
+
+    @_inline
+    def _step_decay_block(KIND, states, istates, i, n, args):
         """Block ``i`` of :func:`step_decay_separable` (every phase), its states updated in place."""
-        P, _, D = out.shape
+        (picks, etas, lengths, mons, rho, s, batch, nsamp, output, p0, p1, ct, wt, A, Bv, amt, has_amean,
+         bmean, has_b, trk, box, out, pv, ot, buf, idx, bbs, dist) = args
+        P = out.shape[0]
+        D = A.shape[2]
+        CH = ct.shape[1]
         lo = i * _BLOCK
         hi = min(n, lo + _BLOCK)
+        rows = hi - lo
+        nv = rows * D
+        off = lo * D
         a, b, cc, k = states[i, 0], states[i, 1], states[i, 2], states[i, 3]
         ia, ib, ic, ik = istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3]
-        has, buf = False, uint64(0)     # SFC64's buffered 32-bit half, kept across calls as NumPy does
+        has, hbuf = False, uint64(0)    # SFC64's buffered 32-bit half, kept across calls as NumPy does
+        best = dist[i]
         for ph in range(etas.shape[0]):
             eta = etas[ph]
             T = lengths[ph]
-            m = mons[ph]
+            mm = mons[ph]
             for p in range(P):
-                for r in range(lo, hi):
-                    for d in range(D):
-                        pv[p, r - lo, d] = out[p, r, d]
-                        if output == 1 and picks[ph, r] == 0:
-                            ot[p, r - lo, d] = out[p, r, d]
+                for j in range(nv):
+                    th = out[p, off + j]
+                    pv[p, j] = th
+                    if output == 1 and picks[ph, lo + j // D] == 0:
+                        ot[p, j] = th
             for t in range(1, T + 1):
-                r_t = rho if t <= m else 0.0
+                r_t = rho if t <= mm else 0.0
                 if batch > 0:
                     for kk in range(batch):
-                        j = nsamp - batch + kk
-                        for r in range(hi - lo):
-                            v, ia, ib, ic, ik, has, buf = _index(ia, ib, ic, ik, has, buf, uint64(j))
+                        jmax = nsamp - batch + kk
+                        for r in range(rows):
+                            v, ia, ib, ic, ik, has, hbuf = _index(ia, ib, ic, ik, has, hbuf, uint64(jmax))
                             for q in range(kk):
                                 if idx[r, q] == v:
-                                    v = j
+                                    v = jmax
                                     break
                             idx[r, kk] = v
-                for r in range(hi - lo):
-                    for d in range(D):
-                        zz, a, b, cc, k = _normal(a, b, cc, k)
-                        z[r, d] = zz
-                for p in range(P):
-                    for r in range(lo, hi):
-                        rl = r - lo
-                        bb = 0.0
-                        if batch > 0 and has_b[p]:
-                            bb = Bv[p, idx[rl, 0]]
-                            for q in range(1, batch):
-                                bb = bb + Bv[p, idx[rl, q]]
-                            bb = bb / batch
-                        for d in range(D):
-                            th = out[p, r, d]
-                            x = th - center[p, d]
-                            g = _separable_grad(x, kind[p], p0[p], p1[p], weights[p, d], unit[p])
-                            if batch > 0:
-                                acc = A[p, idx[rl, 0], d]
+                    for p in range(P):
+                        if has_b[p]:
+                            for r in range(rows):
+                                bb = Bv[p, idx[r, 0]]
                                 for q in range(1, batch):
-                                    acc += A[p, idx[rl, q], d]
-                                g = g + acc / batch
-                                if has_b[p]:
-                                    g = g + bb * _half_sin2(x)
+                                    bb = bb + Bv[p, idx[r, q]]
+                                bbs[p, r] = bb / batch
+                for j0 in range(0, nv, CH):
+                    m = min(CH, nv - j0)
+                    a, b, cc, k = _fill_scaled(buf, m, s, a, b, cc, k)
+                    for p in range(P):
+                        seg = out[p, off + j0:off + j0 + m]
+                        pvs = pv[p, j0:j0 + m]
+                        cs, ws, ams = ct[p], wt[p], amt[p]
+                        q0, q1 = p0[p], p1[p]
+                        if batch > 0:
+                            hb = has_b[p]
+                            if KIND == 1 or hb:
+                                _sd_batch_loop(KIND, True, seg, pvs, cs, ws, buf, A[p], idx, bbs[p], hb, j0, D,
+                                               batch, q0, q1, s, eta, r_t)
                             else:
-                                if has_amean[p]:
-                                    g = g + amean[p, d]
-                                if bmean[p] != 0.0:
-                                    g = g + bmean[p] * _half_sin2(x)
-                            if s != 0.0:
-                                g = g + s * z[rl, d]
-                            if r_t != 0.0:
-                                step = th - pv[p, rl, d]
-                                pv[p, rl, d] = th
-                                th = th - eta * g
-                                th = th + r_t * step
+                                _sd_batch_loop(KIND, False, seg, pvs, cs, ws, buf, A[p], idx, bbs[p], hb, j0, D,
+                                               batch, q0, q1, s, eta, r_t)
+                        else:
+                            ham, bm = has_amean[p], bmean[p]
+                            fl = (seg, pvs, cs, ws, ams, buf, q0, q1, bm, eta, r_t)
+                            full = ham and s != 0.0     # the usual case: compiled without the term branches
+                            if KIND == 1 or bm != 0.0:
+                                _sd_full_loop(KIND, True, ham, s != 0.0, fl)     # the sin dominates
+                            elif full:
+                                _sd_full_loop(KIND, False, True, True, fl)
                             else:
-                                pv[p, rl, d] = th
-                                th = th - eta * g
-                            out[p, r, d] = th
-                            if box:
-                                dev = abs(th - track[d])
-                                if dev > dist[i]:
-                                    dist[i] = dev
-                        pk = picks[ph, r]
-                        if (output == 1 and t < T and pk == t) or (output != 1 and pk == t):
-                            for d in range(D):
-                                ot[p, rl, d] = out[p, r, d]
+                                _sd_full_loop(KIND, False, ham, s != 0.0, fl)
+                        if box:
+                            for j in range(m):
+                                dev = abs(seg[j] - trk[j])
+                                if dev > best:
+                                    best = dev
+                        for rr in range(m // D):
+                            pk = picks[ph, lo + j0 // D + rr]
+                            if pk == t and (output != 1 or t < T):
+                                for d in range(D):
+                                    ot[p, j0 + rr * D + d] = seg[rr * D + d]
             for p in range(P):
-                for r in range(lo, hi):
-                    for d in range(D):
-                        out[p, r, d] = ot[p, r - lo, d]
+                for j in range(nv):
+                    out[p, off + j] = ot[p, j]
+        dist[i] = best
         states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
         istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3] = ia, ib, ic, ik
 
-    @_jit
+    @_borrow
+    def _step_decay_quadratic(states, istates, n, args):
+        for i in range(states.shape[0]):
+            _step_decay_block(0, states, istates, i, n, args)
+
+    @_borrow
+    def _step_decay_sine(states, istates, n, args):
+        for i in range(states.shape[0]):
+            _step_decay_block(1, states, istates, i, n, args)
+
+    @_borrow
+    def _step_decay_huber(states, istates, n, args):
+        for i in range(states.shape[0]):
+            _step_decay_block(2, states, istates, i, n, args)
+
+    _STEP_DECAY_KINDS = (_step_decay_quadratic, _step_decay_sine, _step_decay_huber)
+
     def step_decay_separable(states, istates, n, picks, etas, lengths, mons, rho, s, batch, nsamp,
-                             output, kind, p0, p1, center, weights, unit, A, Bv, amean, has_amean,
-                             bmean, has_b, track, box, out, dist):
-        """Step-decay SGD with early momentum on ``P`` separable losses sharing every draw.
+                             output, kind, p0, p1, ct, wt, A, Bv, amt, has_amean, bmean, has_b, trk,
+                             box, out, dist):
+        """Step-decay SGD with early momentum on ``P`` separable losses of one shape sharing every draw.
 
         ``picks`` ``(phases, n)``: each run's output index per phase (drawn by the
         caller from :func:`~dpverify.sim.step_decay.output_rng`); ``batch = 0``:
         full gradients, else Floyd's sampling without replacement from the index
         streams ``istates`` (as ``sample_without_replacement``: one draw per batch
-        slot and run, slot-major); ``output`` 0 after, 1 before, 2 last.  Per problem
-        ``p``: ``kind`` (0 quadratic, 1 sine, 2 huber), ``p0``/``p1`` its parameters,
-        ``center``/``weights`` ``(P, D)``, ``A`` ``(P, nsamp, D)``, ``Bv`` ``(P, nsamp)``,
-        ``amean``/``bmean`` the means (full gradients).  ``out`` ``(P, n, D)`` holds
-        the start on entry and the outputs on return; with ``box``, ``dist[i]`` gets
-        block ``i``'s largest ``|theta_j - track_j|`` over every iterate.
+        slot and run, slot-major); ``output`` 0 after, 1 before, 2 last.  ``kind``
+        (0 quadratic, 1 sine, 2 huber) selects the compiled variant.  Per problem
+        ``p``: ``p0``/``p1`` its parameters, ``ct``/``wt``/``amt`` ``(P, CH)`` the
+        centre, weights and mean of ``a`` tiled to the chunk width ``CH``
+        (:func:`chunk_width`), ``A`` ``(P, nsamp, D)``, ``Bv`` ``(P, nsamp)``,
+        ``bmean`` the mean of ``b`` (full gradients).  ``out`` ``(P, n * D)`` holds
+        the start on entry and the outputs on return; ``dist[i]`` gets block ``i``'s
+        largest ``|theta_j - track_j|`` over every iterate (``trk`` tiled as ``ct``).
+        A Python function: it allocates the scratch arrays and calls the variant.
         """
-        P, _, D = out.shape
-        pv = np.empty((P, _BLOCK, D))
-        ot = np.empty((P, _BLOCK, D))
-        z = np.empty((_BLOCK, D))
+        P = out.shape[0]
+        pv = np.empty((P, _BLOCK * A.shape[2]))
+        ot = np.empty((P, _BLOCK * A.shape[2]))
+        buf = np.empty(ct.shape[1])
         idx = np.zeros((_BLOCK, max(batch, 1)), dtype=np.int64)
-        for i in range(states.shape[0]):
-            _step_decay_block(states, istates, i, n, picks, etas, lengths, mons, rho, s, batch,
-                              nsamp, output, kind, p0, p1, center, weights, unit, A, Bv, amean,
-                              has_amean, bmean, has_b, track, box, out, pv, ot, z, idx, dist)
+        bbs = np.zeros((P, _BLOCK))
+        _STEP_DECAY_KINDS[kind](states, istates, n, (picks, etas, lengths, mons, rho, s, batch, nsamp, output,
+                                                     p0, p1, ct, wt, A, Bv, amt, has_amean, bmean, has_b,
+                                                     trk, box, out, pv, ot, buf, idx, bbs, dist))
 
+    # -- noisy GD with a gradient-norm rule on a diagonal quadratic -------------
+    @_inline
+    def _sq_norm(x, o, D):
+        """``sum_d x[o + d]^2`` in the order of NumPy's ``einsum("ij,ij->i")`` on SIMD lanes:
+        squares in lanes ``d mod 4``, then ``(l0 + l2) + (l1 + l3)`` (``D <= 4``; in order beyond,
+        where :func:`sq_norms_agree` tells whether it is still ``einsum``'s order)."""
+        if D == 1:
+            return x[o] * x[o]
+        if D == 2:
+            return x[o] * x[o] + x[o + 1] * x[o + 1]
+        if D == 3:
+            return (x[o] * x[o] + x[o + 2] * x[o + 2]) + x[o + 1] * x[o + 1]
+        if D == 4:
+            return (x[o] * x[o] + x[o + 2] * x[o + 2]) + (x[o + 1] * x[o + 1] + x[o + 3] * x[o + 3])
+        acc = x[o] * x[o]
+        for d in range(1, D):
+            acc = acc + x[o + d] * x[o + d]
+        return acc
+
+    @_jit
+    def sq_norms(x, out):
+        """``out[r]`` = squared norm of row ``r`` of the 2-d ``x``, as the kernels sum it."""
+        D = x.shape[1]
+        flat = x.ravel()
+        for r in range(x.shape[0]):
+            out[r] = _sq_norm(flat, r * D, D)
+
+    @_borrow
+    def _adaptive_block(states, i, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g,
+                        dtrack, want_d, out, th, g, dv, st, buf, bad):
+        """Block ``i`` of :func:`adaptive_quadratic`; ``False`` if it stopped on a bad value."""
+        D = out.shape[1]
+        T = etas.shape[0]
+        CH = buf.shape[0]
+        lo = i * _BLOCK
+        hi = min(n, lo + _BLOCK)
+        nv = (hi - lo) * D
+        a, b, cc, k = states[i, 0], states[i, 1], states[i, 2], states[i, 3]
+        for j in range(nv):
+            th[j] = theta1[j % D]
+        for t in range(T + 1):
+            for rl in range(hi - lo):
+                o = rl * D
+                for d in range(D):
+                    g[o + d] = eigs[d] * (th[o + d] - star[d])
+                    dv[o + d] = th[o + d] - star[d]
+                gn2 = _sq_norm(g, o, D)
+                if want_g:
+                    gtrack[lo + rl, t] = gn2
+                if want_d:
+                    dtrack[lo + rl, t] = np.sqrt(_sq_norm(dv, o, D))
+                if t < T:
+                    s = noise[t] * np.sqrt(gn2) if proportional else noise[t]
+                    if not (np.isfinite(s) and s >= 0.0) and bad[0] < 0:
+                        bad[0], bad[1], bad[2], bad[3] = i, t + 1, 1.0, s
+                    for d in range(D):
+                        st[o + d] = s
+            if t == T:
+                break
+            eta = etas[t]
+            if not (np.isfinite(eta) and eta >= 0.0):
+                bad[0], bad[1], bad[2], bad[3] = i, t + 1, 0.0, eta
+            if bad[0] >= 0:
+                return False
+            for j0 in range(0, nv, CH):
+                m = min(CH, nv - j0)
+                a, b, cc, k = _fill_scaled(buf, m, 1.0, a, b, cc, k)
+                seg = th[j0:j0 + m]
+                gs = g[j0:j0 + m]
+                ss = st[j0:j0 + m]
+                for j in range(m):
+                    seg[j] = seg[j] - (buf[j] * ss[j] + gs[j]) * eta
+        for j in range(nv):
+            out[lo + j // D, j % D] = th[j]
+        states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
+        return True
+
+    @_jit
+    def adaptive_quadratic(states, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g,
+                           dtrack, want_d, out, bad):
+        """Noisy GD whose noise is ``s_t = noise_t`` or ``s_t = noise_t ||g_t||`` (``proportional``).
+
+        Per step ``t``, as :func:`dpverify.sim.adaptive.adaptive_gd`'s NumPy path: every run's
+        gradient ``g = eigs (theta - star)`` and ``||g||^2`` (summed as ``einsum`` sums, :func:`_sq_norm`),
+        its ``s_t``, then ``D`` normals per run and ``theta -= (z s_t + g) eta_t`` (the update in
+        chunks, as :func:`quadratic_theta`).  With ``want_g``/``want_d``, ``gtrack``/``dtrack``
+        ``(n, T + 1)`` get ``||g||^2`` and ``||theta - star||`` at every iterate.  A step size or
+        noise level that is not finite and ``>= 0`` stops the task: ``bad`` gets ``(block, t,
+        0 for eta / 1 for the noise, value)`` (the caller raises).
+        """
+        D = out.shape[1]
+        th = np.empty(_BLOCK * D)
+        g = np.empty(_BLOCK * D)
+        dv = np.empty(_BLOCK * D)
+        st = np.empty(_BLOCK * D)
+        buf = np.empty(D * max(1, 512 // D))
+        for i in range(states.shape[0]):
+            if not _adaptive_block(states, i, n, theta1, eigs, star, etas, noise, proportional, gtrack,
+                                   want_g, dtrack, want_d, out, th, g, dv, st, buf, bad):
+                return
 
 
 def self_check() -> bool:

@@ -154,7 +154,9 @@ def _random_round_task(problem: Quadratic, theta0, etas, p, s, seed):
     """Task function running :func:`kernels.random_round_quadratic` (bit-identical with the NumPy path)."""
     cdf = np.cumsum(p)
     cdf[-1] = 1.0
-    args = (_f64(cdf), _f64(theta0), _f64(problem.eigs), _f64(problem.theta_star), _f64(etas), _f64(s))
+    reps = _kernels.chunk_width(problem.dim) // problem.dim
+    args = (_f64(cdf), _f64(theta0), _f64(np.tile(problem.eigs, reps)), _f64(np.tile(problem.theta_star, reps)),
+            _f64(etas), _f64(s))
 
     def task(b0, b1, start, stop, out):
         _kernels.random_round_quadratic(_block_states(seed, b0, b1), stop - start, *args, out)

@@ -290,17 +290,19 @@ def _fused_phases(problems, theta0, etas, lengths, mons, rho, noise_std, batch, 
         return None           # random-key sampling and the Euclidean track stay on the NumPy path
     if any(p.phi == "sine" or p._has_b or p.b_mean for p in problems) and not _sin_agrees():
         return None
-    kinds = {"quadratic": 0, "sine": 1, "huber": 2}
-    prob = (np.array([kinds[p.phi] for p in problems], dtype=np.int64),
-            _f64([p.params[0] for p in problems]), _f64([(p.params + (0.0,))[1] for p in problems]),
-            _f64([p.center for p in problems]), _f64([p.weights for p in problems]),
-            np.array([p._unit for p in problems]), _f64([p.a for p in problems]),
-            _f64([p.b for p in problems]), _f64([p.a_mean for p in problems]),
+    if len({p.phi for p in problems}) != 1:
+        return None           # one compiled variant per loss shape
+    reps = _kernels.chunk_width(problems[0].dim) // problems[0].dim
+    tile = lambda v: _f64(np.tile(np.reshape(v, -1), reps))  # noqa: E731 - per-coordinate, to the chunk width
+    prob = (_f64([p.params[0] for p in problems]), _f64([(p.params + (0.0,))[1] for p in problems]),
+            _f64([tile(p.center) for p in problems]), _f64([tile(p.weights) for p in problems]),
+            _f64([p.a for p in problems]), _f64([p.b for p in problems]), _f64([tile(p.a_mean) for p in problems]),
             np.array([bool(np.any(p.a_mean)) for p in problems]), _f64([p.b_mean for p in problems]),
             np.array([p._has_b for p in problems]))
+    kind = SeparableLoss.PHIS.index(problems[0].phi)
     sched = (_f64(etas), np.array(lengths, dtype=np.int64), np.array(mons, dtype=np.int64), float(rho),
-             float(noise_std), 0 if full else int(batch), int(n), OUTPUTS.index(output))
-    trk = _f64(np.zeros(problems[0].dim) if track is None else np.reshape(track, -1))
+             float(noise_std), 0 if full else int(batch), int(n), OUTPUTS.index(output), kind)
+    trk = tile(np.zeros(problems[0].dim) if track is None else track)
     th0 = _f64(theta0)
 
     def task(b0, b1, start, stop, outs):
@@ -315,7 +317,7 @@ def _fused_phases(problems, theta0, etas, lengths, mons, rho, noise_std, batch, 
         outs[...] = th0
         dist = np.zeros(b1 - b0)
         _kernels.step_decay_separable(_block_states(seed, b0, b1), _block_states(seed, b0, b1, child=0), rows,
-                                      picks, *sched, *prob, trk, track is not None, outs, dist)
+                                      picks, *sched, *prob, trk, track is not None, outs.reshape(len(problems), -1), dist)
         return float(dist.max())
 
     task.cost = BLOCK * problems[0].dim * sum(lengths) * len(problems) * (1 if full else batch)

@@ -58,6 +58,8 @@ CASES = [  # phi, params, D, n, b scale, weight, batch, output, runs, chunk_runs
     ("huber", (1.0, 0.5), 1, 10, 0.0, 1.0, 4, "last", 3001, 8192),
     ("sine", (2.0,), 2, 100, 0.5, 1.0, 5, "after", 2049, 1024),
     ("quadratic", (0.5,), 4, 8, 0.2, 2.0, 8, "before", 1025, 1024),   # batch = n: full gradients
+    ("huber", (1.0, 0.5), 2, 10, 0.0, 1.0, None, "after", 1500, 1024),
+    ("sine", (1.5,), 1, 12, 0.0, 0.5, None, "last", 1030, 2048),
 ]
 
 
@@ -91,3 +93,70 @@ def test_step_decay_fused_noise_free_is_gradient_descent():
     for _ in range(30):
         w = w - 0.2 * p.grad(w)
     assert np.array_equal(res.outputs, np.repeat(w, 1030, axis=0))
+
+
+@pytest.mark.parametrize("phi, params", [("quadratic", (1.5,)), ("huber", (1.0, 0.3)), ("sine", (2.0,))])
+@pytest.mark.parametrize("noise", [0.0, 0.4])
+def test_step_decay_fused_variants_without_data_terms(phi, params, noise):
+    """The compiled variants without the mean-of-``a`` term (``a = 0``) and without noise (``s = 0``)."""
+    p = SeparableLoss(phi, params, np.array([0.5, -0.5]), np.zeros((6, 2)))
+    assert not np.any(p.a_mean) and not p.b_mean
+    args = (np.array([1.5, -2.0]), [0.3, 0.15], [8, 16], [4, 8], 0.5, noise, None, 1100, 5)
+    ref, got = _both(lambda: step_decay_sgd(p, *args, output="after", track_from=np.zeros(2), box=True,
+                                            return_outputs=True))
+    assert np.array_equal(ref.outputs, got.outputs)
+    assert (ref.mean, ref.var, ref.max_dist) == (got.mean, got.var, got.max_dist)
+
+
+@pytest.mark.parametrize("D, T, runs, chunk", [(3, 12, 2500, 1024), (1, 5, 1025, 2048), (4, 20, 3001, 65536), (7, 6, 1100, 1024)])
+@pytest.mark.parametrize("proportional", [False, True])
+def test_adaptive_fused_is_bit_identical(D, T, runs, chunk, proportional):
+    """A declared NormRule on a quadratic: fused kernel == NumPy path (iterates, moments, every track),
+    and == the same rule given as a plain function (where the kernel's norms are not einsum's, in some
+    dimension on some machine, the fused call runs the NumPy path: still equal)."""
+    from dpverify.sim.adaptive import NormRule, adaptive_gd
+
+    q = sim.Quadratic(np.linspace(0.2, 1.5, D), theta_star=np.arange(D) * 0.1)
+    rule = NormRule(np.linspace(0.5, 0.2, T), np.linspace(0.3, 0.1, T) * (0.7 if proportional else 1.0),
+                    proportional=proportional)
+    track = ("grad_norm_sq", "dist", "noise_std", "step")
+
+    def run(r):
+        return adaptive_gd(q, np.linspace(1.0, -1.0, D), r, T, runs, 4, chunk_runs=chunk, track=track, record=True,
+                           return_thetas=True, statistic=lambda th, tr: tr["grad_norm_sq"][:, 1:].sum(axis=1))
+
+    ref, got = _both(lambda: run(rule))
+    plain = run(lambda t, g: rule(t, g))
+    for res in (got, plain):
+        assert np.array_equal(ref.thetas, res.thetas)
+        assert (ref.mean, ref.var) == (res.mean, res.var)
+        for k in track:
+            assert np.array_equal(ref.tracks[k], res.tracks[k]), k
+
+
+def test_adaptive_fused_refuses_a_bad_noise_level_as_numpy_does():
+    from dpverify.sim.adaptive import NormRule, adaptive_gd
+
+    q = sim.Quadratic(np.array([1.0, 2.0]))
+    rule = NormRule(np.full(4, 0.5), np.array([0.1, 0.1, -1.0, 0.1]))
+    msgs = []
+    for on in (False, True):
+        sim.set_fused(on)
+        try:
+            with pytest.raises(ValueError) as err:
+                adaptive_gd(q, np.ones(2), rule, 4, 1500, 0)
+            msgs.append(str(err.value))
+        finally:
+            sim.set_fused(None)
+    assert msgs[0] == msgs[1] and "t = 3" in msgs[0]
+
+
+def test_kernel_squared_norms_are_einsums_in_low_dimension():
+    """The fused path needs the kernel's squared norms to equal einsum's (checked at first use per D)."""
+    from dpverify.sim.adaptive import _norms_agree
+
+    x = np.random.default_rng(0).standard_normal((50, 2)) * 1e3
+    got = np.empty(50)
+    kernels.sq_norms(x, got)
+    assert np.array_equal(got, np.einsum("ij,ij->i", x, x))      # D = 2: one addition, no order to choose
+    assert _norms_agree(1) and _norms_agree(2)
