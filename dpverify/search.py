@@ -20,7 +20,9 @@ for many points at once. The search:
    its best point are decided by ``margin``.
 
 A point whose ``Margin`` is ``unresolved`` counts neither way; the result counts such points
-(``unresolved``, with the first one and its reason).
+(``unresolved``, with the first one and its reason). ``margin`` is evaluated once per distinct point
+of a search (a margin is a function of its point): a point met again, while shrinking or at the end,
+reuses its ``Margin`` and is recorded as before.
 """
 from __future__ import annotations
 
