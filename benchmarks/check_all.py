@@ -5,22 +5,32 @@ Usage::
     python benchmarks/check_all.py [--paper KEY] [--jobs N] [--samples S] [--runs R]
 
 Runs every registered claim (of one paper with ``--paper``) the way ``dpverify check --all`` does
-(``--jobs`` worker processes, default 2), then prints the wall time, the time split by check kind
-and by claim, the share of each paper, and ``wall_seconds=X`` / ``claims=N`` / ``as_expected=K`` as
-``key=value`` lines. Timings are of this run on this machine; re-run on a quiet machine.
+(``--jobs`` worker processes, default 2; the verdict cache is not used), then prints the wall time, the time split by check kind
+and by claim, the share of each paper, and ``wall_seconds=X`` / ``cpu_seconds=C`` (this process and its
+worker processes, user + system) / ``load_average=L`` (the 1-minute load when the run ended) / ``claims=N`` /
+``as_expected=K`` as ``key=value`` lines. The split by kind and by claim is of the evidence's wall seconds:
+on a loaded machine they grow with the load, so compare their shares, and compare runs by ``cpu_seconds``.
+Timings are of this run on this machine; re-run on a quiet machine.
 """
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import sys
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dpverify import cli, registry  # noqa: E402
 from dpverify.report import profile_table  # noqa: E402
+
+
+def _cpu() -> float:
+    """User + system CPU seconds of this process and of its finished children (the worker processes)."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def main(argv=None) -> int:
@@ -31,11 +41,12 @@ def main(argv=None) -> int:
     ap.add_argument("--runs", type=int, default=20000)
     args = ap.parse_args(argv)
     claims = registry.all_claims(args.paper)
-    ns = SimpleNamespace(seed=0, runs=args.runs, samples=args.samples, confidence=0.99, chunk=65536,
-                         jobs=args.jobs, module=[], no_progress=True)
-    t0 = time.perf_counter()
+    # the options of `dpverify check --all --no-cache`, with the check command's own defaults
+    ns = cli.build_parser().parse_args(["check", "--all", "--no-cache", "--no-progress", "--jobs", str(args.jobs),
+                                        "--runs", str(args.runs), "--samples", str(args.samples)])
+    t0, c0 = time.perf_counter(), _cpu()
     verdicts = cli._run_checks(claims, ns)
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, _cpu() - c0
     print(profile_table(verdicts))
     by_paper: dict[str, float] = {}
     for v in verdicts:
@@ -51,6 +62,8 @@ def main(argv=None) -> int:
     print(f"as_expected={sum(v.ok for v in verdicts)}")
     print(f"jobs={args.jobs}")
     print(f"wall_seconds={wall:.1f}")
+    print(f"cpu_seconds={cpu:.1f}")
+    print(f"load_average={os.getloadavg()[0]:.2f}")
     return 0 if all(v.ok for v in verdicts) else 1
 
 

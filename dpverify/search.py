@@ -20,7 +20,9 @@ for many points at once. The search:
    its best point are decided by ``margin``.
 
 A point whose ``Margin`` is ``unresolved`` counts neither way; the result counts such points
-(``unresolved``, with the first one and its reason).
+(``unresolved``, with the first one and its reason). ``margin`` is evaluated once per distinct point
+of a search (a margin is a function of its point): a point met again, while shrinking or at the end,
+reuses its ``Margin`` and is recorded as before.
 """
 from __future__ import annotations
 
@@ -216,6 +218,7 @@ def search(strategy, margin: Callable[[Any], Margin], samples: int, seed: int, d
     point and keeps the rest of the instance.
     """
     st = _State()
+    margin = _Memo(margin)
 
     def exact(pt) -> Margin | None:
         try:
@@ -314,6 +317,70 @@ def search(strategy, margin: Callable[[Any], Margin], samples: int, seed: int, d
     result.confirmed = st.confirmed
     result.tightness = None if st.tight == math.inf else st.tight
     return result
+
+
+class _Memo:
+    """``margin`` evaluated once per distinct point of one search (Hypothesis's shrinking meets the same
+    point again through other choices, the optimiser starts at points already evaluated, and the
+    counterexample is evaluated again at the end). A margin is a function of its point (its seeds
+    derive from names, never from a call count), so a repeated point gets the same ``Margin``, or the
+    same ``EvaluationError``, without the work; every evaluation is still recorded as before. A point
+    that :func:`_key` cannot describe exactly is evaluated every time."""
+
+    def __init__(self, margin):
+        self.margin = margin
+        self.seen: dict = {}
+
+    def __call__(self, pt) -> Margin:
+        key = _key(pt)
+        if key is None:
+            return self.margin(pt)
+        hit = self.seen.get(key)
+        if hit is None:
+            try:
+                hit = (True, self.margin(pt))
+            except EvaluationError as exc:
+                hit = (False, exc)
+            self.seen[key] = hit
+        if not hit[0]:
+            raise hit[1]
+        return hit[1]
+
+
+_NO_KEY = object()
+
+
+def _key(x, depth: int = 0):
+    """An exact, hashable description of a point or an instance (numbers by type and ``repr``, so that
+    ``-0.0``, ``0.0`` and ``0`` differ; containers in order; frozen dataclasses field by field; arrays by
+    dtype, shape and bytes), or ``None`` when part of it cannot be described so."""
+    out = _describe(x, depth)
+    return None if out is _NO_KEY else out
+
+
+def _describe(x, depth):
+    import dataclasses
+
+    if depth > 8:
+        return _NO_KEY
+    if x is None or isinstance(x, (bool, int, float, str, complex, np.generic)):
+        return (type(x).__name__, repr(x))
+    if isinstance(x, (list, tuple)):
+        items = tuple(_describe(v, depth + 1) for v in x)
+        return _NO_KEY if any(v is _NO_KEY for v in items) else (type(x).__name__, items)
+    if isinstance(x, dict):
+        items = tuple((k, _describe(v, depth + 1)) for k, v in x.items())
+        if any(v is _NO_KEY for _, v in items) or not all(isinstance(k, str) for k, _ in items):
+            return _NO_KEY
+        return ("dict", items)
+    if isinstance(x, np.ndarray):
+        if x.dtype.hasobject:
+            return _NO_KEY
+        return ("ndarray", x.dtype.str, x.shape, x.tobytes())
+    if dataclasses.is_dataclass(x) and not isinstance(x, type) and type(x).__dataclass_params__.frozen:
+        items = tuple((f.name, _describe(getattr(x, f.name), depth + 1)) for f in dataclasses.fields(x))
+        return _NO_KEY if any(v is _NO_KEY for _, v in items) else (type(x), items)
+    return _NO_KEY
 
 
 def _same(a: Mapping, b: Mapping) -> bool:

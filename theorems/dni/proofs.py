@@ -28,23 +28,60 @@ def t_hat(beta: float, gamma: float, limit: int = 10_000_000) -> int:
     """[dni, Lemma B.7]: the largest t with gamma^(t-1) >= (1 - beta)/(1 - beta^t).
 
     h(t) = gamma^(t-1)(1 - beta^t) starts at h(1) = 1 - beta and decays to 0, so the set is finite.
-    log h is scanned for every t (NumPy, log space) until gamma^(t-1) < (1 - beta)/2, so a set
+    log h is scanned (NumPy, log space) for t up to where gamma^(t-1) < (1 - beta)/2, so a set
     that is not a prefix of 1..T_hat would still be seen; the decision at the boundary is
-    re-evaluated in mpmath at 40 digits.
+    re-evaluated in mpmath at 40 digits. Only the largest t the scan admits matters, so the scan
+    runs from the top down, in blocks, and stops at the first block holding one: log h(t) <=
+    (t - 1) log gamma (the other term is a log1p of a number <= 0), so no t above the last one with
+    (t - 1) log gamma >= log(1 - beta) can be admitted. The same values are computed as by a scan
+    of every t (:func:`_t_hat_full_scan`, which the tests compare it with).
     """
+    lb, lg = math.log1p(-beta), math.log(gamma)
+    stop = min(limit, int(math.ceil((math.log(2) - lb) / -lg)) + 2)
+    lbeta, thr = math.log(beta), lb - 1e-12
+    # the last index i = t - 1 < stop with i * lg >= thr (i * lg is non-increasing in i)
+    lo, hi = 0, stop           # invariant: every i < lo has i * lg >= thr; every i >= hi has i * lg < thr
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if float(mid) * lg >= thr:
+            lo = mid + 1
+        else:
+            hi = mid
+    top = 1
+    end, block = lo, 4096      # indices [0, end) may be admitted
+    while end > 0:
+        start = max(0, end - block)
+        ts = np.arange(start + 1, end + 1, dtype=float)
+        logh = (ts - 1) * lg + np.log1p(-np.exp(ts * lbeta))
+        ok = np.nonzero(logh >= thr)[0]
+        if ok.size:
+            top = max(1, start + int(ok[-1]) + 1)
+            break
+        end, block = start, 2 * block
+    return _t_hat_settle(beta, gamma, top)
+
+
+def _t_hat_settle(beta, gamma, top: int) -> int:
+    """The largest t of ``top - 2 .. top + 2`` in the set, decided in mpmath at 40 digits (else 1)."""
+    b, g = mpmath.mpf(beta), mpmath.mpf(gamma)
+    with mpmath.workdps(40):
+        best = 1
+        for t in range(max(1, top - 2), top + 3):
+            if g ** (t - 1) * (1 - b**t) >= 1 - b:
+                best = max(best, t)
+    return best
+
+
+def _t_hat_full_scan(beta: float, gamma: float, limit: int = 10_000_000) -> int:
+    """:func:`t_hat` by a scan of every t up to where gamma^(t-1) < (1 - beta)/2 (the reference the
+    tests compare the top-down scan with)."""
     lb, lg = math.log1p(-beta), math.log(gamma)
     stop = min(limit, int(math.ceil((math.log(2) - lb) / -lg)) + 2)
     ts = np.arange(1, stop + 1, dtype=float)
     logh = (ts - 1) * lg + np.log1p(-np.exp(ts * math.log(beta)))
     ok = np.nonzero(logh >= lb - 1e-12)[0]
     cands = sorted({1, *(int(x) + 1 for x in ok[-3:])})
-    b, g = mpmath.mpf(beta), mpmath.mpf(gamma)
-    with mpmath.workdps(40):
-        best = 1
-        for t in range(max(1, cands[-1] - 2), cands[-1] + 3):
-            if g ** (t - 1) * (1 - b**t) >= 1 - b:
-                best = max(best, t)
-    return best
+    return _t_hat_settle(beta, gamma, cands[-1])
 
 
 #: T_hat of Lemma B.7 in ball arithmetic (python-flint ``arb``), the definition a certificate's check.py

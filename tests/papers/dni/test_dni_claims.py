@@ -34,6 +34,19 @@ def _t_hat_by_hand(beta, gamma):
     return max(t for t in range(1, 10_000) if gamma ** (t - 1) >= (1 - beta) / (1 - beta**t))
 
 
+def test_t_hat_top_down_scan_equals_the_full_scan():
+    """The top-down scan of T_hat computes what the scan of every t computes (and the definition by
+    hand where that is affordable), over seeded (beta, gamma) from both ends of their ranges."""
+    rng = np.random.default_rng(7)
+    pairs = [(0.3, 0.9), (0.9, 0.99), (1e-6, 0.5), (1 - 1e-7, 1 - 1e-4)]
+    pairs += [(float(rng.uniform(1e-6, 1 - 1e-6)), float(1 - 10 ** rng.uniform(-4.5, -0.05))) for _ in range(60)]
+    for b, g in pairs:
+        th = proofs.t_hat.__wrapped__(b, g)
+        assert th == proofs._t_hat_full_scan(b, g), (b, g)
+        if th < 5_000 and g < 0.999:
+            assert th == _t_hat_by_hand(b, g), (b, g)
+
+
 def test_uniform_momentum_scenario_fixes_the_schedule():
     scen = bind(dni.MOMENTUM_UNIFORM_ERUB, dni.THM_4_5)
     v = scen._values(PT)
