@@ -279,12 +279,12 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
         if adversary is not None and chosen is None:
             adversary["text"] += "; no move improved on it"
         if chosen is not None:
-            c_verdict, c_meas, c_b, c_notes = confirm(chosen)
+            c_verdict, c_meas, c_b, c_notes, c_inst = confirm(chosen)
             adversary["confirmed"] = c_verdict
             if c_verdict == "violated" or _rel_margin(c_meas, c_b) < _rel_margin(meas, b) - ADVERSARY_MOVE_TOL:
                 notes = [f"the confirmation at the {found_by} gave {_describe(meas)} vs bound {b:.6g} ({verdict}); the "
                          "adversarial search's instance, confirmed at a fresh seed, is worse"] + c_notes
-                verdict, meas, b, inst = c_verdict, c_meas, c_b, chosen
+                verdict, meas, b, inst = c_verdict, c_meas, c_b, c_inst
                 found_by = "adversarial search from the worst instance found"
                 adversary["replaced"] = True
             else:
