@@ -38,3 +38,16 @@ def problems():
     }
 
 pytest_plugins = ["pytester"]
+
+# Tests that reuse one claim's verdict (dpverify.testing.verdict_of computes it once per process): under
+# `-n 2 --dist loadgroup` each claim's tests run on one worker, which computes the verdict once instead
+# of once per worker that meets the claim.
+SHARED_VERDICTS = ("papers/test_registry.py", "textbook/test_textbook.py")
+
+
+@pytest.hookimpl(tryfirst=True)          # before xdist reads the xdist_group marks
+def pytest_collection_modifyitems(items):
+    for item in items:
+        claim = getattr(getattr(item, "callspec", None), "params", {}).get("claim")
+        if claim is not None and item.path.as_posix().endswith(SHARED_VERDICTS):
+            item.add_marker(pytest.mark.xdist_group(f"verdict-{claim.id}"))

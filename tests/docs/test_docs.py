@@ -15,6 +15,8 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+# One xdist worker runs this module, so the site (a module fixture) is built once, not once per worker.
+pytestmark = pytest.mark.xdist_group("docs-site")
 
 
 def _text(path: pathlib.Path) -> str:
