@@ -29,6 +29,7 @@ raise ``ValueError`` naming the parameter and the value.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import mpmath
 import numpy as np
@@ -304,14 +305,23 @@ PLD_MASS_SLACK = 1e-14
 
 def _sampled_gaussian_pld(noise_multiplier, sampling_probability, steps, value_discretization_interval, pessimistic):
     """dp-accounting's PLD of ``steps`` compositions of the sampled Gaussian mechanism (validated inputs)."""
-    import logging
-
-    from dp_accounting.pld import privacy_loss_distribution as pld
-
     check_positive("noise_multiplier", noise_multiplier)
     q = _check_prob("sampling_probability", sampling_probability, allow_zero=False, allow_one=True)
     steps = _check_int("steps", steps)
     check_positive("value_discretization_interval", value_discretization_interval)
+    return _composed_pld(float(noise_multiplier), float(q), int(steps), float(value_discretization_interval),
+                         bool(pessimistic))
+
+
+@lru_cache(maxsize=16)
+def _composed_pld(noise_multiplier: float, q: float, steps: int, value_discretization_interval: float,
+                  pessimistic: bool):
+    """The composed PLD, memoised: a pure function of its (validated, exact) arguments, which a
+    check's search, refinement and confirmation often ask for again at the same point."""
+    import logging
+
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
     root = logging.getLogger()
     level = root.level
     root.setLevel(logging.ERROR)   # dp-accounting logs a warning for every optimistic estimate
