@@ -301,8 +301,12 @@ class OutputPerturbationPrivacy(GDSensitivity):
     def _on_bind(self):
         self._sampled = {}   # point -> instance, for this claim (an audit draws four times at one point)
 
-    def _noise(self, pt):
-        return float(self.map.scalar("noise_scale", pt))
+    def noise_scale(self, point) -> float:
+        """The output noise's scale at ``point`` (the Gaussian's standard deviation, or the norm-Laplace
+        scale), as the claim's ``noise_scale`` expression gives it."""
+        return float(self.map.scalar("noise_scale", point))
+
+    _noise = noise_scale
 
     def measure(self, inst, runs, seed):
         pt = self.point(inst)

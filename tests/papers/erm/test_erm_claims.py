@@ -142,7 +142,7 @@ def test_audit_refutes_a_wrong_calibration_of_algorithm_1_and_not_the_right_one(
                      lambda n, rng: base_p + std * rng.standard_normal((n, 1)), eps=1.0, delta=1e-2, n=20_000,
                      seed=seed)
 
-    right = run(sc._noise(pt)[0], 1)
+    right = run(sc.noise_scale(pt), 1)
     wrong = run(gaussian_noise_for(4.0, 1e-2, dist), 2)
     assert not right.violated and wrong.violated and wrong.delta_lower > 1e-2
 
