@@ -133,6 +133,9 @@ class CoupledStability(MappedScenario):
         rows = np.vstack([X, x_new])
         norms = np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-300)
         rows = rows * (np.minimum(1.0, G / norms) if inst["family"] == "linear" else G / norms)
+        after = np.linalg.norm(rows, axis=1)
+        if not np.all(np.isfinite(rows)) or np.any(after > G * (1 + 1e-9)):
+            return None     # a move that leaves the class (a row above G, e.g. a subnormal row rescaled) is not made
         return {**inst, "X": rows[:n].tolist(), "x_new": rows[n].tolist(), "noise": noise}
 
     def _problems(self, inst):

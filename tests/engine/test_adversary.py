@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
+ROOT_TESTS = Path(__file__).resolve().parents[1]
+
 from dpverify import registry
 from dpverify.checks import Config
 from dpverify.checks import monte_carlo, sup
@@ -124,3 +126,13 @@ def test_adaptive_logistic_moves_measure_the_start_again():
     assert isinstance(moved, LogisticData) and (moved.start or moved.align)
     assert measured_constants(moved) != measured_constants(spec)
     assert AdaptiveGD.perturb(None, {"point": {}}, np.random.default_rng(0), 1.0) is None   # a quadratic: no move
+
+
+def test_stability_moves_never_leave_the_class():
+    """Seed 3 once let a move rescale a row far above G (a false violation of a true SGD stability
+    bound); a move that leaves the class is now not made, and the true bound holds there."""
+    from dpverify import check, registry
+
+    claim = registry.get("textbook/thm-stability-sgd-sampling", modules=(str(ROOT_TESTS / "textbook" / "claims.py"),))
+    v = check(claim, seed=3)
+    assert v.verdict == "holds", [e.detail for e in v.evidence]
