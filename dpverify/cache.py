@@ -326,9 +326,8 @@ def _stable_name(module: str | None) -> str:
 
 
 def _is_sympy(obj) -> bool:
-    mod = type(obj).__module__ or ""
-    return mod.startswith("sympy") and hasattr(obj, "func") and hasattr(obj, "args") or (
-        "sympy" in sys.modules and isinstance(obj, sys.modules["sympy"].Basic))
+    """A SymPy object (SymPy is not imported for this: an object of it means it is loaded)."""
+    return "sympy" in sys.modules and isinstance(obj, sys.modules["sympy"].Basic)
 
 
 def _global_names(code: types.CodeType) -> set[str]:
@@ -410,7 +409,7 @@ class VerdictCache:
             return False
         path = self._path(key)
         try:
-            self._prepare()
+            self.prepare()
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
             tmp.write_text(dumps({"format": _FORMAT, "key": key, "verdict": verdict.to_json(exact=True)}),
@@ -420,7 +419,8 @@ class VerdictCache:
             return False
         return True
 
-    def _prepare(self) -> None:
+    def prepare(self) -> None:
+        """Create the folder with its README, a ``.gitignore`` of everything and a CACHEDIR.TAG."""
         if (self.folder / "README.md").exists():
             return
         self.folder.mkdir(parents=True, exist_ok=True)

@@ -326,9 +326,7 @@ def _run_checks(claims, ns, at=None, done: dict | None = None) -> list:
 
     try:
         pending = [claims[i] for i in todo]
-        if not tasks:
-            pass
-        elif getattr(ns, "scheduler", None) is not None:
+        if tasks and getattr(ns, "scheduler", None) is not None:
             from .distributed import SchedulerError, dask_map
 
             try:
@@ -342,7 +340,7 @@ def _run_checks(claims, ns, at=None, done: dict | None = None) -> list:
 
             process_map(_check_one, tasks, workers=min(jobs, len(tasks)), initializer=_one_thread_per_process,
                         on_result=arrived, on_lost=_lost(pending, cfg_kw))
-        else:
+        else:   # one process (or every verdict replayed: no task)
             for j, t in enumerate(tasks):
                 bar.set_postfix_str(t[0])
                 arrived(j, _check_one(t))

@@ -261,7 +261,7 @@ def paper_listing(key: str, use_cache: bool = True) -> list[dict]:
         from .cache import VerdictCache
         from .verdict import dumps
 
-        VerdictCache(path.parent.parent)._prepare()
+        VerdictCache(path.parent.parent).prepare()
         path.parent.mkdir(parents=True, exist_ok=True)
         for old in path.parent.glob(f"{key}-*.json"):
             old.unlink(missing_ok=True)
