@@ -3,55 +3,16 @@ to shrink (Hypothesis shrinks the integer), for scenarios whose instances cost m
 Hypothesis draw of many floats."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from hypothesis import strategies as st
 
 
-def _draw_real(p, name, rng) -> float:
-    """One value of the Real parameter ``p``: uniform (log-uniform where declared) on its search box,
-    a box end with probability 1/8 (an open end is replaced by the box's middle)."""
-    lo, hi = p.box()
-    if rng.random() < 0.125:
-        x = lo if rng.random() < 0.5 else hi
-    elif p.log:
-        x = math.exp(rng.uniform(math.log(lo), math.log(hi)))
-    else:
-        x = rng.uniform(lo, hi)
-    x = min(max(x, lo), hi)
-    if p.violation(name, x) is not None:  # an open end of the box
-        x = (lo + hi) / 2 if not p.log else math.sqrt(lo * hi)
-    return float(x)
-
-
 def _numpy_point(domain, rng, fixed=None, tries: int = 64):
     """A point of ``domain`` drawn with NumPy: every scalar parameter uniformly (log-uniformly where
-    declared) on its search box, a box end with probability 1/8, then every sequence entry the same
-    way, until every hypothesis holds (``None`` after ``tries`` draws)."""
-    from ..spec import Choice, Int, Real, Seq
-
-    fixed = dict(fixed or {})
-    for _ in range(tries):
-        pt = dict(fixed)
-        for name, p in domain.params.items():
-            if name in pt or isinstance(p, Seq):
-                continue
-            if isinstance(p, Real):
-                pt[name] = _draw_real(p, name, rng)
-            elif isinstance(p, Int):
-                lo, hi = p.box()
-                pt[name] = int(rng.integers(lo, hi + 1))
-            elif isinstance(p, Choice):
-                pt[name] = p.values[int(rng.integers(len(p.values)))]
-            else:
-                raise TypeError(f"{name}: {type(p).__name__} parameters are not drawn here")
-        for name, p in domain.params.items():
-            if name not in pt and isinstance(p, Seq):
-                pt[name] = [_draw_real(p.elem, f"{name}_{i}", rng) for i in range(1, int(pt[p.length]) + 1)]
-        if domain.contains(pt):
-            return pt
-    return None
+    declared) on its search box, a box end with probability 1/8 (an open end replaced by the box's
+    middle), then every sequence entry the same way, until every hypothesis holds (``None`` after
+    ``tries`` draws); see :meth:`dpverify.spec.Domain.draw_point`."""
+    return domain.draw_point(rng, fixed, tries)
 
 
 def spread_point(domain, seed: int, fixed=None):

@@ -92,6 +92,26 @@ class Real:
         lo, hi = self.box()
         return lo <= value <= hi
 
+    def draw(self, rng, name: str = "x", hostile: bool = False) -> float:
+        """One value drawn by NumPy's ``rng``: uniform (log-uniform where declared) on the search box,
+        a box end with probability 1/8. An open end is replaced by the box's middle, or, when
+        ``hostile``, by the nearest float inside (e.g. the smallest subnormal above ``gt=0``)."""
+        lo, hi = self.box()
+        edge = rng.random() < 0.125
+        if edge:
+            x = lo if rng.random() < 0.5 else hi
+        elif self.log:
+            x = math.exp(rng.uniform(math.log(lo), math.log(hi)))
+        else:
+            x = rng.uniform(lo, hi)
+        x = min(max(x, lo), hi)
+        if self.violation(name, x) is not None:  # an open end of the box
+            if hostile:
+                x = math.nextafter(x, hi if x == lo else lo)
+            if not hostile or self.violation(name, x) is not None:
+                x = (lo + hi) / 2 if not self.log else math.sqrt(lo * hi)
+        return float(x)
+
     def strategy(self) -> st.SearchStrategy:
         lo, hi = self.box()
         if self.log:
@@ -165,6 +185,19 @@ class Int:
         lo, hi = self.box()
         return st.integers(lo, hi)
 
+    def draw(self, rng, hostile: bool = False) -> int:
+        """One value drawn by NumPy's ``rng``: uniform on the search box; when ``hostile``, a box end
+        with probability 1/8 and log-uniform on a positive box spanning a factor 16 or more (small
+        values as often as large ones, as a Hypothesis draw favours them)."""
+        lo, hi = self.box()
+        if not hostile:
+            return int(rng.integers(lo, hi + 1))
+        if rng.random() < 0.125:
+            return lo if rng.random() < 0.5 else hi
+        if lo >= 1 and hi >= 16 * lo:
+            return min(max(int(math.exp(rng.uniform(math.log(lo), math.log(hi + 1)))), lo), hi)
+        return int(rng.integers(lo, hi + 1))
+
 
 @dataclass(frozen=True)
 class Seq:
@@ -212,6 +245,10 @@ class Choice:
 
     def strategy(self) -> st.SearchStrategy:
         return st.sampled_from(self.values)
+
+    def draw(self, rng, hostile: bool = False):
+        """One of the values, uniformly, drawn by NumPy's ``rng``."""
+        return self.values[int(rng.integers(len(self.values)))]
 
 
 Param = Real | Int | Seq | Choice
@@ -388,8 +425,6 @@ class Domain:
         seqs = {n: p for n, p in self.params.items() if isinstance(p, Seq)}
         early = [r for r in self.relations if all(n in scalars for n in r.names)]
         late = [r for r in self.relations if r not in early]
-        strategies = {n: p.strategy() for n, p in scalars.items() if n not in fixed}  # built once, not per draw
-
         strategies = {n: p.strategy() for n, p in scalars.items() if n not in fixed}  # built once, drawn often
 
         @st.composite
@@ -412,7 +447,32 @@ class Domain:
             return pt
 
         strategy = points()
-        return strategy.filter(lambda pt: all(r.holds(pt) for r in late)) if late else strategy
+        strategy = strategy.filter(lambda pt: all(r.holds(pt) for r in late)) if late else strategy
+        # the same points, drawn by NumPy: dpverify.search.sample_points draws most of a large sample so
+        strategy._dpverify_domain = (self, fixed)
+        return strategy
+
+    def draw_point(self, rng, fixed: Mapping[str, Any] | None = None, tries: int = 64,
+                   hostile: bool = False) -> dict | None:
+        """A point drawn by NumPy's ``rng`` (see :meth:`Real.draw`, :meth:`Int.draw`): the scalar
+        parameters, then the sequences' entries, again until every hypothesis holds (``None`` after
+        ``tries`` draws); the parameters in ``fixed`` are pinned (sequences copied)."""
+        fixed = dict(fixed or {})
+        for _ in range(tries):
+            pt = {n: (list(v) if isinstance(v, (list, tuple)) else v) for n, v in fixed.items()}
+            for name, p in self.params.items():
+                if name in pt or isinstance(p, Seq):
+                    continue
+                if isinstance(p, Real):
+                    pt[name] = p.draw(rng, name, hostile)
+                else:
+                    pt[name] = p.draw(rng, hostile)
+            for name, p in self.params.items():
+                if name not in pt and isinstance(p, Seq):
+                    pt[name] = [p.elem.draw(rng, f"{name}_{i}", hostile) for i in range(1, int(pt[p.length]) + 1)]
+            if self.contains(pt):
+                return pt
+        return None
 
 
 def _show(v: Any) -> str:
