@@ -2,6 +2,7 @@
 profile [Balle & Wang 2018, Thm. 8]."""
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 
@@ -50,34 +51,67 @@ def renyi_divergence_gaussians(mu0, mu1, s, alpha, dps: int = 50):
     check_orders(alpha, allow_one=True)
     if isinstance(dps, (bool, np.bool_)) or not isinstance(dps, numbers.Integral) or dps < 15:
         raise ValueError(f"dps must be an integer >= 15. Found {dps!r}.")
-    with mpmath.workdps(int(dps) + 10):
+    args = (mu0, mu1, s, alpha, int(dps), mpmath.mp.prec)
+    try:
+        hash(args)
+    except TypeError:     # e.g. a 0-d array: computed, not memoised
+        return _renyi_quadrature.__wrapped__(*args)
+    return _renyi_quadrature(*args)
+
+
+@functools.lru_cache(maxsize=1024, typed=True)
+def _renyi_quadrature(mu0, mu1, s, alpha, dps: int, caller_prec: int):
+    """:func:`renyi_divergence_gaussians` on validated arguments, memoised on all of them and on the caller's
+    precision (the result is rounded to it; an mpf is immutable, so the cached value is safe to share).
+
+    The integrand works on mpmath's raw values (``mpmath.libmp``): the same operations in the same order, at
+    the quadrature's precision and rounding, as ``sd * exp(a logp(x) + (1 - a) logq(x))`` written with mpf
+    operators (so the same value, bit for bit), without the operators' per-call conversions."""
+    from mpmath.libmp import from_int, mpf_add, mpf_div, mpf_exp, mpf_mul, mpf_mul_int, mpf_pow_int, mpf_sub
+
+    ctx = mpmath.mp
+    with mpmath.workdps(dps + 10):
         m0, m1, sd, a = (mpmath.mpf(v) for v in (mu0, mu1, s, alpha))
         log_norm = -mpmath.log(sd * mpmath.sqrt(2 * mpmath.pi))
+        M0, M1, SD, A, LN = m0._mpf_, m1._mpf_, sd._mpf_, a._mpf_, log_norm._mpf_
+        at_prec: dict = {}
 
-        def logp(x):
-            return log_norm - (x - m0) ** 2 / (2 * sd * sd)
+        def constants(prec, rnd):    # 2 sd sd and 1 - a at the working precision, as the operators round them
+            c = at_prec.get((prec, rnd))
+            if c is None:
+                c = at_prec[prec, rnd] = (mpf_mul(mpf_mul_int(SD, 2, prec, rnd), SD, prec, rnd),
+                                          mpf_sub(from_int(1), A, prec, rnd))
+            return c
 
-        def logq(x):
-            return log_norm - (x - m1) ** 2 / (2 * sd * sd)
+        def logs(x, prec, rnd):      # logp(x), logq(x): log_norm - (x - m)**2 / (2 * sd * sd)
+            two_var = constants(prec, rnd)[0]
+            lp = mpf_sub(LN, mpf_div(mpf_pow_int(mpf_sub(x, M0, prec, rnd), 2, prec, rnd), two_var, prec, rnd),
+                         prec, rnd)
+            lq = mpf_sub(LN, mpf_div(mpf_pow_int(mpf_sub(x, M1, prec, rnd), 2, prec, rnd), two_var, prec, rnd),
+                         prec, rnd)
+            return lp, lq
 
         # Integrate in standardised coordinates x = centre + sd * t so that the
         # quadrature nodes resolve the integrand's scale whatever s is.
         if a == 1:
-            centre = m0
+            C = m0._mpf_
 
-            def integrand(t):
-                x = centre + sd * t
-                lp = logp(x)
-                return sd * mpmath.exp(lp) * (lp - logq(x))
+            def integrand(t):        # sd * exp(lp) * (lp - logq(x))
+                prec, rnd = ctx._prec_rounding
+                lp, lq = logs(mpf_add(C, mpf_mul(SD, t._mpf_, prec, rnd), prec, rnd), prec, rnd)
+                return ctx.make_mpf(mpf_mul(mpf_mul(SD, mpf_exp(lp, prec, rnd), prec, rnd),
+                                            mpf_sub(lp, lq, prec, rnd), prec, rnd))
 
             value = mpmath.quad(integrand, [-mpmath.inf, -4, 0, 4, mpmath.inf])
         else:
             # p^a q^(1-a) is proportional to a Gaussian centred here, width sd.
-            centre = a * m0 + (1 - a) * m1
+            C = (a * m0 + (1 - a) * m1)._mpf_
 
-            def integrand(t):
-                x = centre + sd * t
-                return sd * mpmath.exp(a * logp(x) + (1 - a) * logq(x))
+            def integrand(t):        # sd * exp(a * logp(x) + (1 - a) * logq(x))
+                prec, rnd = ctx._prec_rounding
+                lp, lq = logs(mpf_add(C, mpf_mul(SD, t._mpf_, prec, rnd), prec, rnd), prec, rnd)
+                e = mpf_add(mpf_mul(A, lp, prec, rnd), mpf_mul(constants(prec, rnd)[1], lq, prec, rnd), prec, rnd)
+                return ctx.make_mpf(mpf_mul(SD, mpf_exp(e, prec, rnd), prec, rnd))
 
             value = mpmath.log(mpmath.quad(integrand, [-mpmath.inf, -4, 0, 4, mpmath.inf])) / (a - 1)
     return +value  # round to the caller's context precision
