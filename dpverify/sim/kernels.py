@@ -52,10 +52,19 @@ Kernels
                       (its noise is still drawn).
 ``step_decay_separable``  step-decay SGD with early momentum on ``P`` separable losses
                       sharing the draws (full gradients or Floyd mini-batches; output
-                      indices drawn by the caller); one compiled variant per loss shape,
-                      and inside it one loop per combination of the terms the gradient has.
+                      indices drawn by the caller, the runs grouped by them once a phase so
+                      that each step copies only its picked rows); one compiled variant per
+                      loss shape, and inside it one loop per combination of the terms the
+                      gradient has.
 ``adaptive_quadratic``  noisy GD on a diagonal quadratic whose noise level is a schedule or
                       proportional to each run's gradient norm (a declared rule).
+``gated_ls1``         gated SGD (one sample a step, noise unless an influence test passes) on
+                      one-dimensional least squares, the steps of one round.
+
+Loops over a slice indexed from 0 (``seg = th[j0:j0 + m]``, ``for j in range(m)``) vectorise; the
+same loop indexing ``th[j0 + j]`` with an offset numba cannot prove non-negative keeps a
+negative-index wrap per access and does not (measured: the adaptive kernel's square roots ran
+4x slower).
 
 Every kernel has the same calling convention: ``states`` (``(nb, 4)`` uint64,
 one row per block of the task, updated in place), ``n`` (runs of the task;
@@ -1185,6 +1194,62 @@ if numba is not None:
         run(states, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g, dtrack, want_d, out,
             np.empty(_BLOCK * D), np.empty(_BLOCK * D), np.empty(eigs.shape[0]), np.empty(_BLOCK), np.empty(D),
             np.empty(eigs.shape[0]), bad)
+
+
+    # -- gated SGD, one sample per step, least squares in one dimension -------------------
+    @_borrow
+    def gated_ls1(states, istates, tstates, ibuf, n, steps, theta, theta_g, hinv, X, y, lam, eta, sigma, gate,
+                  test_std, threshold, offset, scale, watch, wx, wy, esc, mat):
+        """``steps`` steps of :func:`dpverify.sim.gated_sgd.gated_sgd` on a one-dimensional
+        :class:`~dpverify.sim.LeastSquares` (``X``, ``y`` its single column and labels), for the
+        ``n`` runs of a chunk (block ``i`` = rows ``i*BLOCK ..``), in place on ``theta``, ``esc``
+        and ``mat``.
+
+        Per block and step, as the NumPy path: each run's sample index from the index stream
+        ``istates`` (its buffered 32-bit half in ``ibuf[i] = (has, half)``, kept between calls as
+        the generator keeps it), its noise from ``states``, its test noise from ``tstates`` (when
+        ``gate``); the round's ``hinv`` (``(1,)`` when every run shares it, else ``(n,)``) and start
+        ``theta_g`` come from the caller.  Every product is a one-term ``einsum``/``matmul``,
+        computed as ``0.0 + a * b`` as those sums start from zero (``-0.0`` becomes ``0.0``).
+        """
+        N = X.shape[0]
+        fN = float(N)
+        hi_index = uint64(N - 1)
+        shared = hinv.shape[0] == 1
+        for i in range(states.shape[0]):
+            lo = i * _BLOCK
+            hi = min(n, lo + _BLOCK)
+            a, b, c, k = states[i, 0], states[i, 1], states[i, 2], states[i, 3]
+            ia, ib, ic, ik = istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3]
+            ta, tb, tc, tk = tstates[i, 0], tstates[i, 1], tstates[i, 2], tstates[i, 3]
+            has, half = ibuf[i, 0] != uint64(0), ibuf[i, 1]
+            for _ in range(steps):
+                for r in range(lo, hi):
+                    q, ia, ib, ic, ik, has, half = _index(ia, ib, ic, ik, has, half, hi_index)
+                    nu, a, b, c, k = _normal(a, b, c, k)
+                    th = theta[r]
+                    x = X[q]
+                    passed = False
+                    if gate:
+                        xi, ta, tb, tc, tk = _normal(ta, tb, tc, tk)
+                        tg = theta_g[r]
+                        gg = (0.0 + x * tg - y[q]) * x + lam * tg
+                        h = hinv[0] if shared else hinv[r]
+                        cc = (0.0 + gg * h) / fN + offset
+                        passed = abs(scale * cc + test_std * xi) <= threshold
+                    step = (0.0 + x * th - y[q]) * x + lam * th
+                    w = 0.0 if passed else sigma        # selects, no branch on the test's outcome
+                    step = (step + w * nu) * eta
+                    if watch:
+                        target = eta * ((0.0 + th * wx - wy) * wx + lam * th)
+                        tol = 1e-12 * (1.0 + abs(target))
+                        mat[r] += int64(abs(step - target) <= tol)
+                    theta[r] = th - step
+                    esc[r] += int64(passed)
+            states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, c, k
+            istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3] = ia, ib, ic, ik
+            tstates[i, 0], tstates[i, 1], tstates[i, 2], tstates[i, 3] = ta, tb, tc, tk
+            ibuf[i, 0], ibuf[i, 1] = uint64(1) if has else uint64(0), half
 
 
 def self_check() -> bool:
