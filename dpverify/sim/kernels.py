@@ -1096,12 +1096,12 @@ if numba is not None:
 
     @_inline
     def _adaptive_block(D, states, i, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g,
-                        dtrack, want_d, out, th, g, st, sr, dv, buf, bad):
+                        dtrack, want_d, out, th, g, sr, dv, buf, bad):
         """Block ``i`` of :func:`adaptive_quadratic` (``D`` a constant in the compiled variants for
         ``D <= 4``); ``False`` if it stopped on a bad value.
 
-        Per step and chunk of whole rows: its normals into ``buf``, the update and the gradient at the
-        new iterate (``eigs``/``star`` tiled to the chunk width), the rows' squared gradient norms
+        Per step and chunk of whole rows: its normals times each row's noise level into ``buf``, the
+        update and the gradient at the new iterate (``eigs``/``star`` tiled to the chunk width), the rows' squared gradient norms
         (``sr``), then their noise levels for the next step (:func:`_adaptive_level`)."""
         T = etas.shape[0]
         CH = buf.shape[0]
@@ -1132,24 +1132,21 @@ if numba is not None:
             for j0 in range(0, nv, CH):
                 m = min(CH, nv - j0)
                 nr = m // D
-                a, b, cc, k = _fill_scaled(buf, m, 1.0, a, b, cc, k)
                 seg = th[j0:j0 + m]
                 gs = g[j0:j0 + m]
                 srs = sr[j0 // D:j0 // D + nr]
                 if proportional:
-                    for rr in range(nr):
+                    for rr in range(nr):        # each row's normals times its noise level, as drawn
                         sv = srs[rr]
                         for d in range(D):
-                            st[rr * D + d] = sv
-                    for j in range(m):
-                        x = seg[j] - (buf[j] * st[j] + gs[j]) * eta
-                        seg[j] = x
-                        gs[j] = eigs[j] * (x - star[j])
+                            z, a, b, cc, k = _normal(a, b, cc, k)
+                            buf[rr * D + d] = z * sv
                 else:
-                    for j in range(m):
-                        x = seg[j] - (buf[j] * s + gs[j]) * eta
-                        seg[j] = x
-                        gs[j] = eigs[j] * (x - star[j])
+                    a, b, cc, k = _fill_scaled(buf, m, s, a, b, cc, k)
+                for j in range(m):
+                    x = seg[j] - (buf[j] + gs[j]) * eta
+                    seg[j] = x
+                    gs[j] = eigs[j] * (x - star[j])
                 for rr in range(nr):
                     srs[rr] = _sq_norm(gs, rr * D, D)
                 _adaptive_level(t + 1, j0 // D, nr, lo, noise, proportional, th, star, gtrack, want_g, dtrack,
@@ -1164,11 +1161,11 @@ if numba is not None:
         """The loop over blocks of :func:`adaptive_quadratic` with the dimension ``D`` compiled in
         (``None``: read from ``out``)."""
         def run(states, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g, dtrack, want_d, out,
-                th, g, st, sr, dv, buf, bad):
+                th, g, sr, dv, buf, bad):
             dim = out.shape[1] if D is None else D
             for i in range(states.shape[0]):
                 if not _adaptive_block(dim, states, i, n, theta1, eigs, star, etas, noise, proportional, gtrack,
-                                       want_g, dtrack, want_d, out, th, g, st, sr, dv, buf, bad):
+                                       want_g, dtrack, want_d, out, th, g, sr, dv, buf, bad):
                     return
         return run
 
@@ -1192,8 +1189,7 @@ if numba is not None:
         D = out.shape[1]
         run = _ADAPTIVE_VARIANTS[D if D <= 4 else 0]
         run(states, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g, dtrack, want_d, out,
-            np.empty(_BLOCK * D), np.empty(_BLOCK * D), np.empty(eigs.shape[0]), np.empty(_BLOCK), np.empty(D),
-            np.empty(eigs.shape[0]), bad)
+            np.empty(_BLOCK * D), np.empty(_BLOCK * D), np.empty(_BLOCK), np.empty(D), np.empty(eigs.shape[0]), bad)
 
 
     # -- gated SGD, one sample per step, least squares in one dimension -------------------
