@@ -144,12 +144,14 @@ def dpverify_job(runs: int, dim: int, T: int):
 
 def new_path_jobs(quick: bool) -> dict:
     """The simulators fused after pgd (random-round SGD, step-decay SGD, adaptive GD with a declared
-    rule): ``name -> (job, runs, D, T)``.
+    rule, gated SGD on one-dimensional least squares): ``name -> (job, runs, D, T)``.
 
     ``job(fused)`` runs the simulator on its fused (``True``) or NumPy (``False``) path; the work
     is ``runs * D * T`` coordinate-steps (every run draws ``D`` normals a step).
     """
+    from dpverify.sim import LeastSquares
     from dpverify.sim.adaptive import NormRule, adaptive_gd
+    from dpverify.sim.gated_sgd import gated_sgd
     from dpverify.sim.random_round import random_round_probabilities, random_round_sgd
     from dpverify.sim.step_decay import SeparableLoss, step_decay_sgd
 
@@ -173,6 +175,13 @@ def new_path_jobs(quick: bool) -> dict:
     rule = NormRule(np.full(T, 0.5), np.full(T, 1 / np.sqrt(aD)), proportional=True)
     qa = Quadratic(np.linspace(0.1, 1.0, aD))
     jobs["adaptive_proportional"] = (lambda: adaptive_gd(qa, np.ones(aD), rule, T, aruns, SEED), aruns, aD, T)
+    # gated SGD on one-dimensional least squares (three draws a step: index, noise, test noise; the
+    # rounds' Hessians and inverses by NumPy on both paths)
+    gruns, n = 100_000 // scale, 100
+    ls = LeastSquares(np.ones((n, 1)), np.linspace(-1.0, 1.0, n), 0.0)
+    jobs["gated_sgd_ls1"] = (lambda: gated_sgd(ls, [0.3], 0.5, 0.4, rounds=2, local_steps=50, runs=gruns, seed=SEED,
+                                               test_std=0.05, threshold=0.02, offset=0.001, scale=2.0,
+                                               watch=([1.0], 0.5)), gruns, 1, 100)
     return jobs
 
 
@@ -409,7 +418,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=None, help="timing repetitions")
     parser.add_argument("--no-peers", action="store_true", help="skip the peer implementations")
     parser.add_argument("--new-paths-only", action="store_true",
-                        help="only the fused random-round, step-decay and adaptive paths against the limit and NumPy")
+                        help="only the fused random-round, step-decay, adaptive and gated paths against the limit and NumPy")
     args = parser.parse_args(argv)
     if args.quick:
         workloads = {"w1": (4096, 100, 10), "w2": (20_000, 2, 10)}

@@ -271,14 +271,14 @@ def adaptive_gd(problem: Problem, theta1, rule: Rule, T: int, runs: int, seed: i
         raise ValueError(f"statistic must be callable (theta_final, tracks) -> values, got {statistic!r}")
     kept = {k: np.empty((runs, T + (1 if k in ITERATE_TRACKS else 0))) for k in need} if record else {}
     thetas = np.empty((runs, problem.dim)) if return_thetas else None
-    with _one_blas_thread():
-        if isinstance(rule, NormRule) and type(problem) is Quadratic and _kernels.fused_enabled() \
-                and not need & {"excess"} and _norms_agree(problem.dim):
-            if rule.etas.size < T:
-                raise ValueError(f"rule has {rule.etas.size} steps, T = {T}")
-            moments = _simulate_fused(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept,
-                                      thetas)
-        else:
+    if isinstance(rule, NormRule) and type(problem) is Quadratic and _kernels.fused_enabled() \
+            and not need & {"excess"} and _norms_agree(problem.dim):
+        if rule.etas.size < T:
+            raise ValueError(f"rule has {rule.etas.size} steps, T = {T}")
+        # no BLAS thread limit here (it costs ~1.5 ms a call; the kernel uses no BLAS)
+        moments = _simulate_fused(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept, thetas)
+    else:
+        with _one_blas_thread():
             moments = _simulate(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept, thetas)
     return AdaptiveResult.from_block_moments(moments, seed=seed, steps=T, tracks=kept, thetas=thetas)
 
@@ -317,8 +317,9 @@ def _simulate(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need,
 def _simulate_fused(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept, thetas) -> list:
     """:func:`_simulate` on :func:`kernels.adaptive_quadratic` (bit-identical with it)."""
     dim = problem.dim
-    args = (_f64(theta1), _f64(problem.eigs), _f64(problem.theta_star), _f64(rule.etas[:T]), _f64(rule.noise[:T]),
-            rule.proportional)
+    reps = _kernels.chunk_width(dim) // dim
+    args = (_f64(theta1), _f64(np.tile(problem.eigs, reps)), _f64(np.tile(problem.theta_star, reps)),
+            _f64(rule.etas[:T]), _f64(rule.noise[:T]), rule.proportional)
     want_g = bool(need & {"grad_norm_sq", "noise_std"})
     want_d = "dist" in need
     workers, tasks, window = _task_plan(runs, chunk_runs, None, BLOCK * dim * max(T, 1))

@@ -86,6 +86,7 @@ FUSED_PATHS = {
     "coupled_step_decay_sgd": "two SeparableLosses, as step_decay_sgd (step_decay_separable, P=2)",
     "adaptive_gd": "Quadratic with a NormRule: noise a schedule or proportional to the gradient norm "
                    "(adaptive_quadratic)",
+    "gated_sgd": "one-dimensional LeastSquares (gated_ls1; the rounds' Hessians and inverses by NumPy)",
 }
 
 

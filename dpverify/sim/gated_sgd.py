@@ -30,6 +30,12 @@ Per run the result records the number of noise-free steps (``escapes``) and, whe
 feature vector and label) is given, the number of steps whose increment equals exactly the
 noise-free gradient step of the watched point, ``-eta grad l(theta_t; z_watch)``: what an observer
 of every iterate who knows the watched sample computes (a noisy step matches with probability 0).
+
+Fused path: a one-dimensional :class:`LeastSquares` runs its steps in the numba kernel
+:func:`dpverify.sim.kernels.gated_ls1` (every ``einsum``/``matmul`` of the NumPy loop then sums one
+term, so the kernel reproduces it bit for bit); the rounds' Hessians and their inverses are the NumPy
+loop's own calls. Other models and dimensions (per-run Hessians contracted by ``einsum`` and inverted
+by LAPACK, whose operation order a kernel does not reproduce) run the NumPy loop.
 """
 from __future__ import annotations
 
@@ -38,6 +44,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from . import kernels as _kernels
+from ._fused import _block_states, _f64
 from .validation import check_array, check_int, check_real, check_seed
 from .problems import LeastSquares, LogisticRegression
 from .rng import block_rng, block_slices, iter_chunks
@@ -115,6 +123,49 @@ def _streams(seed, b):
     return block_rng(seed, b), block_rng(seed, b, child=0), block_rng(seed, b, child=1)
 
 
+def _fusable(model) -> bool:
+    """Whether :func:`kernels.gated_ls1` runs the model: a one-dimensional :class:`LeastSquares`, where
+    every sum of the NumPy path (``einsum``, ``matmul``) has one term, so a kernel reproduces it bit for bit."""
+    return (isinstance(model, LinearModelAdapter) and type(model.problem) is LeastSquares and model.dim == 1
+            and model.n_samples < 2**32 - 1 and _kernels.fused_enabled())
+
+
+def _fused_chunk(model, theta1, eta, sigma, rounds, local_steps, seed, test_std, threshold, offset, scale, watch,
+                 ridge_hessian, gate, blocks, theta_out, esc, mat):
+    """One chunk of runs on :func:`kernels.gated_ls1`: the rounds' Hessians and inverses by the NumPy
+    path's own calls, the steps in the kernel (bit-identical with the NumPy loop)."""
+    dim = model.dim
+    rows = theta_out.shape[0]
+    b0, b1 = blocks[0], blocks[-1] + 1
+    states = _block_states(seed, b0, b1)
+    istates = _block_states(seed, b0, b1, child=0)
+    tstates = _block_states(seed, b0, b1, child=1)
+    ibuf = np.zeros((b1 - b0, 2), dtype=np.uint64)
+    theta = np.repeat(theta1[None, :], rows, axis=0)
+    X = _f64(model.X[:, 0])
+    y = _f64(model.y)
+    lam = float(model.problem.lam)
+    wx, wy = (float(np.asarray(watch[0], float)[0]), float(watch[1])) if watch is not None else (0.0, 0.0)
+    mat_arr = np.zeros(rows, dtype=np.int64) if mat is None else mat
+    theta_g = np.empty(rows)
+    hinv = np.zeros(1)
+    for _ in range(rounds):
+        if gate:
+            theta_g = theta.copy()
+            shared = bool(np.all(theta_g == theta_g[:1]))
+            H = model.hessian(theta_g[:1] if shared else theta_g)
+            if ridge_hessian:
+                H = H + ridge_hessian * np.eye(dim)[None]
+            hinv = _f64(np.linalg.inv(H).reshape(-1))
+            theta_g = _f64(theta_g[:, 0])
+        flat = _f64(theta[:, 0])
+        _kernels.gated_ls1(states, istates, tstates, ibuf, rows, local_steps, flat, theta_g, hinv, X, y, lam,
+                           float(eta), float(sigma), gate, float(test_std), float(threshold), float(offset),
+                           float(scale), watch is not None, wx, wy, esc, mat_arr)
+        theta[:, 0] = flat
+    theta_out[...] = theta
+
+
 def gated_sgd(model, theta1, eta: float, sigma: float, *, rounds: int, local_steps: int, runs: int, seed: int,
               test_std: float = 0.0, threshold: float = -1.0, offset: float = 0.0, scale: float = 2.0,
               chunk_runs: int = 65536, watch=None, ridge_hessian: float = 0.0) -> GatedSGDResult:
@@ -158,6 +209,13 @@ def gated_sgd(model, theta1, eta: float, sigma: float, *, rounds: int, local_ste
     thetas = np.empty((runs, dim))
     escapes = np.zeros(runs, dtype=np.int64)
     matches = np.zeros(runs, dtype=np.int64) if watch is not None else None
+    if _fusable(model):
+        for start, stop, blocks in iter_chunks(runs, chunk_runs):
+            _fused_chunk(model, theta1, eta, sigma, rounds, local_steps, seed, test_std, threshold, offset, scale,
+                         watch, ridge_hessian, gate, blocks, thetas[start:stop], escapes[start:stop],
+                         None if matches is None else matches[start:stop])
+        return GatedSGDResult(thetas=thetas, escapes=escapes, matches=matches, seed=seed,
+                              steps=rounds * local_steps)
     for start, stop, blocks in iter_chunks(runs, chunk_runs):
         rows = stop - start
         slices = block_slices(start, stop)

@@ -52,10 +52,19 @@ Kernels
                       (its noise is still drawn).
 ``step_decay_separable``  step-decay SGD with early momentum on ``P`` separable losses
                       sharing the draws (full gradients or Floyd mini-batches; output
-                      indices drawn by the caller); one compiled variant per loss shape,
-                      and inside it one loop per combination of the terms the gradient has.
+                      indices drawn by the caller, the runs grouped by them once a phase so
+                      that each step copies only its picked rows); one compiled variant per
+                      loss shape, and inside it one loop per combination of the terms the
+                      gradient has.
 ``adaptive_quadratic``  noisy GD on a diagonal quadratic whose noise level is a schedule or
                       proportional to each run's gradient norm (a declared rule).
+``gated_ls1``         gated SGD (one sample a step, noise unless an influence test passes) on
+                      one-dimensional least squares, the steps of one round.
+
+Loops over a slice indexed from 0 (``seg = th[j0:j0 + m]``, ``for j in range(m)``) vectorise; the
+same loop indexing ``th[j0 + j]`` with an offset numba cannot prove non-negative keeps a
+negative-index wrap per access and does not (measured: the adaptive kernel's square roots ran
+4x slower).
 
 Every kernel has the same calling convention: ``states`` (``(nb, 4)`` uint64,
 one row per block of the task, updated in place), ``n`` (runs of the task;
@@ -863,10 +872,37 @@ if numba is not None:
         return th - eta * g, th
 
     @_inline
+    def _bucket_rows(pick, T, order, ends):
+        """Rows ``0 .. len(pick) - 1`` grouped by their output step (``pick[r]`` in ``0 .. T``): the rows
+        picked at step ``t`` are ``order[ends[t - 1]:ends[t]]`` (``order[:ends[0]]`` for ``t = 0``), so
+        each step copies its picked rows without a pass over every row (a counting sort)."""
+        for t in range(T + 1):
+            ends[t] = 0
+        for r in range(pick.shape[0]):
+            ends[pick[r]] += 1
+        acc = 0
+        for t in range(T + 1):
+            acc += ends[t]
+            ends[t] = acc - ends[t]     # start of bucket t
+        for r in range(pick.shape[0]):
+            q = pick[r]
+            order[ends[q]] = r
+            ends[q] += 1                # ends[t]: end of bucket t once every row is placed
+
+    @_inline
+    def _copy_rows(out, off, ot, order, q0, q1, D):
+        """``ot[p, row] = out[p, off + row]`` (rows of ``D`` values) for the rows ``order[q0:q1]``, every problem."""
+        for p in range(out.shape[0]):
+            for q in range(q0, q1):
+                j = order[q] * D
+                for d in range(D):
+                    ot[p, j + d] = out[p, off + j + d]
+
+    @_inline
     def _step_decay_block(KIND, states, istates, i, n, args):
         """Block ``i`` of :func:`step_decay_separable` (every phase), its states updated in place."""
         (picks, etas, lengths, mons, rho, s, batch, nsamp, output, p0, p1, ct, wt, A, Bv, amt, has_amean,
-         bmean, has_b, trk, box, out, pv, ot, buf, idx, bbs, dist) = args
+         bmean, has_b, trk, box, out, pv, ot, buf, idx, bbs, dist, order, ends) = args
         P = out.shape[0]
         D = A.shape[2]
         CH = ct.shape[1]
@@ -883,12 +919,12 @@ if numba is not None:
             eta = etas[ph]
             T = lengths[ph]
             mm = mons[ph]
+            _bucket_rows(picks[ph, lo:hi], T, order, ends)
             for p in range(P):
                 for j in range(nv):
-                    th = out[p, off + j]
-                    pv[p, j] = th
-                    if output == 1 and picks[ph, lo + j // D] == 0:
-                        ot[p, j] = th
+                    pv[p, j] = out[p, off + j]
+            if output == 1:
+                _copy_rows(out, off, ot, order, 0, ends[0], D)
             for t in range(1, T + 1):
                 r_t = rho if t <= mm else 0.0
                 if batch > 0:
@@ -939,11 +975,8 @@ if numba is not None:
                                 dev = abs(seg[j] - trk[j])
                                 if dev > best:
                                     best = dev
-                        for rr in range(m // D):
-                            pk = picks[ph, lo + j0 // D + rr]
-                            if pk == t and (output != 1 or t < T):
-                                for d in range(D):
-                                    ot[p, j0 + rr * D + d] = seg[rr * D + d]
+                if output != 1 or t < T:
+                    _copy_rows(out, off, ot, order, ends[t - 1], ends[t], D)
             for p in range(P):
                 for j in range(nv):
                     out[p, off + j] = ot[p, j]
@@ -993,9 +1026,11 @@ if numba is not None:
         buf = np.empty(ct.shape[1])
         idx = np.zeros((_BLOCK, max(batch, 1)), dtype=np.int64)
         bbs = np.zeros((P, _BLOCK))
+        order = np.empty(_BLOCK, dtype=np.int64)
+        ends = np.empty(int(np.max(lengths)) + 1, dtype=np.int64)
         _STEP_DECAY_KINDS[kind](states, istates, n, (picks, etas, lengths, mons, rho, s, batch, nsamp, output,
                                                      p0, p1, ct, wt, A, Bv, amt, has_amean, bmean, has_b,
-                                                     trk, box, out, pv, ot, buf, idx, bbs, dist))
+                                                     trk, box, out, pv, ot, buf, idx, bbs, dist, order, ends))
 
     # -- noisy GD with a gradient-norm rule on a diagonal quadratic -------------
     @_inline
@@ -1024,79 +1059,193 @@ if numba is not None:
         for r in range(x.shape[0]):
             out[r] = _sq_norm(flat, r * D, D)
 
-    @_borrow
-    def _adaptive_block(states, i, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g,
-                        dtrack, want_d, out, th, g, dv, st, buf, bad):
-        """Block ``i`` of :func:`adaptive_quadratic`; ``False`` if it stopped on a bad value."""
-        D = out.shape[1]
+    @_inline
+    def _adaptive_level(t, r0, nr, lo, noise, proportional, th, star, gtrack, want_g, dtrack, want_d, sr, dv,
+                        bad, i):
+        """Rows ``r0 .. r0 + nr - 1`` of a block at iterate ``t`` (0-based), ``sr[r]`` holding their
+        ``||g||^2``: the tracks (``||g||^2``, ``||theta - star||``), then (``t < T``) ``sr[r]`` becomes
+        the noise level of step ``t``, a bad one recorded in ``bad`` (the first in row order).  The
+        loops index slices from 0, so that numba needs no negative-index wrap and LLVM vectorises them."""
+        D = dv.shape[0]
+        srs = sr[r0:r0 + nr]
+        if want_g or want_d:
+            for rr in range(nr):
+                if want_g:
+                    gtrack[lo + r0 + rr, t] = srs[rr]
+                if want_d:
+                    o = (r0 + rr) * D
+                    for d in range(D):
+                        dv[d] = th[o + d] - star[d]
+                    dtrack[lo + r0 + rr, t] = np.sqrt(_sq_norm(dv, 0, D))
+        if t < noise.shape[0]:
+            nt = noise[t]
+            if proportional:
+                ok = 0
+                for rr in range(nr):
+                    sv = nt * np.sqrt(srs[rr])
+                    srs[rr] = sv
+                    ok += 1 if (sv >= 0.0) & (sv < np.inf) else 0     # finite and >= 0, without a branch
+                if ok < nr and bad[0] < 0:
+                    for rr in range(nr):
+                        sv = srs[rr]
+                        if not (np.isfinite(sv) and sv >= 0.0):
+                            bad[0], bad[1], bad[2], bad[3] = i, t + 1, 1.0, sv
+                            break
+            elif not (np.isfinite(nt) and nt >= 0.0) and bad[0] < 0:
+                bad[0], bad[1], bad[2], bad[3] = i, t + 1, 1.0, nt
+
+    @_inline
+    def _adaptive_block(D, states, i, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g,
+                        dtrack, want_d, out, th, g, sr, dv, buf, bad):
+        """Block ``i`` of :func:`adaptive_quadratic` (``D`` a constant in the compiled variants for
+        ``D <= 4``); ``False`` if it stopped on a bad value.
+
+        Per step and chunk of whole rows: its normals times each row's noise level into ``buf``, the
+        update and the gradient at the new iterate (``eigs``/``star`` tiled to the chunk width), the rows' squared gradient norms
+        (``sr``), then their noise levels for the next step (:func:`_adaptive_level`)."""
         T = etas.shape[0]
         CH = buf.shape[0]
         lo = i * _BLOCK
         hi = min(n, lo + _BLOCK)
         nv = (hi - lo) * D
         a, b, cc, k = states[i, 0], states[i, 1], states[i, 2], states[i, 3]
-        for j in range(nv):
-            th[j] = theta1[j % D]
-        for t in range(T + 1):
-            for rl in range(hi - lo):
-                o = rl * D
-                for d in range(D):
-                    g[o + d] = eigs[d] * (th[o + d] - star[d])
-                    dv[o + d] = th[o + d] - star[d]
-                gn2 = _sq_norm(g, o, D)
-                if want_g:
-                    gtrack[lo + rl, t] = gn2
-                if want_d:
-                    dtrack[lo + rl, t] = np.sqrt(_sq_norm(dv, o, D))
-                if t < T:
-                    s = noise[t] * np.sqrt(gn2) if proportional else noise[t]
-                    if not (np.isfinite(s) and s >= 0.0) and bad[0] < 0:
-                        bad[0], bad[1], bad[2], bad[3] = i, t + 1, 1.0, s
-                    for d in range(D):
-                        st[o + d] = s
-            if t == T:
-                break
+        for j0 in range(0, nv, CH):
+            m = min(CH, nv - j0)
+            seg = th[j0:j0 + m]
+            gs = g[j0:j0 + m]
+            for j in range(m):
+                x = theta1[j % D]
+                seg[j] = x
+                gs[j] = eigs[j] * (x - star[j])
+            srs = sr[j0 // D:(j0 + m) // D]
+            for rr in range(m // D):
+                srs[rr] = _sq_norm(gs, rr * D, D)
+            _adaptive_level(0, j0 // D, m // D, lo, noise, proportional, th, star, gtrack, want_g, dtrack, want_d,
+                            sr, dv, bad, i)
+        for t in range(T):
             eta = etas[t]
             if not (np.isfinite(eta) and eta >= 0.0):
                 bad[0], bad[1], bad[2], bad[3] = i, t + 1, 0.0, eta
             if bad[0] >= 0:
                 return False
+            s = noise[t]
             for j0 in range(0, nv, CH):
                 m = min(CH, nv - j0)
-                a, b, cc, k = _fill_scaled(buf, m, 1.0, a, b, cc, k)
+                nr = m // D
                 seg = th[j0:j0 + m]
                 gs = g[j0:j0 + m]
-                ss = st[j0:j0 + m]
+                srs = sr[j0 // D:j0 // D + nr]
+                if proportional:
+                    for rr in range(nr):        # each row's normals times its noise level, as drawn
+                        sv = srs[rr]
+                        for d in range(D):
+                            z, a, b, cc, k = _normal(a, b, cc, k)
+                            buf[rr * D + d] = z * sv
+                else:
+                    a, b, cc, k = _fill_scaled(buf, m, s, a, b, cc, k)
                 for j in range(m):
-                    seg[j] = seg[j] - (buf[j] * ss[j] + gs[j]) * eta
-        for j in range(nv):
-            out[lo + j // D, j % D] = th[j]
+                    x = seg[j] - (buf[j] + gs[j]) * eta
+                    seg[j] = x
+                    gs[j] = eigs[j] * (x - star[j])
+                for rr in range(nr):
+                    srs[rr] = _sq_norm(gs, rr * D, D)
+                _adaptive_level(t + 1, j0 // D, nr, lo, noise, proportional, th, star, gtrack, want_g, dtrack,
+                                want_d, sr, dv, bad, i)
+        for r in range(hi - lo):
+            for d in range(D):
+                out[lo + r, d] = th[r * D + d]
         states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
         return True
 
-    @_jit
+    def _adaptive_variant(D):
+        """The loop over blocks of :func:`adaptive_quadratic` with the dimension ``D`` compiled in
+        (``None``: read from ``out``)."""
+        def run(states, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g, dtrack, want_d, out,
+                th, g, sr, dv, buf, bad):
+            dim = out.shape[1] if D is None else D
+            for i in range(states.shape[0]):
+                if not _adaptive_block(dim, states, i, n, theta1, eigs, star, etas, noise, proportional, gtrack,
+                                       want_g, dtrack, want_d, out, th, g, sr, dv, buf, bad):
+                    return
+        return run
+
+    _ADAPTIVE_VARIANTS = [_borrow(_adaptive_variant(D)) for D in (None, 1, 2, 3, 4)]
+
     def adaptive_quadratic(states, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g,
                            dtrack, want_d, out, bad):
         """Noisy GD whose noise is ``s_t = noise_t`` or ``s_t = noise_t ||g_t||`` (``proportional``).
 
         Per step ``t``, as :func:`dpverify.sim.adaptive.adaptive_gd`'s NumPy path: every run's
         gradient ``g = eigs (theta - star)`` and ``||g||^2`` (summed as ``einsum`` sums, :func:`_sq_norm`),
-        its ``s_t``, then ``D`` normals per run and ``theta -= (z s_t + g) eta_t`` (the update in
-        chunks, as :func:`quadratic_theta`).  With ``want_g``/``want_d``, ``gtrack``/``dtrack``
-        ``(n, T + 1)`` get ``||g||^2`` and ``||theta - star||`` at every iterate.  A step size or
-        noise level that is not finite and ``>= 0`` stops the task: ``bad`` gets ``(block, t,
-        0 for eta / 1 for the noise, value)`` (the caller raises).
+        its ``s_t``, then ``D`` normals per run and ``theta -= (z s_t + g) eta_t`` (``eigs``/``star``
+        tiled to the chunk width, :func:`chunk_width`; ``theta1``, ``star``'s first ``D`` values: the
+        point and minimiser).  With
+        ``want_g``/``want_d``, ``gtrack``/``dtrack`` ``(n, T + 1)`` get ``||g||^2`` and
+        ``||theta - star||`` at every iterate.  A step size or noise level that is not finite and
+        ``>= 0`` stops the task: ``bad`` gets ``(block, t, 0 for eta / 1 for the noise, value)`` (the
+        caller raises).  A Python function: it allocates the scratch arrays and calls the variant
+        compiled for ``D`` (``D <= 4``) or the generic one.
         """
         D = out.shape[1]
-        th = np.empty(_BLOCK * D)
-        g = np.empty(_BLOCK * D)
-        dv = np.empty(_BLOCK * D)
-        st = np.empty(_BLOCK * D)
-        buf = np.empty(D * max(1, 512 // D))
+        run = _ADAPTIVE_VARIANTS[D if D <= 4 else 0]
+        run(states, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g, dtrack, want_d, out,
+            np.empty(_BLOCK * D), np.empty(_BLOCK * D), np.empty(_BLOCK), np.empty(D), np.empty(eigs.shape[0]), bad)
+
+
+    # -- gated SGD, one sample per step, least squares in one dimension -------------------
+    @_borrow
+    def gated_ls1(states, istates, tstates, ibuf, n, steps, theta, theta_g, hinv, X, y, lam, eta, sigma, gate,
+                  test_std, threshold, offset, scale, watch, wx, wy, esc, mat):
+        """``steps`` steps of :func:`dpverify.sim.gated_sgd.gated_sgd` on a one-dimensional
+        :class:`~dpverify.sim.LeastSquares` (``X``, ``y`` its single column and labels), for the
+        ``n`` runs of a chunk (block ``i`` = rows ``i*BLOCK ..``), in place on ``theta``, ``esc``
+        and ``mat``.
+
+        Per block and step, as the NumPy path: each run's sample index from the index stream
+        ``istates`` (its buffered 32-bit half in ``ibuf[i] = (has, half)``, kept between calls as
+        the generator keeps it), its noise from ``states``, its test noise from ``tstates`` (when
+        ``gate``); the round's ``hinv`` (``(1,)`` when every run shares it, else ``(n,)``) and start
+        ``theta_g`` come from the caller.  Every product is a one-term ``einsum``/``matmul``,
+        computed as ``0.0 + a * b`` as those sums start from zero (``-0.0`` becomes ``0.0``).
+        """
+        N = X.shape[0]
+        fN = float(N)
+        hi_index = uint64(N - 1)
+        shared = hinv.shape[0] == 1
         for i in range(states.shape[0]):
-            if not _adaptive_block(states, i, n, theta1, eigs, star, etas, noise, proportional, gtrack,
-                                   want_g, dtrack, want_d, out, th, g, dv, st, buf, bad):
-                return
+            lo = i * _BLOCK
+            hi = min(n, lo + _BLOCK)
+            a, b, c, k = states[i, 0], states[i, 1], states[i, 2], states[i, 3]
+            ia, ib, ic, ik = istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3]
+            ta, tb, tc, tk = tstates[i, 0], tstates[i, 1], tstates[i, 2], tstates[i, 3]
+            has, half = ibuf[i, 0] != uint64(0), ibuf[i, 1]
+            for _ in range(steps):
+                for r in range(lo, hi):
+                    q, ia, ib, ic, ik, has, half = _index(ia, ib, ic, ik, has, half, hi_index)
+                    nu, a, b, c, k = _normal(a, b, c, k)
+                    th = theta[r]
+                    x = X[q]
+                    passed = False
+                    if gate:
+                        xi, ta, tb, tc, tk = _normal(ta, tb, tc, tk)
+                        tg = theta_g[r]
+                        gg = (0.0 + x * tg - y[q]) * x + lam * tg
+                        h = hinv[0] if shared else hinv[r]
+                        cc = (0.0 + gg * h) / fN + offset
+                        passed = abs(scale * cc + test_std * xi) <= threshold
+                    step = (0.0 + x * th - y[q]) * x + lam * th
+                    w = 0.0 if passed else sigma        # selects, no branch on the test's outcome
+                    step = (step + w * nu) * eta
+                    if watch:
+                        target = eta * ((0.0 + th * wx - wy) * wx + lam * th)
+                        tol = 1e-12 * (1.0 + abs(target))
+                        mat[r] += int64(abs(step - target) <= tol)
+                    theta[r] = th - step
+                    esc[r] += int64(passed)
+            states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, c, k
+            istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3] = ia, ib, ic, ik
+            tstates[i, 0], tstates[i, 1], tstates[i, 2], tstates[i, 3] = ta, tb, tc, tk
+            ibuf[i, 0], ibuf[i, 1] = uint64(1) if has else uint64(0), half
 
 
 def self_check() -> bool:

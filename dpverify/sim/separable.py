@@ -61,13 +61,15 @@ class SeparableLoss:
         self.f_star = 0.0 if centred else float("nan")
 
     # ---------------------------------------------------------------- the shapes
+    # Each shape's value and first two derivatives; only the one asked for is computed.
     def _phi(self, x, d=0):
         if self.phi == "quadratic":
             (lam,) = self.params
-            return (lam * x * x / 2, lam * x, lam + 0 * x)[d]
+            return (lambda: lam * x * x / 2, lambda: lam * x, lambda: lam + 0 * x)[d]()
         if self.phi == "sine":
             (s,) = self.params
-            return (x * x / 2 + s * np.sin(x) ** 2 / 2, x + s * np.sin(2 * x) / 2, 1 + s * np.cos(2 * x))[d]
+            return (lambda: x * x / 2 + s * np.sin(x) ** 2 / 2, lambda: x + s * np.sin(2 * x) / 2,
+                    lambda: 1 + s * np.cos(2 * x))[d]()
         lam, r = self.params
         ax = np.abs(x)
         inside = ax <= r
@@ -79,7 +81,7 @@ class SeparableLoss:
 
     @staticmethod
     def _psi(x, d=0):
-        return (np.sin(x) ** 2 / 2, np.sin(2 * x) / 2, np.cos(2 * x))[d]
+        return (lambda: np.sin(x) ** 2 / 2, lambda: np.sin(2 * x) / 2, lambda: np.cos(2 * x))[d]()
 
     # ---------------------------------------------------------------- Problem interface
     def _wphi(self, x, d=0):

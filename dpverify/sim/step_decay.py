@@ -316,7 +316,8 @@ def _fused_phases(problems, theta0, etas, lengths, mons, rho, noise_std, batch, 
                     0 if output == "before" else 1, T + (0 if output == "before" else 1), size=hi - lo)
         outs[...] = th0
         dist = np.zeros(b1 - b0)
-        _kernels.step_decay_separable(_block_states(seed, b0, b1), _block_states(seed, b0, b1, child=0), rows,
+        istates = np.zeros((b1 - b0, 4), np.uint64) if full else _block_states(seed, b0, b1, child=0)  # unused if full
+        _kernels.step_decay_separable(_block_states(seed, b0, b1), istates, rows,
                                       picks, *sched, *prob, trk, track is not None, outs.reshape(len(problems), -1), dist)
         return float(dist.max())
 

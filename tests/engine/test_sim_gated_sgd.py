@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from dpverify.sim import LeastSquares, LogisticRegression, psgd
 from dpverify.sim.gated_sgd import gated_sgd
@@ -70,3 +71,38 @@ def test_watched_steps_count_exactly_the_noise_free_steps_of_the_watched_sample(
     assert abs(res.matches.mean() - T / 5) <= 5 * se
     none = gated_sgd(p, np.zeros(2), 0.5, 1.0, rounds=1, local_steps=T, runs=500, seed=2, watch=(X[2], y[2]))
     assert none.matches.sum() == 0
+
+
+GATED_CASES = [  # n, rounds, local steps, threshold, test std, chunk_runs, runs, watch, ridge_hessian, lam, X scale
+    (5, 2, 7, 0.5, 0.3, 1024, 2500, True, 0.0, 0.0, 1.0),
+    (3, 3, 4, -1.0, 0.0, 2048, 1030, False, 0.0, 0.0, 1.0),      # never passes: no Hessian, no test draws
+    (7, 1, 10, math.inf, 0.0, 1024, 1100, True, 0.1, 0.0, 1.0),  # always passes
+    (4, 2, 5, 0.2, 0.1, 65536, 3001, True, 0.0, 0.05, 0.7),     # ridge, non-unit features, a partial block
+]
+
+
+@pytest.mark.parametrize("case", GATED_CASES)
+def test_gated_sgd_fused_one_dimensional_least_squares_is_bit_identical(case):
+    """The fused kernel (one-dimensional least squares) gives exactly the NumPy loop's iterates and counts."""
+    from dpverify import sim
+    from dpverify.sim import kernels
+
+    if not kernels.numba_available():
+        pytest.skip("numba not installed")
+    n, R, Tl, thr, ts, chunk, runs, watch, ridge, lam, xs = case
+    prob = LeastSquares(np.full((n, 1), xs), np.linspace(-1.0, 1.0, n), lam)
+    out = []
+    for on in (False, True):
+        sim.set_fused(on)
+        try:
+            out.append(gated_sgd(prob, [0.3], 0.7, 0.4, rounds=R, local_steps=Tl, runs=runs, seed=5, test_std=ts,
+                                 threshold=thr, offset=0.01, scale=2.0, chunk_runs=chunk,
+                                 watch=([xs], 0.5) if watch else None, ridge_hessian=ridge))
+        finally:
+            sim.set_fused(None)
+    ref, got = out
+    assert np.array_equal(ref.thetas, got.thetas)
+    assert np.array_equal(ref.escapes, got.escapes)
+    assert (ref.matches is None and got.matches is None) or np.array_equal(ref.matches, got.matches)
+    if 0 <= thr < math.inf and ts > 0:
+        assert 0 < ref.escapes.sum() < runs * R * Tl      # the test both passes and fails: both branches ran
