@@ -155,7 +155,7 @@ _SEED_ONLY_LOCK = threading.Lock()
 _SEED_ONLY_DEPTH = [0]
 
 
-HYPOTHESIS_POINTS = 24
+HYPOTHESIS_POINTS = 12
 
 
 def sample_points(strategy, n: int, seed: int) -> list[dict]:
@@ -175,23 +175,79 @@ def sample_points(strategy, n: int, seed: int) -> list[dict]:
 def _sample(strategy, n: int, seed: int) -> tuple[list, range]:
     """:func:`sample_points`, and the indices of the points NumPy drew."""
     src = getattr(strategy, "_dpverify_domain", None)
-    if src is None or n <= HYPOTHESIS_POINTS:
+    build = getattr(strategy, "_dpverify_build", None)
+    if (src is None and build is None) or n <= HYPOTHESIS_POINTS:
         return _hypothesis_points(strategy, n, seed), range(0)
     pts = _hypothesis_points(strategy, HYPOTHESIS_POINTS, seed)
     first = len(pts)
-    domain, fixed = src
+    domain, fixed = src if src is not None else (build[0], None)
     rng = np.random.default_rng(derive_seed(seed, "numpy points"))
+    draw = _NumpyDraw(rng)
     misses = 0
     while len(pts) < n and misses <= n // 2:
         pt = domain.draw_point(rng, fixed, hostile=True)
         if pt is None:      # narrow hypotheses: 64 draws met none
             misses += 1
-        else:
-            pts.append(pt)
+            continue
+        if build is not None:
+            try:
+                pt = build[1](pt, draw)
+            except _NotDrawn:   # a strategy NumPy does not draw: Hypothesis draws the rest
+                break
+        pts.append(pt)
     numpy_drawn = range(first, len(pts))
     if len(pts) < n:        # too narrow for NumPy's rejection: Hypothesis draws the rest
         pts += _hypothesis_points(strategy, n - len(pts), derive_seed(seed, "rest"))
     return pts[:n], numpy_drawn
+
+
+class _NotDrawn(Exception):
+    """A strategy :class:`_NumpyDraw` does not draw, or a filter it could not satisfy."""
+
+
+class _NumpyDraw:
+    """``draw(strategy)`` for an instance's builder (``Scenario.instances_from``), by NumPy: bounded
+    integers and floats (an end with probability 1/8, else uniform), lists, ``sampled_from``,
+    ``just``, ``one_of`` (a branch uniformly), ``builds``, booleans, ``map`` and ``filter`` (64
+    tries); anything else raises :class:`_NotDrawn`."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def __call__(self, strategy):
+        from hypothesis.strategies._internal import collections, core, lazy, misc, numbers, strategies
+
+        s = strategy
+        while isinstance(s, lazy.LazyStrategy):
+            s = s.wrapped_strategy
+        rng = self.rng
+        if isinstance(s, numbers.IntegersStrategy) and s.start is not None and s.end is not None:
+            if rng.random() < 0.125:
+                return s.start if rng.random() < 0.5 else s.end
+            return int(rng.integers(s.start, s.end + 1))
+        if isinstance(s, numbers.FloatStrategy) and math.isfinite(s.min_value) and math.isfinite(s.max_value):
+            if rng.random() < 0.125:
+                return float(s.min_value if rng.random() < 0.5 else s.max_value)
+            return float(min(max(rng.uniform(s.min_value, s.max_value), s.min_value), s.max_value))
+        if isinstance(s, collections.ListStrategy) and s.max_size != math.inf:
+            k = int(rng.integers(s.min_size, s.max_size + 1))
+            return [self(s.element_strategy) for _ in range(k)]
+        if isinstance(s, strategies.SampledFromStrategy) and not s._transformations and len(s.elements):
+            return s.elements[int(rng.integers(len(s.elements)))]
+        if isinstance(s, core.BuildsStrategy):
+            return s.target(*(self(a) for a in s.args), **{k: self(v) for k, v in s.kwargs.items()})
+        if isinstance(s, strategies.OneOfStrategy) and s.original_strategies:
+            return self(s.original_strategies[int(rng.integers(len(s.original_strategies)))])
+        if isinstance(s, misc.BooleansStrategy):
+            return bool(rng.random() < 0.5)
+        if isinstance(s, strategies.MappedStrategy):
+            return s.pack(self(s.mapped_strategy))
+        if isinstance(s, strategies.FilteredStrategy):
+            for _ in range(64):
+                v = self(s.filtered_strategy)
+                if all(c(v) for c in s.flat_conditions):
+                    return v
+        raise _NotDrawn(repr(strategy))
 
 
 def _hypothesis_points(strategy, n: int, seed: int) -> list:

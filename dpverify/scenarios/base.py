@@ -460,7 +460,10 @@ class MappedScenario(Scenario):
         def inst(draw):
             return build(draw(dom), draw)
 
-        return inst()
+        strategy = inst()
+        # dpverify.search.sample_points draws most of a large sample by NumPy: a point, then build
+        strategy._dpverify_build = (self.claim.domain, build)
+        return strategy
 
     # ------------------------------------------------------------------ the Monte Carlo path
     def _set_mc_points(self, owner: str, mc=(), count: int = 0, quadratic: str = "diagonal quadratics",

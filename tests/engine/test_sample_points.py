@@ -56,3 +56,46 @@ def test_small_samples_and_other_strategies_are_hypothesis_only():
     assert len(few) == HYPOTHESIS_POINTS and all(dom.contains(p) for p in few)
     other = sample_points(st.integers(0, 5).map(lambda k: {"k": k}), 50, 2)
     assert all(0 <= p["k"] <= 5 for p in other)
+
+
+def test_instances_are_built_from_numpy_draws():
+    """A scenario's instance strategy (Scenario.instances_from): the builder's draws of integers, floats,
+    lists, sampled_from, one_of, builds, map and filter come from NumPy after Hypothesis's first points."""
+    from hypothesis import strategies as st
+
+    from dpverify.search import _sample
+
+    dom = Domain(x=Real(ge=0, le=1))
+
+    def build(pt, draw):
+        k = draw(st.integers(1, 3))
+        return {"point": pt, "k": k,
+                "v": draw(st.lists(st.floats(-1, 1), min_size=k, max_size=k).filter(lambda v: sum(v) > -5)),
+                "c": draw(st.one_of(st.sampled_from(["a", "b"]), st.just("c"))),
+                "e": draw(st.lists(st.floats(0, 1), max_size=0)), "s": draw(st.integers(0, 9).map(str))}
+
+    @st.composite
+    def inst(draw):
+        return build(draw(dom.strategy()), draw)
+
+    strategy = inst()
+    strategy._dpverify_build = (dom, build)
+    pts, numpy_drawn = _sample(strategy, 300, 4)
+    assert len(pts) == 300 and numpy_drawn == range(HYPOTHESIS_POINTS, 300)
+    for p in pts:
+        assert dom.contains(p["point"]) and 1 <= p["k"] <= 3 and len(p["v"]) == p["k"]
+        assert all(-1 <= v <= 1 for v in p["v"]) and p["c"] in "abc" and p["e"] == [] and p["s"] in "0123456789"
+    drawn = pts[HYPOTHESIS_POINTS:]
+    assert {p["k"] for p in drawn} == {1, 2, 3} and {p["c"] for p in drawn} == {"a", "b", "c"}
+
+    def unsupported(pt, draw):
+        return {"point": pt, "t": draw(st.text())}
+
+    @st.composite
+    def inst_text(draw):
+        return unsupported(draw(dom.strategy()), draw)
+
+    strategy = inst_text()   # the builder meets st.text(), which NumPy does not draw
+    strategy._dpverify_build = (dom, unsupported)
+    pts, numpy_drawn = _sample(strategy, 40, 4)
+    assert len(pts) == 40 and len(numpy_drawn) == 0     # Hypothesis drew them all
