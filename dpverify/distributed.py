@@ -54,6 +54,11 @@ def _dask():
     return Client, LocalCluster, as_completed
 
 
+# How long a scheduler address may take to answer before --scheduler is refused ("cannot connect");
+# Dask retries a refused connection until then.
+CONNECT_TIMEOUT = "20s"
+
+
 @contextmanager
 def client(address: str, workers: int | None = None) -> Iterator[Any]:
     """A ``dask.distributed.Client`` for ``address`` (``"local"``: a new ``LocalCluster``)."""
@@ -67,7 +72,7 @@ def client(address: str, workers: int | None = None) -> Iterator[Any]:
                                    worker_dashboard_address=None)
             c = Client(cluster)
         else:
-            c = Client(address, timeout="20s")
+            c = Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as exc:
         if cluster is not None:
             cluster.close()

@@ -45,9 +45,16 @@ pytest_plugins = ["pytester"]
 SHARED_VERDICTS = ("papers/test_registry.py", "textbook/test_textbook.py")
 
 
+# The longest units of work (a notebook, the documentation site, a reproduced figure, a Dask cluster) are
+# handed out first, so that under `-n 2` the last minute is not one of them running alone.
+LONG_FIRST = ("papers/test_notebooks.py", "docs/test_docs.py", "papers/dni/test_dni_reproduce.py",
+              "engine/test_distributed.py")
+
+
 @pytest.hookimpl(tryfirst=True)          # before xdist reads the xdist_group marks
 def pytest_collection_modifyitems(items):
     for item in items:
         claim = getattr(getattr(item, "callspec", None), "params", {}).get("claim")
         if claim is not None and item.path.as_posix().endswith(SHARED_VERDICTS):
             item.add_marker(pytest.mark.xdist_group(f"verdict-{claim.id}"))
+    items.sort(key=lambda item: not item.path.as_posix().endswith(LONG_FIRST))   # stable: otherwise in order

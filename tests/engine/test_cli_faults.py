@@ -1,9 +1,17 @@
 """What a new user meets when things go wrong (issue 20): each test writes a claims file in a temporary
-folder and runs the command line in a subprocess, as the user did. Nothing ends a run: a check that
+folder and runs the command line on it, as the user did. Nothing ends a run: a check that
 raises gives the verdict ``error`` (exit 3), a killed worker is replaced, Ctrl-C writes the verdicts
-finished so far; every bad input is refused at once with one line naming it (exit 2), never a traceback."""
+finished so far; every bad input is refused at once with one line naming it (exit 2), never a traceback.
+
+Where the process is what a test is about (worker processes killed or started, Ctrl-C, the exit code of
+the interpreter, ``sys.exit`` in a user's module, the pytest plugin, a replay from another folder) the
+command runs in a subprocess (:func:`dpverify`); elsewhere :func:`dpverify_here` runs the same command line
+through ``dpverify.cli.main`` in this process (no start-up of a second interpreter), with the same exit
+code, standard output and standard error."""
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -45,6 +53,30 @@ def dpverify(*argv, cwd=None, env=None) -> subprocess.CompletedProcess:
     full_env.pop("DPVERIFY_TRACEBACK", None)
     return subprocess.run([sys.executable, "-m", "dpverify", *argv], capture_output=True, text=True,
                           cwd=cwd, env=full_env, timeout=600)
+
+
+def dpverify_here(*argv, env=None) -> subprocess.CompletedProcess:
+    """``dpverify ARGV`` through ``dpverify.cli.main`` in this process: its exit code (an argparse refusal's
+    too), standard output and standard error, as :func:`dpverify` returns them; ``env`` is set meanwhile."""
+    from dpverify.cli import main
+
+    saved = {k: os.environ.get(k) for k in [*(env or {}), "DPVERIFY_TRACEBACK"]}
+    os.environ.pop("DPVERIFY_TRACEBACK", None)
+    os.environ.update(env or {})
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main([str(a) for a in argv])
+            except SystemExit as exc:
+                code = exc.code
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return subprocess.CompletedProcess(["dpverify", *argv], code, out.getvalue(), err.getvalue())
 
 
 def one_line_error(r, code: int, *words):
@@ -98,7 +130,8 @@ def strict_json(text: str):
 ])
 def test_a_construction_that_cannot_work_is_refused_naming_it(tmp_path, body, words):
     path = claims_file(tmp_path, GOOD + textwrap.dedent(body) + ("\nCLAIMS = [GOOD]\n" if "CLAIMS" not in body else ""))
-    r = dpverify("check", "--all", "--module", path, "--json", *FAST)
+    run = dpverify if "sys.exit" in body else dpverify_here   # sys.exit: the process's own exit code
+    r = run("check", "--all", "--module", path, "--json", *FAST)
     one_line_error(r, 2, *words)
     assert r.stdout == ""
 
@@ -117,7 +150,8 @@ CLAIMS = [BROKEN, GOOD]
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_check_that_raises_is_an_error_verdict_and_the_run_goes_on(tmp_path, jobs):
     path = claims_file(tmp_path, BROKEN)
-    r = dpverify("check", "--all", "--module", path, "--json", "--jobs", jobs, *FAST)
+    run = dpverify if jobs == "2" else dpverify_here   # --jobs 2: worker processes of a dpverify process
+    r = run("check", "--all", "--module", path, "--json", "--jobs", jobs, *FAST)
     assert r.returncode == 3 and "Traceback" not in r.stderr, r.stderr
     got = {v["id"]: v for v in strict_json(r.stdout)}
     assert got["mine/broken"]["verdict"] == "error" and got["mine/broken"]["ok"] is False
@@ -125,7 +159,7 @@ def test_a_check_that_raises_is_an_error_verdict_and_the_run_goes_on(tmp_path, j
     (line,) = [ln for ln in r.stderr.splitlines() if ln.startswith("dpverify: error:")]
     for word in ("mine/broken", "'f(x) <= 1'", "'sampled'", "RuntimeError", "the user's function failed"):
         assert word in line
-    table = dpverify("check", "--all", "--module", path, "--jobs", jobs, *FAST)
+    table = run("check", "--all", "--module", path, "--jobs", jobs, *FAST)
     assert table.returncode == 3 and "mine/broken" in table.stdout and "error" in table.stdout
 
 
@@ -161,7 +195,7 @@ def test_a_killed_worker_is_replaced_and_its_claim_rerun(tmp_path):
     pooled = dpverify(*args, "--jobs", "2", env={"FAULTS_MARKER": str(marker)})
     assert marker.exists(), "a worker was killed"
     assert pooled.returncode == 0, pooled.stderr
-    alone = dpverify(*args, "--jobs", "1", env={"FAULTS_MARKER": str(tmp_path / "never")})
+    alone = dpverify_here(*args, "--jobs", "1", env={"FAULTS_MARKER": str(tmp_path / "never")})
     assert not (tmp_path / "never").exists()     # --jobs 1 runs in the dpverify process: nothing killed
     assert strict_json(pooled.stdout) == strict_json(alone.stdout)
 
@@ -201,7 +235,7 @@ def test_ctrl_c_writes_the_verdicts_finished_so_far_marked_incomplete(tmp_path, 
     assert sorted([v["id"] for v in verdicts] + mark["missing"]) == ["mine/c1", "mine/c2", "mine/c3"]
     if jobs == "1":
         assert [v["id"] for v in verdicts] == ["mine/c1"]
-    rep = dpverify("report", "--from", str(_write(tmp_path / "run.json", r.stdout)), "--module", path)
+    rep = dpverify_here("report", "--from", str(_write(tmp_path / "run.json", r.stdout)), "--module", path)
     one_line_error(rep, 2, "incomplete")
 
 
@@ -233,7 +267,7 @@ def test_bad_options_are_refused_before_any_check_runs(tmp_path, extra, words):
     spy = tmp_path / "checked"
     cmd, *rest = [e.replace("{tmp}", str(tmp_path)) for e in extra]
     args = [cmd, *(["--all"] if cmd == "check" else []), "--module", path, *rest, *FAST]
-    r = dpverify(*args, env={"FAULTS_SPY": str(spy)})
+    r = dpverify_here(*args, env={"FAULTS_SPY": str(spy)})
     one_line_error(r, 2, *words)
     assert not spy.exists(), "no check ran"
 
@@ -246,7 +280,7 @@ def test_bad_options_are_refused_before_any_check_runs(tmp_path, extra, words):
 ])
 def test_bad_at_is_refused_naming_it(tmp_path, at, words):
     path = claims_file(tmp_path, GOOD + "CLAIMS = [GOOD]\n")
-    one_line_error(dpverify("check", "mine/good", "--module", path, "--at", at, *FAST), 2, *words)
+    one_line_error(dpverify_here("check", "mine/good", "--module", path, "--at", at, *FAST), 2, *words)
 
 
 def test_at_reads_integers_exactly():
@@ -263,11 +297,11 @@ def test_an_existential_parameter_may_be_left_out_of_at(tmp_path):
                    statements=(Inequality("some a >= x", lhs=x, rhs=a, exists=("a",)),))
         CLAIMS = [EX]
         ''')
-    r = dpverify("check", "mine/exists", "--module", path, "--at", "x=3", "--json", *FAST)
+    r = dpverify_here("check", "mine/exists", "--module", path, "--at", "x=3", "--json", *FAST)
     assert r.returncode == 0, r.stderr
     (v,) = strict_json(r.stdout)
     assert v["verdict"] == "holds" and v["at"] == {"x": 3}
-    given = dpverify("check", "mine/exists", "--module", path, "--at", "x=3,a=0", *FAST)
+    given = dpverify_here("check", "mine/exists", "--module", path, "--at", "x=3,a=0", *FAST)
     assert given.returncode == 0 and "a is existentially quantified" in given.stderr
 
 
@@ -289,10 +323,10 @@ def test_json_is_strict_with_non_finite_numbers_as_strings():
 # --------------------------------------------------------------------------- reports
 def test_report_from_a_run_needs_its_module(tmp_path):
     path = claims_file(tmp_path, GOOD + "CLAIMS = [GOOD]\n")
-    run = dpverify("check", "--all", "--module", path, "--json", *FAST)
+    run = dpverify_here("check", "--all", "--module", path, "--json", *FAST)
     saved = _write(tmp_path / "run.json", run.stdout)
-    one_line_error(dpverify("report", "--from", str(saved)), 2, "mine/good", "--module")
-    ok = dpverify("report", "--from", str(saved), "--module", path)
+    one_line_error(dpverify_here("report", "--from", str(saved)), 2, "mine/good", "--module")
+    ok = dpverify_here("report", "--from", str(saved), "--module", path)
     assert ok.returncode == 0 and "1 claims checked" in ok.stdout and "mine/good" in ok.stdout
 
 
@@ -351,7 +385,7 @@ def test_report_tex_is_a_latex_errata_table(tmp_path):
         CLAIMS = [WRONG, WRONG.corrected(statements=(Inequality("x^2 <= 16", lhs=x**2, rhs=16),),
                                          summary="x^2 <= 16")]
         ''')
-    r = dpverify("report", "--errata", "--format", "tex", "--module", path)
+    r = dpverify_here("report", "--errata", "--format", "tex", "--module", path)
     assert r.returncode == 0, r.stderr
     tex = r.stdout
     assert tex.startswith(r"\begin{longtable}") and tex.rstrip().endswith(r"\end{longtable}")

@@ -2,6 +2,8 @@
 when a worker dies mid-run. (The symbolic time limit in worker threads: tests/engine/test_checks_time_limit.py.)"""
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import signal
@@ -18,22 +20,39 @@ IDS = ["dni/eq-25", "dni/lemma-b.4", "dni/claim-zcdp-inversion", "dni/claim-r-co
 CFG = dict(seed=3, runs=2000, samples=30, confidence=0.99, at=None, chunk_runs=65536)
 
 
+LOCAL_ARGS = ["--json", "--no-timing", "--no-progress", "--samples", "30", "--runs", "2000", "--seed", "3"]
+
+
 def _local_json(capsys, *extra):
-    code = main(["check", *IDS, "--json", "--no-timing", "--no-progress", "--samples", "30", "--runs", "2000",
-                 "--seed", "3", *extra])
+    code = main(["check", *IDS, *LOCAL_ARGS, *extra])
     out = capsys.readouterr().out
     assert code == 0
     return out
 
 
-def test_local_cluster_gives_the_local_json(capsys):
-    local = _local_json(capsys, "--jobs", "1")
+# The two tests that compare with the local run share it (one worker runs both).
+LOCAL = pytest.mark.xdist_group("distributed-local-json")
+
+
+@pytest.fixture(scope="module")
+def local_json():
+    """``_local_json(capsys, "--jobs", "1")``, computed once in this module."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["check", *IDS, *LOCAL_ARGS, "--jobs", "1"])
+    assert code == 0
+    return out.getvalue()
+
+
+@LOCAL
+def test_local_cluster_gives_the_local_json(capsys, local_json):
     dask = _local_json(capsys, "--scheduler", "local", "--jobs", "2")
-    assert dask == local
+    assert dask == local_json
 
 
-def test_a_worker_killed_mid_run_loses_nothing(capsys):
-    local = json.loads(_local_json(capsys, "--jobs", "1"))
+@LOCAL
+def test_a_worker_killed_mid_run_loses_nothing(local_json):
+    local = json.loads(local_json)
     tasks = [(i, CFG, ()) for i in IDS]
     killed = []
     with client("local", workers=2) as c:
@@ -54,7 +73,11 @@ def test_a_worker_killed_mid_run_loses_nothing(capsys):
     assert got == local
 
 
-def test_unreachable_scheduler_is_a_usage_error(capsys):
+def test_unreachable_scheduler_is_a_usage_error(capsys, monkeypatch):
+    import dpverify.distributed
+
+    # nothing listens on port 9: Dask retries the refused connection until the timeout, 20 s by default
+    monkeypatch.setattr(dpverify.distributed, "CONNECT_TIMEOUT", "1s")
     code = main(["check", "dni/eq-25", "--scheduler", "tcp://127.0.0.1:9", "--no-progress", "--samples", "5"])
     assert code == 2 and "cannot connect" in capsys.readouterr().err
 

@@ -3,6 +3,9 @@
 Each notebook is read into memory and executed there, with the notebooks directory as its
 working directory. Outputs are never written back, so the committed notebooks stay without
 outputs. The executed copy is saved under pytest's ``tmp_path`` for inspection.
+
+A notebook whose full size repeats what another test already runs takes smaller sizes here: a cell
+after its cell tagged ``parameters`` (papermill's convention) sets them (``PARAMETERS`` below).
 """
 from __future__ import annotations
 
@@ -16,11 +19,29 @@ nbclient = pytest.importorskip("nbclient")
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK_DIR = REPO / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
+# dni_appendix_d reproduces dni/fig-3 and dni/fig-2 in quick mode (20 repetitions), as the fixtures of
+# tests/papers/dni/test_dni_reproduce.py do, which check the files, the summary and that fig-2's row is
+# fig-3's; here every cell runs and its assertion (that same row equality) is kept, at 4 repetitions.
+PARAMETERS = {"dni_appendix_d.ipynb": {"REPS": 4}}
+
+
+def with_parameters(nb, values: dict):
+    """``nb`` with a code cell setting ``values`` inserted after its cell tagged ``parameters``."""
+    if not values:
+        return nb
+    (where,) = [i for i, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", ())]
+    names = set(values)
+    assert all(any(ln.startswith(f"{n} =") for ln in nb.cells[where].source.splitlines()) for n in names), \
+        f"the parameters cell does not set {sorted(names)}"
+    cell = nbformat.v4.new_code_cell("\n".join(f"{k} = {v!r}" for k, v in values.items()))
+    nb.cells.insert(where + 1, cell)
+    return nb
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_runs(path: Path, tmp_path: Path) -> None:
     nb = nbformat.read(path, as_version=4)  # in-memory copy; the file on disk is not modified
+    nb = with_parameters(nb, PARAMETERS.get(path.name, {}))
     client = nbclient.NotebookClient(
         nb, timeout=600, kernel_name="python3",
         resources={"metadata": {"path": str(NOTEBOOK_DIR)}},

@@ -34,6 +34,10 @@ def read_csv(path: Path) -> tuple[list[str], list[str], list[dict]]:
 # The tests of the two module fixtures below run on one xdist worker (one group), so that each fixture
 # runs once in the whole session instead of once per worker that meets one of its tests.
 FIGURES = pytest.mark.xdist_group("dni-reproduce-figures")
+# The tests below check files, columns, budgets, the summary's quotes and that results do not depend on
+# the number of worker processes, none of which depends on the repetitions: 4 (the quick mode's 20 are
+# what `dpverify reproduce --quick` runs).
+REPS = 4
 
 
 @pytest.fixture(scope="module")
@@ -42,14 +46,15 @@ def fig2_runs(tmp_path_factory):
     out = {}
     for jobs in (1, 2):
         d = tmp_path_factory.mktemp(f"fig2_j{jobs}")
-        out[jobs] = (d, rep.reproduce("dni/fig-2", d, quick=True, jobs=jobs, seed=0, progress=False))
+        out[jobs] = (d, rep.reproduce("dni/fig-2", d, quick=True, reps=REPS, jobs=jobs, seed=0,
+                                      progress=False))
     return out
 
 
 @pytest.fixture(scope="module")
 def fig3_run(tmp_path_factory):
     d = tmp_path_factory.mktemp("fig3")
-    return d, rep.reproduce("dni/fig-3", d, quick=True, jobs=2, seed=0, progress=False)
+    return d, rep.reproduce("dni/fig-3", d, quick=True, reps=REPS, jobs=2, seed=0, progress=False)
 
 
 def check_outputs(d: Path, rows) -> None:
