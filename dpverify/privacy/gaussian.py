@@ -102,7 +102,7 @@ def _renyi_quadrature(mu0, mu1, s, alpha, dps: int, caller_prec: int):
                 return ctx.make_mpf(mpf_mul(mpf_mul(SD, mpf_exp(lp, prec, rnd), prec, rnd),
                                             mpf_sub(lp, lq, prec, rnd), prec, rnd))
 
-            value = mpmath.quad(integrand, [-mpmath.inf, -4, 0, 4, mpmath.inf])
+            value = _quad(integrand)
         else:
             # p^a q^(1-a) is proportional to a Gaussian centred here, width sd.
             C = (a * m0 + (1 - a) * m1)._mpf_
@@ -113,8 +113,18 @@ def _renyi_quadrature(mu0, mu1, s, alpha, dps: int, caller_prec: int):
                 e = mpf_add(mpf_mul(A, lp, prec, rnd), mpf_mul(constants(prec, rnd)[1], lq, prec, rnd), prec, rnd)
                 return ctx.make_mpf(mpf_mul(SD, mpf_exp(e, prec, rnd), prec, rnd))
 
-            value = mpmath.log(mpmath.quad(integrand, [-mpmath.inf, -4, 0, 4, mpmath.inf])) / (a - 1)
+            value = mpmath.log(_quad(integrand)) / (a - 1)
     return +value  # round to the caller's context precision
+
+
+def _quad(integrand):
+    """``mpmath.quad`` of ``integrand`` over the real line split at -4, 0, 4; split further at -8, -2, 2, 8
+    when mpmath's error estimate divides by zero (it does when two successive levels of the tanh-sinh
+    rule differ by exactly the same amount, e.g. at mu = (0, 1), s = 1, alpha = 14.089532625988019)."""
+    try:
+        return mpmath.quad(integrand, [-mpmath.inf, -4, 0, 4, mpmath.inf])
+    except ZeroDivisionError:
+        return mpmath.quad(integrand, [-mpmath.inf, -8, -4, -2, 0, 2, 4, 8, mpmath.inf])
 
 
 def renyi_divergence_gaussians_closed(mu0, mu1, s, alpha):

@@ -442,3 +442,17 @@ def test_error_message_style():
     with pytest.raises(ValueError) as e:
         P.zcdp_to_dp(0.1, 2.0)
     assert str(e.value) == "delta must be in (0, 1). Found 2.0."
+
+
+def test_renyi_quadrature_where_mpmaths_error_estimate_divides_by_zero():
+    """At this point mpmath.quad's error estimate raised ZeroDivisionError (found by the seed sweep, seed 4
+    of dni/lemma-b.2); the quadrature now splits the line further and agrees with the closed form
+    alpha (mu0 - mu1)^2 / (2 s^2) to the working precision (25 digits: 1e-20 relative is far inside)."""
+    import mpmath
+
+    from dpverify.privacy.gaussian import renyi_divergence_gaussians
+
+    alpha = 14.089532625988019
+    with mpmath.workdps(30):
+        v = renyi_divergence_gaussians(0.0, 1.0, 1.0, alpha, dps=25)
+        assert abs(v - mpmath.mpf(alpha) / 2) <= mpmath.mpf(10) ** -20 * (mpmath.mpf(alpha) / 2)
