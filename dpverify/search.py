@@ -363,7 +363,10 @@ def search(strategy, margin: Callable[[Any], Margin], samples: int, seed: int, d
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", HypothesisDeprecationWarning)
                     with _seed_only():
-                        ce = find(strategy, fails, settings=_settings(samples, [Phase.generate, Phase.shrink]),
+                        # Hypothesis shrinks what it finds itself: a failure it drew is met again within
+                        # its first draws; one NumPy drew gets as many Hypothesis draws as a sample's prefix
+                        budget = HYPOTHESIS_POINTS if where in numpy_drawn else samples
+                        ce = find(strategy, fails, settings=_settings(budget, [Phase.generate, Phase.shrink]),
                                   random=random.Random(seed))
                 mg = exact(ce)
                 if mg is not None and mg.m < 0:

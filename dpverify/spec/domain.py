@@ -65,6 +65,10 @@ class Real:
         return out
 
     def violation(self, name: str, value: Any) -> str | None:
+        if type(value) is float and math.isfinite(value) and (self.gt is None or value > self.gt) and \
+                (self.ge is None or value >= self.ge) and (self.lt is None or value < self.lt) and \
+                (self.le is None or value <= self.le):
+            return None     # the common case, decided as below without building the messages
         try:
             v = float(value)
         except (TypeError, ValueError):
