@@ -44,8 +44,6 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from . import kernels as _kernels
-from ._fused import _block_states, _f64
 from .validation import check_array, check_int, check_real, check_seed
 from .problems import LeastSquares, LogisticRegression
 from .rng import block_rng, block_slices, iter_chunks
@@ -127,13 +125,23 @@ def _fusable(model) -> bool:
     """Whether :func:`kernels.gated_ls1` runs the model: a one-dimensional :class:`LeastSquares`, where
     every sum of the NumPy path (``einsum``, ``matmul``) has one term, so a kernel reproduces it bit for bit."""
     return (isinstance(model, LinearModelAdapter) and type(model.problem) is LeastSquares and model.dim == 1
-            and model.n_samples < 2**32 - 1 and _kernels.fused_enabled())
+            and model.n_samples < 2**32 - 1 and _kernels().fused_enabled())
+
+
+def _kernels():
+    """The kernels module, imported on first use (numba, 0.15 s: a claims module that names this
+    simulator starts without it)."""
+    from . import kernels
+
+    return kernels
 
 
 def _fused_chunk(model, theta1, eta, sigma, rounds, local_steps, seed, test_std, threshold, offset, scale, watch,
                  ridge_hessian, gate, blocks, theta_out, esc, mat):
     """One chunk of runs on :func:`kernels.gated_ls1`: the rounds' Hessians and inverses by the NumPy
     path's own calls, the steps in the kernel (bit-identical with the NumPy loop)."""
+    from ._fused import _block_states, _f64
+
     dim = model.dim
     rows = theta_out.shape[0]
     b0, b1 = blocks[0], blocks[-1] + 1
@@ -159,7 +167,7 @@ def _fused_chunk(model, theta1, eta, sigma, rounds, local_steps, seed, test_std,
             hinv = _f64(np.linalg.inv(H).reshape(-1))
             theta_g = _f64(theta_g[:, 0])
         flat = _f64(theta[:, 0])
-        _kernels.gated_ls1(states, istates, tstates, ibuf, rows, local_steps, flat, theta_g, hinv, X, y, lam,
+        _kernels().gated_ls1(states, istates, tstates, ibuf, rows, local_steps, flat, theta_g, hinv, X, y, lam,
                            float(eta), float(sigma), gate, float(test_std), float(threshold), float(offset),
                            float(scale), watch is not None, wx, wy, esc, mat_arr)
         theta[:, 0] = flat
