@@ -215,6 +215,12 @@ class _NumpyDraw:
         self.rng = rng
 
     def __call__(self, strategy):
+        try:
+            return self._draw(strategy)
+        except (ImportError, AttributeError, TypeError) as exc:   # Hypothesis's internals read otherwise
+            raise _NotDrawn(repr(strategy)) from exc
+
+    def _draw(self, strategy):
         from hypothesis.strategies._internal import collections, core, lazy, misc, numbers, strategies
 
         s = strategy

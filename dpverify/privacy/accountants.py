@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import math
-from functools import lru_cache
 
 import numpy as np
 
@@ -110,7 +108,9 @@ def _composed(event, accountant, orders, value_discretization_interval, neighbor
     out = []
     with _quiet_absl():
         if accountant in ("rdp", "best"):
-            out.append(_rdp_accountant(event, relation, kwargs.get("orders")))
+            acc = dp_accounting.rdp.RdpAccountant(neighboring_relation=relation, **kwargs)
+            acc.compose(event)
+            out.append(acc)
         if accountant in ("pld", "best"):
             acc = dp_accounting.pld.PLDAccountant(
                 neighboring_relation=relation, value_discretization_interval=float(value_discretization_interval))
@@ -134,188 +134,7 @@ def event_rdp(event, orders, *, neighboring_relation=None) -> np.ndarray:
 
     _check_event(event)
     seq = check_orders(orders)
-    relation = _relation(neighboring_relation)
-    curve = _rdp_curve(event, relation, seq)
-    if curve is not None:
-        return np.asarray(curve.rdp, dtype=float)
-    acc = dp_accounting.rdp.RdpAccountant(orders=seq, neighboring_relation=relation)
+    acc = dp_accounting.rdp.RdpAccountant(orders=seq, neighboring_relation=_relation(neighboring_relation))
     with _quiet_absl():
         acc.compose(event)
     return np.asarray(acc.rdp, dtype=float)
-
-
-# ----------------------------------------------------------------------------- RDP of sampled Gaussians
-# dp-accounting's RdpAccountant computes the RDP of a Poisson-sampled Gaussian order by order in pure
-# Python (three scalar gammaln calls and an erfc per term); a check's search asks for hundreds of (q, z).
-# The functions below compute the same numbers -- the same floating-point operations in the same order,
-# the independent terms as NumPy arrays (the same ufuncs, elementwise), the running log-sums term by term
-# with ``math`` (dp-accounting's ``_log_add``, inlined) -- and tests/engine/test_privacy_memo.py holds
-# them equal, bit for bit, to the accountant's. Events of any other shape go to the accountant itself.
-
-
-def _log_a_int(q: float, sigma: float, alpha: int) -> float:
-    """``log A_alpha`` of the sampled Gaussian at an integer order (0 < q < 1)."""
-    from scipy import special
-
-    i = np.arange(alpha + 1)
-    log_coef = (special.gammaln(alpha + 1) - special.gammaln(i + 1) - special.gammaln(alpha - i + 1)
-                + i * math.log(q) + (alpha - i) * math.log1p(-q))
-    terms = (log_coef + (i * i - i) / (2 * (sigma**2))).tolist()
-    log_a, ninf, exp, log1p = -np.inf, -np.inf, math.exp, math.log1p
-    for s in terms:    # log_a = _log_add(log_a, s), inlined
-        a, b = min(log_a, s), max(log_a, s)
-        log_a = b if a == ninf else log1p(exp(a - b)) + b
-    return log_a
-
-
-_MAX_STEPS_LOG_A_FRAC = 1000
-
-
-def _log_a_frac(q: float, sigma: float, alphas: np.ndarray) -> list:
-    """``log A_alpha`` of the sampled Gaussian at each fractional order of ``alphas`` (0 < q < 1), summed until
-    both tails' terms decrease and are 30 nats below the total, as dp-accounting does ([Mironov, Talwar &
-    Zhang 2019, Sec. 3.3]); ``inf`` where that takes more than 1000 terms. The terms of all orders are
-    computed a block of ``i`` at a time (rows: orders), then summed order by order."""
-    from scipy import special
-
-    z0 = sigma**2 * math.log(1 / q - 1) + 0.5
-    log1mq, log_q = math.log1p(-q), math.log(q)
-    two_var, root2_sigma = 2 * (sigma**2), math.sqrt(2) * sigma
-    log_half, log_two = math.log(0.5), math.log(2)
-    ninf, exp, log1p = -np.inf, math.exp, math.log1p
-    alphas = np.asarray(alphas)
-    out = [np.inf] * len(alphas)
-    state = {k: [ninf, ninf, ninf, ninf] for k in range(len(alphas))}   # log_a0, log_a1, last_s0, last_s1
-    start, chunk = 0, 16
-    while state and start < _MAX_STEPS_LOG_A_FRAC:
-        rows = sorted(state)
-        alpha = alphas[rows][:, None]
-        i = np.arange(start, min(start + chunk, _MAX_STEPS_LOG_A_FRAC))[None, :]
-        log_coef = special.gammaln(alpha + 1) - special.gammaln(i + 1) - special.gammaln(alpha - i + 1)
-        j = alpha - i
-        log_e0 = log_half + (log_two + special.log_ndtr(-((i - z0) / root2_sigma) * 2**0.5))
-        log_e1 = log_half + (log_two + special.log_ndtr(-((z0 - j) / root2_sigma) * 2**0.5))
-        s0 = (log_coef + i * log_q + j * log1mq + (i * i - i) / two_var + log_e0).tolist()
-        s1 = (log_coef + j * log_q + i * log1mq + (j * j - j) / two_var + log_e1).tolist()
-        for r, k in enumerate(rows):
-            log_a0, log_a1, last_s0, last_s1 = state[k]
-            for log_s0, log_s1 in zip(s0[r], s1[r]):   # three _log_add's, inlined
-                a, b = min(log_a0, log_s0), max(log_a0, log_s0)
-                log_a0 = b if a == ninf else log1p(exp(a - b)) + b
-                a, b = min(log_a1, log_s1), max(log_a1, log_s1)
-                log_a1 = b if a == ninf else log1p(exp(a - b)) + b
-                a, b = min(log_a0, log_a1), max(log_a0, log_a1)
-                total = b if a == ninf else log1p(exp(a - b)) + b
-                if log_s0 < last_s0 and log_s1 < last_s1 and max(log_s0, log_s1) < total - 30:
-                    out[k] = total
-                    del state[k]
-                    break
-                last_s0, last_s1 = log_s0, log_s1
-            else:
-                state[k] = [log_a0, log_a1, last_s0, last_s1]
-        start, chunk = start + chunk, 2 * chunk
-    for k in state:
-        logging.getLogger("absl").warning(
-            "_compute_log_a_frac failed to converge after %d iterations with q=%f, sigma=%f, alpha=%f. Excluding "
-            "this order from the epsilon computation.", _MAX_STEPS_LOG_A_FRAC, q, sigma, alphas[k])
-    return out
-
-
-@lru_cache(maxsize=512, typed=True)
-def _sampled_gaussian_rdp(q: float, sigma: float, orders_key: bytes, dtype: str) -> np.ndarray:
-    """RDP at each order of one Poisson-sampled Gaussian (sampling ``q``, multiplier ``sigma``), memoised
-    (a pure function of its exact arguments; the orders as the bytes of their array); read-only."""
-    orders = np.frombuffer(orders_key, dtype=dtype)
-    general = 0 < q < 1 and sigma != 0
-    frac = [k for k, alpha in enumerate(orders) if general and not np.isinf(alpha) and not float(alpha).is_integer()]
-    log_a_frac = dict(zip(frac, _log_a_frac(q, sigma, orders[frac]) if frac else []))
-
-    def one(k, alpha):    # dp-accounting's compute_one_order
-        if q == 0:
-            return 0
-        if np.isinf(alpha) or sigma == 0:
-            return np.inf
-        if q == 1.0:
-            return alpha / (2 * sigma**2)
-        log_a = log_a_frac[k] if k in log_a_frac else _log_a_int(q, sigma, int(alpha))
-        return log_a / (alpha - 1)
-
-    out = np.array([one(k, alpha) for k, alpha in enumerate(orders)])
-    out.setflags(write=False)
-    return out
-
-
-class _RdpCurve:
-    """A composed RDP curve with the ``RdpAccountant``'s ``get_epsilon`` / ``get_delta`` / ``rdp``."""
-
-    def __init__(self, orders: np.ndarray, rdp: np.ndarray):
-        self._orders, self._rdp = orders, rdp
-
-    def get_epsilon(self, target_delta: float) -> float:
-        from dp_accounting.rdp.rdp_privacy_accountant import compute_epsilon
-
-        return compute_epsilon(self._orders, self._rdp, target_delta)[0]
-
-    def get_delta(self, target_epsilon: float) -> float:
-        from dp_accounting.rdp.rdp_privacy_accountant import compute_delta
-
-        return compute_delta(self._orders, self._rdp, target_epsilon)[0]
-
-    @property
-    def rdp(self) -> np.ndarray:
-        return np.copy(self._rdp)
-
-
-def _rdp_leaves(event, count, relation, out) -> bool:
-    """Append ``(count, q, sigma)`` for each (sampled) Gaussian of ``event`` in the accountant's order of
-    composition; False if the event has a part this fast path does not take (then the accountant does)."""
-    import dp_accounting
-    from dp_accounting import dp_event
-
-    if isinstance(event, dp_event.NoOpDpEvent):
-        return True
-    if isinstance(event, dp_event.SelfComposedDpEvent):
-        return _rdp_leaves(event.event, event.count * count, relation, out)
-    if isinstance(event, dp_event.ComposedDpEvent):
-        return all(_rdp_leaves(e, count, relation, out) for e in event.events)
-    if isinstance(event, dp_event.GaussianDpEvent):
-        sigma, q = event.noise_multiplier, 1.0
-    elif (isinstance(event, dp_event.PoissonSampledDpEvent) and isinstance(event.event, dp_event.GaussianDpEvent)
-          and relation in (dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE,
-                           dp_accounting.NeighboringRelation.REPLACE_SPECIAL)):
-        sigma, q = event.event.noise_multiplier, event.sampling_probability
-    else:
-        return False
-    if not (isinstance(q, float) and isinstance(sigma, float) and 0 <= q <= 1 and sigma >= 0):
-        return False
-    out.append((count, q, sigma))
-    return True
-
-
-def _rdp_curve(event, relation, orders=None):
-    """``event`` composed as dp-accounting's ``RdpAccountant(orders)`` composes it (the same numbers),
-    or None for an event outside the fast path."""
-    from dp_accounting.rdp.rdp_privacy_accountant import DEFAULT_RDP_ORDERS
-
-    leaves = []
-    if not _rdp_leaves(event, 1, relation, leaves):
-        return None
-    orders = np.array(DEFAULT_RDP_ORDERS if orders is None else orders)
-    rdp = np.zeros_like(orders, dtype=np.float64)
-    key = (orders.tobytes(), orders.dtype.str)
-    for count, q, sigma in leaves:
-        rdp += count * _sampled_gaussian_rdp(q, sigma, *key)
-    return _RdpCurve(orders, rdp)
-
-
-def _rdp_accountant(event, relation, orders=None):
-    """dp-accounting's ``RdpAccountant`` with ``event`` composed, or the same curve from the fast path."""
-    import dp_accounting
-
-    curve = _rdp_curve(event, relation, orders)
-    if curve is not None:
-        return curve
-    acc = dp_accounting.rdp.RdpAccountant(neighboring_relation=relation,
-                                          **({} if orders is None else {"orders": orders}))
-    acc.compose(event)
-    return acc
