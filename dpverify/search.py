@@ -7,7 +7,7 @@ at twice the digits); an optional ``screen(points) -> array`` is a cheap double-
 for many points at once. The search:
 
 1. draws ``samples`` points from ``strategy`` (seeded, no database, so a seed replays exactly):
-   Hypothesis's first ``HYPOTHESIS_POINTS`` (its minimal example and edge cases), the rest by NumPy
+   Hypothesis's first ``HYPOTHESIS_POINTS`` (its minimal example, then its own draws), the rest by NumPy
    for a domain's strategy (:func:`sample_points`);
 2. screens them in NumPy and evaluates with ``margin`` every point the screen cannot clear (its
    float margin is below ``SCREEN_TOL``, or not a number) plus the ``KEEP`` smallest, so that
@@ -155,15 +155,15 @@ _SEED_ONLY_LOCK = threading.Lock()
 _SEED_ONLY_DEPTH = [0]
 
 
-HYPOTHESIS_POINTS = 12
+HYPOTHESIS_POINTS = 4
 
 
 def sample_points(strategy, n: int, seed: int) -> list[dict]:
     """``n`` points drawn deterministically from ``strategy`` (seeded).
 
     The first ``HYPOTHESIS_POINTS`` are Hypothesis's (its first is the minimal example: zeros, the
-    lower ends of the boxes, for every seed; then its edge cases: bounds, simple and extreme
-    floats). When ``strategy`` is a domain's (:meth:`dpverify.spec.Domain.strategy`), the rest are
+    lower ends of the boxes, for every seed; then its own draws, which favour bounds, simple and
+    extreme floats). When ``strategy`` is a domain's (:meth:`dpverify.spec.Domain.strategy`), the rest are
     drawn by NumPy from the seed (:meth:`~dpverify.spec.Domain.draw_point` with ``hostile=True``:
     uniform or log-uniform on the search boxes, a box end or the nearest float inside an open end
     with probability 1/8 per parameter), some thirty times cheaper than a Hypothesis draw; the rest

@@ -41,6 +41,66 @@ def _is_zero(expr: sp.Basic) -> bool | None:
     return True if eq is True else None
 
 
+# values tried for the symbols of a difference (those consistent with what SymPy assumes of each
+# symbol; a proof from those assumptions covers every such value): irregular, so that no factor
+# vanishes by accident
+_TRY = (sp.Rational(7, 5), sp.Integer(2), sp.Rational(13, 3), sp.Integer(3), sp.Rational(5, 17),
+        sp.Integer(7), sp.Rational(-13, 3), sp.Integer(-3), sp.Rational(-5, 17))
+
+
+def _admitted(x: sp.Symbol) -> list:
+    """The values of ``_TRY`` that have every property SymPy assumes of ``x`` (and none it denies)."""
+    facts = x.assumptions0
+    return [v for v in _TRY if all(getattr(v, "is_" + f, None) is val for f, val in facts.items())]
+
+
+def _witness(expr: sp.Basic, sign: str):
+    """A point, consistent with what SymPy assumes of ``expr``'s symbols, at which ``expr`` is clearly
+    nonzero (``sign="zero"``) or clearly negative (``sign="nonneg"``); None when there is none among a
+    few tried or the expression is not plainly numeric there.
+
+    A proof that ``expr`` is 0 (or >= 0) from SymPy's assumptions holds at every point consistent with
+    them, so such a point means SymPy's rewritings cannot succeed, and trying them is skipped. "Clearly":
+    the value agrees to 1e-3 (relative) between 30 and 60 digits and is not below 1e-20, so rounding
+    cannot make it; expressions with floating-point constants (which SymPy compares at their own
+    precision) or anything but plain symbols are not tried."""
+    import mpmath
+
+    syms = expr.free_symbols
+    if not syms or expr.has(sp.Float) or not all(type(x) is sp.Symbol for x in syms) or expr.atoms(
+            sp.Indexed, sp.Sum, sp.Product, sp.Integral, sp.Derivative, sp.core.function.AppliedUndef):
+        return None
+    syms = sorted(syms, key=str)
+    admitted = [_admitted(x) for x in syms]
+    try:
+        f = sp.lambdify(syms, expr, modules="mpmath")
+    except Exception:  # noqa: BLE001 - anything SymPy cannot print for mpmath: no witness
+        return None
+    for k in range(3):
+        vals = []
+        for j, x in enumerate(syms):
+            choice = admitted[j]
+            if not choice:
+                return None
+            vals.append(choice[(k + j) % len(choice)])
+        try:
+            got = []
+            for dps in (30, 60):
+                with mpmath.workdps(dps):
+                    v = f(*(mpmath.mpf(v.p) / v.q for v in vals))
+                    if not isinstance(v, mpmath.mpf) and not isinstance(v, (int, float)):
+                        raise TypeError
+                    got.append(mpmath.mpf(v))
+        except Exception:  # noqa: BLE001 - undefined or complex there: try another point
+            continue
+        lo, hi = got
+        if not (mpmath.isfinite(hi) and abs(hi) > mpmath.mpf(10) ** -20 and abs(lo - hi) <= abs(hi) / 1000):
+            continue
+        if sign == "zero" or hi < 0:
+            return {str(x): v for x, v in zip(syms, vals)}, hi
+    return None
+
+
 def _positive_coefficients(expr: sp.Basic, strict: bool) -> bool:
     """A rational function of positive symbols whose numerator and denominator have only
     coefficients of one sign (after expansion) is positive: a cheap, sufficient test."""
@@ -76,6 +136,18 @@ def _nonneg(expr: sp.Basic, strict: bool) -> bool | None:
         if v is True:
             return True
     return None
+
+
+def _at(wit, what: str) -> str:
+    """The detail of a proof skipped for a witness: what SymPy's assumptions admit, which is not a
+    counterexample to the claim (the point need not satisfy the claim's other hypotheses)."""
+    import mpmath
+
+    point, value = wit
+    where = ", ".join(f"{k} = {v}" for k, v in point.items())
+    return (f"no proof from SymPy's sign and integer assumptions alone: they admit {where}, where {what} = "
+            f"{mpmath.nstr(value, 6)} (not a counterexample: the point need not meet the claim's other "
+            "hypotheses)")
 
 
 def _seq_names(claim) -> list[str]:
@@ -167,6 +239,10 @@ def check(stmt, claim, cfg: Config) -> Evidence:
             if isinstance(stmt, Identity):
                 diff = _difference(stmt.lhs, stmt.rhs, stmt, claim, cfg)
                 diff_d = diff.doit() if (diff.has(sp.Sum) or diff.has(sp.Integral)) else diff
+                wit = _witness(diff_d, "zero")
+                if wit is not None:
+                    return Evidence("symbolic", name, "inconclusive", seconds=clock.seconds,
+                                    detail=_at(wit, "lhs - rhs"))
                 if _is_zero(diff_d):
                     return Evidence("symbolic", name, "verified", seconds=clock.seconds,
                                     detail="simplify(lhs - rhs) == 0" + _with(stmt.reparam))
@@ -184,6 +260,10 @@ def check(stmt, claim, cfg: Config) -> Evidence:
             diff = _difference(stmt.rhs, stmt.lhs, stmt, claim, cfg)
             if diff.has(sp.Sum):
                 diff = diff.doit()
+            wit = _witness(diff, "nonneg")
+            if wit is not None:
+                return Evidence("symbolic", name, "inconclusive", seconds=clock.seconds,
+                                detail=_at(wit, "rhs - lhs"))
             if _nonneg(diff, stmt.strict):
                 return Evidence("symbolic", name, "verified", seconds=clock.seconds,
                                 detail="SymPy proved rhs - lhs " + (">" if stmt.strict else ">=") + " 0"
