@@ -31,13 +31,15 @@ __getattr__, __dir__, _EXPORTS = attach(__name__, __file__)
 
 def check(claim, *, seed: int = 0, runs: int = 20000, samples: int = 150, confidence: float = 0.99,
           at: dict | None = None, chunk_runs: int = 65536, prove_box: bool = False,
-          box_budget: int = 20000) -> Verdict:
+          box_budget: int = 20000, deep_proofs: bool = False) -> Verdict:
     """Check ``claim`` (a :class:`Claim` or its id) every way that applies; return its Verdict.
 
     ``at`` pins every parameter to one point (a point outside the claim's hypotheses raises
     :class:`DomainError` naming the hypothesis and the value). ``prove_box`` also tries to prove each
     inequality on the claim's search box in ball arithmetic (up to ``box_budget`` boxes per statement;
     see :mod:`dpverify.checks.boxproof`): a success is ``verified`` with ``Verdict.scope`` naming the box.
+    ``deep_proofs``: the symbolic check also tries SymPy's slow rewritings (``simplify(expand(.))``,
+    ``Expr.equals``).
     """
     from . import registry
     from .checks import Config, run
@@ -49,7 +51,8 @@ def check(claim, *, seed: int = 0, runs: int = 20000, samples: int = 150, confid
         raise TypeError(f"claim must be a dpverify Claim or a claim id, got {type(claim).__name__}")
     registry.resolve(claim)
     return run(claim, Config(seed=seed, runs=runs, samples=samples, confidence=confidence, at=at,
-                             chunk_runs=chunk_runs, prove_box=prove_box, box_budget=box_budget))
+                             chunk_runs=chunk_runs, prove_box=prove_box, box_budget=box_budget,
+                             deep_proofs=deep_proofs))
 
 
 def list_claims(paper: str | None = None) -> list[Claim]:

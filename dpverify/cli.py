@@ -219,6 +219,9 @@ def _check_options(ck):
                     help="also prove each inequality SymPy did not on the claim's search box, by interval "
                          "branch-and-bound in ball arithmetic (slow; a success is 'verified' with basis "
                          "proof-on-box and the box as its scope)")
+    ck.add_argument("--deep-proofs", action="store_true",
+                    help="the symbolic check also tries SymPy's slow rewritings (simplify(expand(.)), "
+                         "Expr.equals): slower, and on the registered papers no proof more")
     ck.add_argument("--box-budget", type=_positive_int("box-budget"), default=20000,
                     help="boxes the box proof may decide per statement (default 20000)")
     ck.add_argument("--no-cache", action="store_true",
@@ -304,7 +307,7 @@ def _run_checks(claims, ns, at=None, done: dict | None = None) -> list:
     arrive, so that an interrupted run can still write those finished."""
     cfg_kw = dict(seed=ns.seed, runs=ns.runs, samples=ns.samples, confidence=ns.confidence,
                   at=at, chunk_runs=ns.chunk, prove_box=ns.prove_box, box_budget=ns.box_budget,
-                  adversary=ns.adversary)
+                  adversary=ns.adversary, deep_proofs=ns.deep_proofs)
     jobs = ns.jobs or min(2, os.cpu_count() or 1)
     done = {} if done is None else done
     from tqdm import tqdm

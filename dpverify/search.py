@@ -166,8 +166,10 @@ def sample_points(strategy, n: int, seed: int) -> list[dict]:
     extreme floats). When ``strategy`` is a domain's (:meth:`dpverify.spec.Domain.strategy`), the rest are
     drawn by NumPy from the seed (:meth:`~dpverify.spec.Domain.draw_point` with ``hostile=True``:
     uniform or log-uniform on the search boxes, a box end or the nearest float inside an open end
-    with probability 1/8 per parameter), some thirty times cheaper than a Hypothesis draw; the rest
-    of any other strategy is Hypothesis's too. ``n = 1`` is therefore not a random point: draw one
+    with probability 1/8 per parameter), some thirty times cheaper than a Hypothesis draw; likewise
+    for a scenario's instances (``_dpverify_build = (domain, build)``: a point, then ``build(point,
+    draw)``, None for no instance there; ``_dpverify_fixed = rng -> dict``: parameters each point is
+    drawn with, e.g. a horizon from a list). The rest of any other strategy is Hypothesis's too. ``n = 1`` is therefore not a random point: draw one
     with :func:`dpverify.scenarios.sampling.spread_point` (the Monte Carlo points do)."""
     return _sample(strategy, n, seed)[0]
 
@@ -181,11 +183,12 @@ def _sample(strategy, n: int, seed: int) -> tuple[list, range]:
     pts = _hypothesis_points(strategy, HYPOTHESIS_POINTS, seed)
     first = len(pts)
     domain, fixed = src if src is not None else (build[0], None)
+    pick = getattr(strategy, "_dpverify_fixed", None)   # rng -> the parameters a point is drawn with
     rng = np.random.default_rng(derive_seed(seed, "numpy points"))
     draw = _NumpyDraw(rng)
-    misses = 0
-    while len(pts) < n and misses <= n // 2:
-        pt = domain.draw_point(rng, fixed, hostile=True)
+    misses = refused = 0
+    while len(pts) < n and misses <= n // 2 and refused <= 4 * n:
+        pt = domain.draw_point(rng, fixed if pick is None else pick(rng), hostile=True)
         if pt is None:      # narrow hypotheses: 64 draws met none
             misses += 1
             continue
@@ -194,6 +197,9 @@ def _sample(strategy, n: int, seed: int) -> tuple[list, range]:
                 pt = build[1](pt, draw)
             except _NotDrawn:   # a strategy NumPy does not draw: Hypothesis draws the rest
                 break
+            if pt is None:      # no instance at this point (the strategy filters these out)
+                refused += 1
+                continue
         pts.append(pt)
     numpy_drawn = range(first, len(pts))
     if len(pts) < n:        # too narrow for NumPy's rejection: Hypothesis draws the rest

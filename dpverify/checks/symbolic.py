@@ -23,17 +23,31 @@ def applies(stmt) -> bool:
     return isinstance(stmt, (Identity, Inequality))
 
 
-def _is_zero(expr: sp.Basic) -> bool | None:
+# the rewritings tried, cheapest first; the last ones (``deep``) are slow and proved no identity of the
+# registered papers that the others did not: they run with Config(deep_proofs=True) / --deep-proofs
+def _simplify_expanded(e):
+    return sp.simplify(sp.expand(e))
+
+
+_ZERO_REWRITINGS = (sp.expand, sp.cancel, lambda e: sp.cancel(sp.powsimp(sp.expand(e), force=False)), sp.together,
+                    sp.simplify, sp.powsimp, sp.radsimp)
+_SIGN_REWRITINGS = (lambda e: e, sp.together, sp.factor, sp.simplify)
+
+
+def _is_zero(expr: sp.Basic, deep: bool = False) -> bool | None:
+    """Whether a rewriting of ``expr`` is 0 (None: none was). ``deep`` also tries ``simplify(expand(.))``
+    and, on an expression with symbols, ``Expr.equals(0)`` (a constant expression always gets it)."""
     if expr == 0:
         return True
-    cheap = (sp.expand, sp.cancel, lambda e: sp.cancel(sp.powsimp(sp.expand(e), force=False)), sp.together)
-    for f in cheap + (sp.simplify, lambda e: sp.simplify(sp.expand(e)), sp.powsimp, sp.radsimp):
+    for f in _ZERO_REWRITINGS + ((_simplify_expanded,) if deep else ()):
         try:
             e = f(expr)
         except (TypeError, ValueError, NotImplementedError, RecursionError):
             continue
         if e == 0:
             return True
+    if not deep and expr.free_symbols:
+        return None
     try:
         eq = expr.equals(0)
     except (TypeError, ValueError, NotImplementedError, RecursionError):
@@ -123,11 +137,12 @@ def _positive_coefficients(expr: sp.Basic, strict: bool) -> bool:
     return bool((sn and sd) or (sn_neg and sd_neg))
 
 
-def _nonneg(expr: sp.Basic, strict: bool) -> bool | None:
-    """SymPy's sign reasoning on the difference and a few rewritings of it, cheapest first."""
+def _nonneg(expr: sp.Basic, strict: bool, deep: bool = False) -> bool | None:
+    """SymPy's sign reasoning on the difference and a few rewritings of it, cheapest first (``deep``:
+    also ``simplify(expand(.))``)."""
     if _positive_coefficients(expr, strict):
         return True
-    for f in (lambda e: e, sp.together, sp.factor, sp.simplify, lambda e: sp.simplify(sp.expand(e))):
+    for f in _SIGN_REWRITINGS + ((_simplify_expanded,) if deep else ()):
         try:
             e = f(expr)
         except (TypeError, ValueError, NotImplementedError, RecursionError):
@@ -136,6 +151,10 @@ def _nonneg(expr: sp.Basic, strict: bool) -> bool | None:
         if v is True:
             return True
     return None
+
+
+def _shallow(cfg) -> str:
+    return "" if cfg.deep_proofs else " (--deep-proofs also tries its slower rewritings)"
 
 
 def _at(wit, what: str) -> str:
@@ -243,19 +262,19 @@ def check(stmt, claim, cfg: Config) -> Evidence:
                 if wit is not None:
                     return Evidence("symbolic", name, "inconclusive", seconds=clock.seconds,
                                     detail=_at(wit, "lhs - rhs"))
-                if _is_zero(diff_d):
+                if _is_zero(diff_d, cfg.deep_proofs):
                     return Evidence("symbolic", name, "verified", seconds=clock.seconds,
                                     detail="simplify(lhs - rhs) == 0" + _with(stmt.reparam))
                 if _seq_names(claim) and cfg.at is None:
                     for T, e in _small_T(claim, diff):
-                        if not _is_zero(e):
+                        if not _is_zero(e, cfg.deep_proofs):
                             return Evidence("symbolic", name, "inconclusive", seconds=clock.seconds,
                                             detail=f"no proof; could not simplify to 0 at T = {T}")
                     return Evidence("symbolic", name, "holds", seconds=clock.seconds,
                                     detail=f"exact identity for every T = 1..{SMALL_T} "
                                            "(no proof for general T)")
                 return Evidence("symbolic", name, "inconclusive", seconds=clock.seconds,
-                                detail="SymPy could not simplify lhs - rhs to 0")
+                                detail="SymPy could not simplify lhs - rhs to 0" + _shallow(cfg))
             # inequality
             diff = _difference(stmt.rhs, stmt.lhs, stmt, claim, cfg)
             if diff.has(sp.Sum):
@@ -264,12 +283,12 @@ def check(stmt, claim, cfg: Config) -> Evidence:
             if wit is not None:
                 return Evidence("symbolic", name, "inconclusive", seconds=clock.seconds,
                                 detail=_at(wit, "rhs - lhs"))
-            if _nonneg(diff, stmt.strict):
+            if _nonneg(diff, stmt.strict, cfg.deep_proofs):
                 return Evidence("symbolic", name, "verified", seconds=clock.seconds,
                                 detail="SymPy proved rhs - lhs " + (">" if stmt.strict else ">=") + " 0"
                                        + _with(stmt.reparam))
             return Evidence("symbolic", name, "inconclusive", seconds=clock.seconds,
-                            detail="SymPy could not decide the sign of rhs - lhs")
+                            detail="SymPy could not decide the sign of rhs - lhs" + _shallow(cfg))
     except SymbolicTimeout:
         return Evidence("symbolic", name, "inconclusive", seconds=clock.seconds,
                         detail=f"SymPy timed out after {cfg.symbolic_timeout:g} s")

@@ -450,7 +450,9 @@ class MappedScenario(Scenario):
         return self.claim.domain.strategy(fixed)
 
     def instances_from(self, build):
-        """Instances: a point of the claim's domain, then ``build(point, draw)`` draws the rest."""
+        """Instances: a point of the claim's domain, then ``build(point, draw)`` draws the rest (a build that
+        returns None has no instance at that point: filter those out of the strategy, keeping its
+        ``_dpverify_build`` tag, and the search's NumPy draws skip them too)."""
         self._require_bound()
         from hypothesis import strategies as st
 

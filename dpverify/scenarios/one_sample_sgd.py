@@ -58,7 +58,7 @@ class OneSampleSGD(MappedScenario):
     # ------------------------------------------------------------------ the instance
     def strategy(self):
         self._require_bound()
-        return self.claim.domain.strategy().map(lambda pt: {"point": pt})
+        return self.instances_from(lambda pt, draw: {"point": pt})
 
     def point(self, inst):
         return inst["point"]

@@ -124,12 +124,21 @@ class WorstCase(MappedScenario):
             def points(draw):
                 return draw(dom.strategy(fixed={name: draw(st.sampled_from(ok or [lo]))}))
 
-            base = points()
-        elif self.function_class in ("smooth_strongly_convex", "pl"):
-            base = dom.strategy()   # the claim's points, without the degenerate class curvature = smooth
-        else:
+            strategy = points().map(self.instance_at).filter(lambda inst: inst is not None)
+            # the same instances drawn by NumPy (dpverify.search.sample_points): S from the admitted
+            # list, then the rest of the point
+            strategy._dpverify_build = (dom, lambda pt, draw: self.instance_at(pt))
+            choices = ok or [lo]
+            strategy._dpverify_fixed = lambda rng: {name: choices[int(rng.integers(len(choices)))]}
+            return strategy
+        if self.function_class not in ("smooth_strongly_convex", "pl"):
             return None
-        return base.map(self.instance_at).filter(lambda inst: inst is not None)
+        # the claim's points, without the degenerate class curvature = smooth (an instance of None: no
+        # instance there, which the search's NumPy draws skip as the filter does)
+        built = self.instances_from(lambda pt, draw: self.instance_at(pt))
+        strategy = built.filter(lambda inst: inst is not None)
+        strategy._dpverify_build = built._dpverify_build
+        return strategy
 
     def _horizon(self, inst):
         T = self.map.scalar("horizon", inst)

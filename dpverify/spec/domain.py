@@ -305,14 +305,16 @@ class Relation:
         return self.text or sp.sstr(self.rel)
 
     def holds(self, point: Mapping[str, Any]) -> bool:
-        missing = [n for n in self._names if n not in point]
-        if missing:
-            raise ClaimError(f"relation {self.describe()!r} uses {', '.join(missing)}, which is not a parameter "
-                             "of the domain (write relations in the domain's own parameters)")
-        op = _OPS[self.rel.rel_op]
-        args = [point[n] for n in self._names]
         try:
-            a, b = self._functions()[0](*(float(v) for v in args))
+            args = [point[n] for n in self._names]
+        except KeyError:
+            missing = [n for n in self._names if n not in point]
+            raise ClaimError(f"relation {self.describe()!r} uses {', '.join(missing)}, which is not a parameter "
+                             "of the domain (write relations in the domain's own parameters)") from None
+        fast, exact = self._f or self._functions()
+        op = _OPS[self.rel.rel_op]
+        try:
+            a, b = fast(*[float(v) for v in args])
             a, b = float(a), float(b)
             close = not (math.isfinite(a) and math.isfinite(b)) or abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1e-300)
         except (ValueError, ZeroDivisionError, OverflowError, TypeError):
@@ -321,7 +323,7 @@ class Relation:
             return bool(getattr(a, op)(b))
         with mpmath.workdps(40):
             try:
-                a, b = self._functions()[1](*(mpmath.mpf(v) for v in args))
+                a, b = exact(*(mpmath.mpf(v) for v in args))
             except (ValueError, ZeroDivisionError, OverflowError, TypeError):
                 return False
             if isinstance(a, mpmath.mpc) or isinstance(b, mpmath.mpc):
@@ -398,11 +400,22 @@ class Domain:
                 raise DomainError(f"{vals} violates {r.describe()}")
 
     def contains(self, point: Mapping[str, Any]) -> bool:
-        try:
-            self.validate(point)
-            return True
-        except DomainError:
-            return False
+        """Whether :meth:`validate` accepts ``point`` (decided as it decides, without its messages)."""
+        params = self.params
+        if len(point) != len(params) or any(n not in point for n in params):
+            return False    # a parameter missing, or one the domain does not have
+        for name, p in params.items():
+            v = point[name]
+            if isinstance(p, Seq):
+                n = point.get(p.length)
+                if p.violation(name, v, None if n is None else int(n)) is not None:
+                    return False
+            elif p.violation(name, v) is not None:
+                return False
+        for r in self.relations:
+            if not r.holds(point):
+                return False
+        return True
 
     def in_box(self, point: Mapping[str, Any]) -> bool:
         """Whether every scalar parameter of ``point`` lies in its search box (sequences: entries)."""

@@ -99,3 +99,30 @@ def test_instances_are_built_from_numpy_draws():
     strategy._dpverify_build = (dom, unsupported)
     pts, numpy_drawn = _sample(strategy, 40, 4)
     assert len(pts) == 40 and len(numpy_drawn) == 0     # Hypothesis drew them all
+
+
+def test_a_build_without_an_instance_is_skipped_by_both_draws():
+    """A builder returning None (no instance at that point) is filtered out of Hypothesis's points and
+    skipped by NumPy's: no None in the sample, every point one the builder accepts, the sample full."""
+    from hypothesis import strategies as st
+
+    from dpverify.search import _sample
+
+    dom = Domain(x=Real(ge=0, le=1))
+
+    def build(pt, draw):
+        return None if pt["x"] > 0.5 else {"point": pt}
+
+    @st.composite
+    def inst(draw):
+        return build(draw(dom.strategy()), draw)
+
+    built = inst()
+    strategy = built.filter(lambda i: i is not None)
+    strategy._dpverify_build = (dom, build)
+    pts, numpy_drawn = _sample(strategy, 200, 3)
+    assert len(pts) == 200 and numpy_drawn == range(HYPOTHESIS_POINTS, 200)
+    assert all(p is not None and 0 <= p["point"]["x"] <= 0.5 for p in pts)
+    # half the box is refused: NumPy's draws still reach both ends of the other half
+    xs = [p["point"]["x"] for p in pts[HYPOTHESIS_POINTS:]]
+    assert min(xs) == 0.0 and max(xs) > 0.45

@@ -93,3 +93,30 @@ def test_a_statement_refuses_a_scenario_that_is_not_one(field):
             ExpectationBound("b", bound=s, scenario=42)
         else:
             SupBound("b", bound=s, scenario=gaussian_mechanism(sensitivity=d, noise_std=s, order=2, measure="renyi_over_order"), audit=42)
+
+
+def test_contains_decides_as_validate_does():
+    """``Domain.contains`` (no messages) accepts exactly the points ``validate`` accepts: in-domain points,
+    each hypothesis broken in turn, a relation decided at its boundary in mpmath, missing and unknown names."""
+    import sympy as sp
+
+    from dpverify.spec import Domain, Int, Real, Relation, Seq
+
+    a, b = sp.symbols("a b")
+    dom = Domain(Relation(sp.Lt(a, b)), a=Real(gt=0), b=Real(ge=0, le=1), T=Int(ge=1), s=Seq("T", Real(gt=0)))
+
+    def by_validate(pt):
+        try:
+            dom.validate(pt)
+            return True
+        except DomainError:
+            return False
+
+    good = {"a": 0.25, "b": 0.5, "T": 2, "s": [0.1, 0.2]}
+    cases = [good, {**good, "a": 0.0}, {**good, "b": 1.5}, {**good, "a": 0.5}, {**good, "a": 0.5 - 1e-17},
+             {**good, "a": 0.5 * (1 - 1e-12)}, {**good, "T": 0}, {**good, "T": 1.5}, {**good, "s": [0.1]},
+             {**good, "s": [0.1, -0.2]}, {**good, "a": float("nan")}, {**good, "a": "x"},
+             {k: v for k, v in good.items() if k != "b"}, {**good, "c": 1.0}]
+    got = [dom.contains(pt) for pt in cases]
+    assert got == [by_validate(pt) for pt in cases]
+    assert got[0] and got[5] and not any(got[1:5]) and not any(got[6:])

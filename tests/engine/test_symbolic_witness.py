@@ -83,3 +83,45 @@ def test_expanded_products_never_have_a_witness(a, b):
     q = sum(c * z ** i for i, c in enumerate(b))
     e = sp.UnevaluatedExpr(p * q) - sp.expand(p * q)
     assert _witness(e.doit(), "zero") is None
+
+
+def test_deep_proofs_add_the_slow_rewritings(monkeypatch):
+    """By default an expression with symbols does not get ``Expr.equals`` nor ``simplify(expand(.))``;
+    ``deep=True`` (``--deep-proofs``) tries both; a constant expression gets ``equals`` either way."""
+    import dpverify.checks.symbolic as S
+
+    calls = []
+    real_equals = sp.Expr.equals
+    monkeypatch.setattr(sp.Expr, "equals", lambda self, other, **kw: calls.append(self) or real_equals(self, other))
+    monkeypatch.setattr(S, "_simplify_expanded", lambda e: calls.append("simplify(expand)") or sp.simplify(sp.expand(e)))
+    hard = sp.sqrt(x + y) - sp.sqrt(x) - sp.sqrt(y)     # no rewriting makes it 0 (it is not 0)
+    assert _is_zero(hard) is None and calls == []
+    assert _is_zero(hard, deep=True) is None and calls[:2] == ["simplify(expand)", hard]
+    calls.clear()
+    const = sp.sqrt(2) + sp.sqrt(3) - sp.sqrt(5 + 2 * sp.sqrt(6))
+    assert _is_zero(const) is True
+
+
+def test_the_symbolic_detail_names_the_option_and_the_cache_key_reads_it():
+    from dpverify.cache import verdict_key
+    from dpverify.checks import Config
+    from dpverify.checks.symbolic import check
+    from dpverify.spec import Claim, Domain, Identity, Inequality, Real, Source
+
+    a, b = sp.symbols("a b")
+    claim = Claim(id="t/deep", source=Source("a textbook", "Claim 1"),
+                  domain=Domain(a=Real(gt=0), b=Real(gt=0)),
+                  statements=(Identity("hard", lhs=sp.sqrt(a + b), rhs=sp.sqrt(a) + sp.sqrt(b)),))
+    shallow = check(claim.statements[0], claim, Config())
+    deep = check(claim.statements[0], claim, Config(deep_proofs=True))
+    # the witness decides before any rewriting, deep or not: a, b > 0 admit a point where they differ
+    assert shallow.verdict == deep.verdict == "inconclusive" and "not a counterexample" in shallow.detail
+    ineq = Inequality("exp", lhs=1 + a, rhs=sp.exp(a))     # true, beyond SymPy's sign reasoning, no witness
+    claim2 = Claim(id="t/deep2", source=Source("a textbook", "Claim 2"), domain=Domain(a=Real(gt=0)),
+                   statements=(ineq,))
+    ev = check(ineq, claim2, Config())
+    assert ev.verdict == "inconclusive" and "--deep-proofs" in ev.detail
+    assert "--deep-proofs" not in check(ineq, claim2, Config(deep_proofs=True)).detail
+    base = dict(seed=0, runs=20000, samples=150, confidence=0.99, at=None, chunk_runs=65536, prove_box=False,
+                box_budget=20000, adversary=1.0)
+    assert verdict_key(claim, {**base, "deep_proofs": False}) != verdict_key(claim, {**base, "deep_proofs": True})
