@@ -104,8 +104,7 @@ class Compiled:
                 internal = {d for d, _ in placeholders}
                 scalars = sorted((x for x in e.free_symbols if isinstance(x, sp.Symbol) and not isinstance(x, sp.Dummy)
                                   and str(x) not in base_names and x not in internal), key=str)
-                f = sp.lambdify(list(scalars) + list(bases) + [d for d, _ in placeholders], e, modules=module,
-                                dummify=False)
+                f = _lambdify(list(scalars) + list(bases) + [d for d, _ in placeholders], e, module)
                 inner = [_ExtremumEval(node, self.claim) for _, node in placeholders]
                 fn = (f, [str(x) for x in scalars], [str(b) for b in bases], inner)
             except Exception:  # noqa: BLE001 - fall back to expanding the sums per integer values
@@ -144,7 +143,7 @@ class Compiled:
         fn = self._mp.get(ints)
         if fn is None:
             e, args, scalars, keys, placeholders, subs = self._prepare(ints)
-            f = sp.lambdify(args, e, modules="mpmath", dummify=False)
+            f = _lambdify(args, e, "mpmath")
             inner = [_ExtremumEval(node, self.claim) for _, node in placeholders]
             fn = (f, scalars, keys, inner)
             self._mp[ints] = fn
@@ -214,7 +213,7 @@ class Compiled:
             if fn is None:
                 try:
                     e, args, scalars, keys, placeholders, _ = self._prepare(ints)
-                    f = sp.lambdify(args, e, modules="numpy", dummify=False)
+                    f = _lambdify(args, e, "numpy")
                     fn = (f, scalars, keys)
                 except Exception:  # noqa: BLE001 - any SymPy/NumPy printing failure means "use mpmath"
                     fn = False
@@ -231,6 +230,23 @@ class Compiled:
             except Exception:  # noqa: BLE001 - NumPy could not evaluate (an implemented function, ...)
                 self._np[ints] = False
         return out
+
+
+_LAMBDIFIED: dict = {}
+
+
+def _lambdify(args: list, expr: sp.Basic, module: str):
+    """``sp.lambdify(args, expr, modules=module, dummify=False)``, once per process for equal arguments:
+    the checks of a claim (and claims sharing a side) compile the same expressions, and printing one
+    costs milliseconds. The function is pure, so sharing it changes no value."""
+    key = (tuple(args), expr, module)
+    try:
+        f = _LAMBDIFIED.get(key)
+    except TypeError:     # an unhashable piece: compiled every time
+        return sp.lambdify(args, expr, modules=module, dummify=False)
+    if f is None:
+        f = _LAMBDIFIED[key] = sp.lambdify(args, expr, modules=module, dummify=False)
+    return f
 
 
 def golden_section(f, a, b, iterations: int, sqrt=math.sqrt):

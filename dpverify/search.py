@@ -155,7 +155,7 @@ _SEED_ONLY_LOCK = threading.Lock()
 _SEED_ONLY_DEPTH = [0]
 
 
-HYPOTHESIS_POINTS = 4
+HYPOTHESIS_POINTS = 2
 
 
 def sample_points(strategy, n: int, seed: int) -> list[dict]:

@@ -120,9 +120,14 @@ class WorstCase(MappedScenario):
                   if 0 <= float(h.subs(free[0], k)) <= self.max_horizon]
             name = str(free[0])
 
+            inner: dict = {}   # the domain's strategy for each S, built once (building one is costly)
+
             @st.composite
             def points(draw):
-                return draw(dom.strategy(fixed={name: draw(st.sampled_from(ok or [lo]))}))
+                k = draw(st.sampled_from(ok or [lo]))
+                if k not in inner:
+                    inner[k] = dom.strategy(fixed={name: k})
+                return draw(inner[k])
 
             strategy = points().map(self.instance_at).filter(lambda inst: inst is not None)
             # the same instances drawn by NumPy (dpverify.search.sample_points): S from the admitted

@@ -55,3 +55,24 @@ def test_keys_tell_apart_what_a_margin_could_tell_apart():
     assert key(a) != key(_Inst({"x": 1.0}, np.array([1.0, 2.5])))
     assert key(a) != key(_Inst({"x": 1.0}, np.array([1.0, 2.0], dtype=np.float32)))
     assert key({"f": lambda v: v}) is None and key(object()) is None
+
+
+def test_compiled_expressions_share_one_lambdified_function_per_process():
+    """numeric._lambdify prints an expression once per (args, expression, module): equal expressions get
+    the same function, anything that differs (assumptions, a float's precision, the module) its own."""
+    import sympy as sp
+
+    from dpverify.numeric import _lambdify
+
+    x, y = sp.symbols("x y")
+    f = _lambdify([x, y], sp.exp(x) / (1 + y), "numpy")
+    assert _lambdify([x, y], sp.exp(x) / (1 + y), "numpy") is f
+    assert _lambdify([x, y], sp.exp(x) / (1 + y), "mpmath") is not f
+    xp = sp.Symbol("x", positive=True)
+    assert _lambdify([xp, y], sp.exp(xp) / (1 + y), "numpy") is not f
+    g15, g30 = (_lambdify([x], sp.Float("0.1", n) * x, "mpmath") for n in (15, 30))
+    assert g15 is not g30
+    import mpmath
+    with mpmath.workdps(40):
+        assert g15(mpmath.mpf(1)) != g30(mpmath.mpf(1))      # 0.1 to 15 digits, and to 30
+    assert f(1.0, 1.0) == sp.lambdify([x, y], sp.exp(x) / (1 + y), modules="numpy")(1.0, 1.0)
