@@ -1,8 +1,13 @@
 """Symbolic check: SymPy proves an identity or an inequality, or says nothing.
 
-* identity: ``simplify(lhs - rhs) == 0`` (after the claim's definitions and finite sums);
+* identity: a rewriting of ``lhs - rhs`` (expand, cancel, ..., simplify) is 0 (after the claim's
+  definitions and finite sums);
 * inequality: the sign of ``rhs - lhs`` under the statement's reparametrisation of hypotheses
   (e.g. ``kappa = 1 + k`` with ``k > 0``);
+* first, a witness (:func:`_witness`): a point SymPy's assumptions on the symbols admit where the
+  difference is clearly nonzero (negative) makes every such proof impossible, and the rewritings are
+  skipped; ``Config(deep_proofs=True)`` (``--deep-proofs``) adds the slow rewritings
+  (``simplify(expand(.))``, ``Expr.equals``);
 * when a statement involves sequences of symbolic length, the identity is proved exactly for each
   small length ``T = 1..T_max`` (reported ``holds``: exact, but not a proof for every ``T``).
 
