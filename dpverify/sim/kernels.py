@@ -187,7 +187,9 @@ def _cache_dir() -> str:
     ``DPVERIFY_NUMBA_CACHE`` if set, else ``$XDG_CACHE_HOME/dpverify/numba``
     (``~/.cache/dpverify/numba``).  A ``NUMBA_CACHE_DIR`` set by the user takes
     precedence (numba's own setting).  If the directory cannot be written,
-    numba falls back to its default locations.
+    numba falls back to its default locations.  Inside it the kernels live in a
+    folder named by the content of their sources (:func:`_source_key`), not by
+    the checkout's path: see :class:`_ContentKeyedLocator`.
     """
     env = os.environ.get("DPVERIFY_NUMBA_CACHE", "").strip()
     if env:
@@ -197,17 +199,67 @@ def _cache_dir() -> str:
     return os.path.join(base, "dpverify", "numba")
 
 
+_SOURCE_KEY: str | None = None
+
+
+def _source_key() -> str:
+    """A name for the compiled kernels made of what they are compiled from: the SHA-256 of this
+    module's source and of :mod:`.rng`'s (whose ``BLOCK`` the kernels freeze as a constant), and the
+    numba and NumPy versions.  Two checkouts with the same sources share one compiled copy; a change
+    to either file, or another numba or NumPy, compiles afresh."""
+    global _SOURCE_KEY
+    if _SOURCE_KEY is None:
+        import hashlib
+
+        h = hashlib.sha256()
+        here = os.path.dirname(os.path.abspath(__file__))
+        for name in ("kernels.py", "rng.py"):
+            with open(os.path.join(here, name), "rb") as f:
+                h.update(f.read())
+        h.update(f"numba {numba.__version__} numpy {np.__version__}".encode())
+        _SOURCE_KEY = "kernels_" + h.hexdigest()[:40]
+    return _SOURCE_KEY
+
+
 if numba is not None:
+    from numba.core import caching as _caching
+
+    class _ContentKeyedLocator(_caching.UserProvidedCacheLocator):
+        """numba's cache locator for a user-given cache folder, with the kernels' subfolder named by
+        :func:`_source_key` instead of by the hash of the source file's path.
+
+        numba's own locators put a file's compiled functions in a folder named after the file's
+        absolute path, so every fresh clone, copy or virtual environment of dpverify compiled every
+        kernel again (about 50 s of CPU per process that needs them all) although the code was the same.
+        Inside the folder numba's index still checks its own version, the function's signature,
+        the machine's CPU and the source file's stamp; the stamp here is the content hash too (numba's
+        before 0.6x was the file's modification time, which a clone does not keep)."""
+
+        def __init__(self, py_func, py_file):
+            super().__init__(py_func, py_file)
+            self._cache_path = os.path.join(numba.config.CACHE_DIR, _source_key())
+
+        def get_source_stamp(self):
+            return _source_key()
+
     def _compiled(**options):
-        """``numba.njit(cache=True, **options)`` caching under :func:`_cache_dir`."""
+        """``numba.njit(cache=True, **options)`` caching under :func:`_cache_dir`, in the folder of
+        :class:`_ContentKeyedLocator` where numba lets a locator be named
+        (``numba.config.CACHE_LOCATOR_CLASSES``, numba >= 0.68) and the user set none; numba's
+        path-keyed folders otherwise."""
         def decorate(fn):
             saved = numba.config.CACHE_DIR
+            saved_loc = getattr(numba.config, "CACHE_LOCATOR_CLASSES", None)
             if not saved:
                 numba.config.CACHE_DIR = _cache_dir()
+            if saved_loc == "":
+                numba.config.CACHE_LOCATOR_CLASSES = f"{__name__}._ContentKeyedLocator"
             try:
                 return numba.njit(cache=True, **options)(fn)
             finally:
                 numba.config.CACHE_DIR = saved
+                if saved_loc is not None:
+                    numba.config.CACHE_LOCATOR_CLASSES = saved_loc
         return decorate
 
     _jit = _compiled(nogil=True)

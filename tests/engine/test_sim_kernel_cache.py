@@ -1,0 +1,90 @@
+"""The compiled kernels are cached by the content of their sources, not by the checkout's path.
+
+numba's own locators name a file's cache folder after its absolute path, so a fresh clone compiled
+every kernel again; :class:`dpverify.sim.kernels._ContentKeyedLocator` names it after
+:func:`dpverify.sim.kernels._source_key`. Each process below is a real interpreter with
+``NUMBA_DEBUG_CACHE=1``, which prints numba's own ``data saved to`` / ``data loaded from`` lines.
+"""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dpverify.sim import kernels
+
+pytestmark = pytest.mark.skipif(not kernels.numba_available(), reason="numba not installed")
+
+PACKAGE = Path(kernels.__file__).resolve().parents[1]          # .../dpverify
+PROGRAM = """
+import numpy as np
+from dpverify.sim import kernels
+from dpverify.sim._fused import _block_states
+out = np.empty((1, 8))
+kernels.fill_normal(_block_states(3, 0, 1), out)
+print("VALUES", out.tobytes().hex())
+print("FILE", kernels.__file__)
+"""
+
+
+def _run(root: Path, cache: Path) -> str:
+    env = {**os.environ, "PYTHONPATH": str(root), "DPVERIFY_NUMBA_CACHE": str(cache), "NUMBA_DEBUG_CACHE": "1"}
+    env.pop("NUMBA_CACHE_DIR", None)
+    out = subprocess.run([sys.executable, "-c", PROGRAM], env=env, cwd=root, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def _copy(dest: Path) -> Path:
+    shutil.copytree(PACKAGE, dest / "dpverify", ignore=shutil.ignore_patterns("__pycache__"))
+    return dest
+
+
+def _fill_lines(text: str, what: str) -> list[str]:
+    return [ln for ln in text.splitlines() if what in ln and "fill_normal" in ln]
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    cache = tmp_path_factory.mktemp("numba-cache")
+    first = _run(_copy(tmp_path_factory.mktemp("checkout-a")), cache)
+    second = _run(_copy(tmp_path_factory.mktemp("checkout-b")), cache)
+    edited = _copy(tmp_path_factory.mktemp("checkout-c"))
+    with open(edited / "dpverify" / "sim" / "kernels.py", "a") as f:
+        f.write("\n# an edit: other source, other compiled kernels\n")
+    third = _run(edited, cache)
+    return cache, first, second, third
+
+
+def test_a_second_checkout_at_another_path_loads_the_compiled_kernel(runs):
+    cache, first, second, _ = runs
+    assert _fill_lines(first, "data saved to"), first          # the first checkout compiled it
+    assert _fill_lines(second, "data loaded from"), second     # the second, elsewhere, did not
+    assert not _fill_lines(second, "data saved to"), second
+    assert first.split("FILE")[1] != second.split("FILE")[1]   # two paths indeed
+    assert first.split("VALUES")[1].split()[0] == second.split("VALUES")[1].split()[0]
+
+
+def test_an_edited_kernel_source_compiles_afresh_in_its_own_folder(runs):
+    cache, first, _, third = runs
+    assert _fill_lines(third, "data saved to"), third
+    assert not _fill_lines(third, "data loaded from"), third
+    folders = sorted(p.name for p in cache.iterdir() if p.is_dir())
+    assert len(folders) == 2 and all(f.startswith("kernels_") for f in folders), folders
+    assert first.split("VALUES")[1].split()[0] == third.split("VALUES")[1].split()[0]
+
+
+def test_the_folder_name_is_the_sources_content_key():
+    key = kernels._source_key()
+    assert key.startswith("kernels_") and len(key) == len("kernels_") + 40
+    assert key == kernels._source_key()
+    # the kernels' values do not depend on where they were compiled: a draw equals NumPy's
+    from dpverify.sim import block_rng
+    from dpverify.sim._fused import _block_states
+    out = np.empty((1, 16))
+    kernels.fill_normal(_block_states(11, 0, 1), out)
+    assert np.array_equal(out[0], block_rng(11, 0).standard_normal(16))
