@@ -7,7 +7,9 @@ Usage::
 **Start-up** (median of ``--repeats`` runs of each command, in a fresh folder, as a user starts it):
 ``python -c "import sympy"`` is the reference; then ``dpverify --help``, ``dpverify list`` from the
 listing index, ``dpverify list --no-cache`` (every paper's claims built), and ``dpverify check ID``
-of a fast claim, whose start-up is its wall time minus the seconds its checks report (the work).
+of a fast claim, whose start-up is its wall time minus the seconds its checks report (the work), and
+the pytest plugin on a claims file of one fast claim, whose start-up is its wall time minus pytest's
+own (one empty test) minus the claim's work.
 
 **Cache** (unless ``--skip-all``; in a temporary folder holding a copy of ``theorems/``, which comes
 first on ``PYTHONPATH``): ``dpverify check --all`` into an empty cache (uncached: every claim checked,
@@ -68,13 +70,45 @@ def startup(repeats: int, claim: str) -> dict:
             works.append(work)
         out["check_fast_startup"] = _med(starts)
         out["check_fast_work"] = _med(works)
+        out.update(plugin_startup(Path(cwd), env, repeats))
     print(f"start-up (median of {repeats}; reference: python -c 'import sympy' = {ref:.2f} s)")
     for key, label in [("help", "dpverify --help"), ("list_index", "dpverify list (listing index)"),
                        ("list_built", "dpverify list --no-cache (claims built)"),
                        ("check_fast_startup", f"dpverify check {claim}: start-up (wall minus its checks' work)")]:
         print(f"  {label:62s} {out[key]:6.2f} s   {out[key] / ref:5.1f}x import sympy")
     print(f"  ({claim}'s checks themselves: {out['check_fast_work']:.2f} s)")
+    print(f"  {'pytest --dpverify-claims claims.py: start-up beyond pytest':62s} {out['plugin_startup']:6.2f} s   "
+          f"{out['plugin_startup'] / ref:5.1f}x import sympy")
+    print(f"  (pytest on one empty test: {out['pytest_empty']:.2f} s; the claim's checks: {out['plugin_work']:.2f} s)")
     return out
+
+
+PLUGIN_CLAIMS = """import sympy as sp
+from dpverify import Claim, Domain, Inequality, Real, Source
+x, y = sp.symbols("x y")
+CLAIMS = (Claim(id="mine/amgm", source=Source("a textbook", "AM-GM"),
+                domain=Domain(x=Real(ge=0, search=(0, 10)), y=Real(ge=0, search=(0, 10))),
+                statements=(Inequality("AM-GM", lhs=sp.sqrt(x * y), rhs=(x + y) / 2),)),)
+"""
+
+
+def plugin_startup(cwd: Path, env: dict, repeats: int) -> dict:
+    """The pytest plugin's start-up, as a user runs it on a claims file of one fast claim:
+    ``pytest --dpverify-claims claims.py`` minus ``pytest`` on one empty test (pytest's own start-up
+    with the installed plugins) minus the claim's checks (their seconds in ``dpverify check --json``)."""
+    py = sys.executable
+    (cwd / "claims.py").write_text(PLUGIN_CLAIMS)
+    (cwd / "test_empty.py").write_text("def test_empty():\n    pass\n")
+    quiet = ["-q", "-p", "no:cacheprovider", "-p", "no:randomly"]
+    walls, empties, works = [], [], []
+    for _ in range(repeats):
+        empties.append(_run([py, "-m", "pytest", *quiet, "test_empty.py"], cwd, env)[0])
+        walls.append(_run([py, "-m", "pytest", *quiet, "--dpverify-claims", "claims.py"], cwd, env)[0])
+        _, r = _run([py, "-m", "dpverify", "check", "mine/amgm", "--module", "claims.py", "--json", "--no-progress",
+                     "--no-cache"], cwd, env)
+        works.append(sum(v["seconds"] for v in json.loads(r.stdout)))
+    starts = [w - e - k for w, e, k in zip(walls, empties, works)]
+    return {"plugin_startup": _med(starts), "pytest_empty": _med(empties), "plugin_work": _med(works)}
 
 
 def _edit_one_claim(theorems: Path) -> str:
