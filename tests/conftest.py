@@ -1,11 +1,20 @@
 """Shared test configuration: a derandomized Hypothesis profile for CI."""
 import os
+import sys
 
-import numpy as np
-import pytest
-from hypothesis import HealthCheck, settings
+# The suite starts Python processes (command lines, pytest runs of the plugin, notebook kernels, Dask
+# workers), and each xdist worker is one. Where PYTHONDONTWRITEBYTECODE is set (this project's
+# containers set it), each of them compiled dpverify's 167 modules from source again, and each pytest
+# process re-rewrote the asserts of Hypothesis's modules (a pytest plugin's package, ~0.9 s): the
+# suite's processes keep compiled files. Nothing a test asserts depends on it.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
-from dpverify.sim import LeastSquares, LinearLoss, LogisticRegression, Quadratic
+import numpy as np  # noqa: E402 - after the environment above
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+from dpverify.sim import LeastSquares, LinearLoss, LogisticRegression, Quadratic  # noqa: E402
 
 # Every test checks for real: the verdict cache (dpverify.cache) is off in this process and in every
 # command line a test starts; tests/engine/test_cache.py turns it on in its own folders.
