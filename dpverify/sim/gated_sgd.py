@@ -136,13 +136,66 @@ def _kernels():
     return kernels
 
 
+_HESSIAN_SHARED: bool | None = None
+
+# (runs, samples) of the check of :func:`_hessian_is_shared`: one run and two, block edges, a sample
+# count past the 8192 elements of NumPy's iterator buffer (a reduction it may split).
+_HESSIAN_CHECK_SHAPES = ((2, 1), (3, 2), (5, 7), (17, 100), (1023, 64), (1025, 33), (4097, 3), (3, 8193),
+                         (2, 20000))
+
+
+def _hessian_is_shared() -> bool:
+    """Whether, on this machine, the NumPy loop's round Hessian of a one-dimensional :class:`LeastSquares`
+    equals for every run, bit for bit, its value at one run (checked once per process).
+
+    The Hessian does not depend on ``theta`` (the weights of ``LinearModelAdapter.hessian`` are ones),
+    but NumPy could order the ``einsum``'s sum over the samples differently for a stack of runs than for
+    one run (the iterator picks its loops by shape), and ``np.linalg.inv`` of a stack of ``1 x 1``
+    matrices need not be computed as the inverse of one.  Both are compared here on stacks of the shapes
+    of :data:`_HESSIAN_CHECK_SHAPES`, with features and weights of mixed magnitudes; if one differs, the
+    fused path computes every round's Hessians for all runs, as the NumPy loop does.
+    """
+    global _HESSIAN_SHARED
+    if _HESSIAN_SHARED is None:
+        rng = np.random.default_rng(11)
+        ok = True
+        for rows, n in _HESSIAN_CHECK_SHAPES:
+            X = rng.standard_normal((n, 1)) * 10.0 ** rng.integers(-6, 7, (n, 1))
+            model = LinearModelAdapter(LeastSquares(X, rng.uniform(-1.0, 1.0, n), 0.05 * (n % 2)))
+            theta = rng.standard_normal((rows, 1))
+            one, many = model.hessian(theta[:1]), model.hessian(theta)
+            ok &= bool(np.array_equal(many, np.broadcast_to(one, many.shape)))
+            ok &= bool(np.array_equal(np.linalg.inv(many), np.broadcast_to(np.linalg.inv(one), many.shape)))
+        _HESSIAN_SHARED = ok
+    return _HESSIAN_SHARED
+
+
+def _shared_hessian(model) -> bool:
+    """Whether the fused path may take every round's and run's inverse Hessian from one run: the
+    adapter's own ``hessian`` (not overridden) of a :class:`LeastSquares` with C-contiguous float64
+    features, where :func:`_hessian_is_shared` holds."""
+    X = model.X
+    return (type(model).hessian is LinearModelAdapter.hessian and type(model.problem) is LeastSquares
+            and X.dtype == np.float64 and X.flags.c_contiguous and _hessian_is_shared())
+
+
+def _round_hinv(model, theta_g, ridge_hessian) -> np.ndarray:
+    """The flattened inverse Hessians at the rows of ``theta_g``, by the NumPy loop's calls."""
+    from ._fused import _f64
+
+    H = model.hessian(theta_g)
+    if ridge_hessian:
+        H = H + ridge_hessian * np.eye(model.dim)[None]
+    return _f64(np.linalg.inv(H).reshape(-1))
+
+
 def _fused_chunk(model, theta1, eta, sigma, rounds, local_steps, seed, test_std, threshold, offset, scale, watch,
                  ridge_hessian, gate, blocks, theta_out, esc, mat):
-    """One chunk of runs on :func:`kernels.gated_ls1`: the rounds' Hessians and inverses by the NumPy
-    path's own calls, the steps in the kernel (bit-identical with the NumPy loop)."""
+    """One chunk of runs on :func:`kernels.gated_ls1`: the rounds' inverse Hessians by the NumPy path's own
+    calls (once for all rounds and runs when :func:`_shared_hessian`, as their values are then the
+    same), the steps in the kernel (bit-identical with the NumPy loop)."""
     from ._fused import _block_states, _f64
 
-    dim = model.dim
     rows = theta_out.shape[0]
     b0, b1 = blocks[0], blocks[-1] + 1
     states = _block_states(seed, b0, b1)
@@ -157,14 +210,15 @@ def _fused_chunk(model, theta1, eta, sigma, rounds, local_steps, seed, test_std,
     mat_arr = np.zeros(rows, dtype=np.int64) if mat is None else mat
     theta_g = np.empty(rows)
     hinv = np.zeros(1)
+    constant = gate and _shared_hessian(model)
+    if constant:
+        hinv = _round_hinv(model, theta1[None, :], ridge_hessian)
     for _ in range(rounds):
         if gate:
             theta_g = theta.copy()
-            shared = bool(np.all(theta_g == theta_g[:1]))
-            H = model.hessian(theta_g[:1] if shared else theta_g)
-            if ridge_hessian:
-                H = H + ridge_hessian * np.eye(dim)[None]
-            hinv = _f64(np.linalg.inv(H).reshape(-1))
+            if not constant:
+                shared = bool(np.all(theta_g == theta_g[:1]))
+                hinv = _round_hinv(model, theta_g[:1] if shared else theta_g, ridge_hessian)
             theta_g = _f64(theta_g[:, 0])
         flat = _f64(theta[:, 0])
         _kernels().gated_ls1(states, istates, tstates, ibuf, rows, local_steps, flat, theta_g, hinv, X, y, lam,
