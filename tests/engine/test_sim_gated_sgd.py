@@ -172,3 +172,66 @@ def test_gated_sgd_fused_is_bit_identical_with_and_without_the_shared_hessian(mo
         assert np.array_equal(ref.thetas, got.thetas)
         assert np.array_equal(ref.escapes, got.escapes) and np.array_equal(ref.matches, got.matches)
         assert 0 < ref.escapes.sum() < 2100 * 12 and ref.matches.sum() > 0
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_gated_sgd_bit_identical_for_every_workers_and_chunk_runs(monkeypatch, shared):
+    """Fused: tasks of blocks on worker threads (one block a task here) when the blocks are independent (shared
+    Hessian, or no test), else chunk by chunk; either way every workers and chunk_runs gives the NumPy loop's
+    results bit for bit."""
+    from dpverify import sim
+    from dpverify.sim import gated_sgd as gs
+    from dpverify.sim import kernels, parallel
+
+    if not kernels.numba_available():
+        pytest.skip("numba not installed")
+    monkeypatch.setattr(parallel, "TASK_WORK", 1.0)
+    monkeypatch.setattr(gs, "_HESSIAN_SHARED", shared)
+    prob = LeastSquares(np.linspace(0.6, 1.1, 8)[:, None], np.linspace(-1.0, 1.0, 8), 0.01)
+    for thr, ts in ((0.3, 0.1), (-1.0, 0.0)):
+        kw = dict(rounds=2, local_steps=5, runs=3500, seed=9, test_std=ts, threshold=thr, offset=0.01,
+                  watch=([0.6], -1.0))
+        sim.set_fused(False)
+        try:
+            ref = gated_sgd(prob, [0.2], 0.6, 0.5, **kw)
+        finally:
+            sim.set_fused(None)
+        for workers in (1, 2, 3):
+            for chunk_runs in (1024, 3000, 65536):
+                got = gated_sgd(prob, [0.2], 0.6, 0.5, chunk_runs=chunk_runs, workers=workers, **kw)
+                assert np.array_equal(ref.thetas, got.thetas)
+                assert np.array_equal(ref.escapes, got.escapes) and np.array_equal(ref.matches, got.matches)
+        assert (ref.matches.sum() > 0) == (thr >= 0)     # noisy steps never match
+
+
+def test_gated_sgd_fused_tasks_really_run_on_several_threads(monkeypatch):
+    """With two workers, two threads each run a task of blocks (each waits at its first task for the other)."""
+    import threading
+
+    from dpverify.sim import gated_sgd as gs
+    from dpverify.sim import kernels, parallel
+
+    if not kernels.numba_available() or not kernels.fused_enabled():
+        pytest.skip("fused kernels off")
+    monkeypatch.setattr(parallel, "TASK_WORK", 1.0)
+    seen, meet, inner = set(), threading.Barrier(2, timeout=60), gs._fused_chunk
+
+    def chunk(*args):
+        me = threading.get_ident()
+        if me not in seen:
+            seen.add(me)
+            meet.wait()
+        return inner(*args)
+
+    monkeypatch.setattr(gs, "_fused_chunk", chunk)
+    prob = LeastSquares(np.ones((4, 1)), np.linspace(-1.0, 1.0, 4), 0.0)
+    gated_sgd(prob, [0.2], 0.5, 0.5, rounds=1, local_steps=2, runs=8 * 1024, seed=1, test_std=0.1, threshold=0.2,
+              workers=2)
+    assert len(seen) == 2
+
+
+def test_gated_sgd_rejects_bad_workers():
+    prob = LeastSquares(np.ones((4, 1)), np.linspace(-1.0, 1.0, 4), 0.0)
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="workers"):
+            gated_sgd(prob, [0.2], 0.5, 0.5, rounds=1, local_steps=2, runs=10, seed=1, workers=bad)
