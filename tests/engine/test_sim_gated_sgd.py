@@ -157,8 +157,8 @@ def test_gated_sgd_fused_is_bit_identical_with_and_without_the_shared_hessian(mo
         def hessian(self, theta):
             return super().hessian(theta) + 0.1 * theta[:, :, None] ** 2
 
-    for seed, chunk, model in ((1, 1024, LeastSquares(X, y, 0.02)), (2, 2048, gs.LinearModelAdapter(LeastSquares(X, y))),
-                               (3, 1024, Shifted(LeastSquares(X, y, 0.0)))):
+    models = (LeastSquares(X, y, 0.02), gs.LinearModelAdapter(LeastSquares(X, y)), Shifted(LeastSquares(X, y, 0.0)))
+    for seed, chunk, model in zip((1, 2, 3), (1024, 2048, 1024), models):
         out = []
         for on in (False, True):
             sim.set_fused(on)
