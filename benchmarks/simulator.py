@@ -38,7 +38,18 @@ simulator's generator (the larger of a block-sized and a chunk-sized buffer).  A
 the one-core fill rate of each NumPy bit generator (why SFC64), which simulators have
 a fused path, ``moments_points_per_s`` of ``pgd_quadratic_moments``, and the peak
 memory (``tracemalloc``; ``ru_maxrss`` growth) of runs = 1e6 and 1e7 (D = 10, T = 10):
-flat in runs.  Every figure is one ``key=value`` line.  Timings are best-of-N with the
+flat in runs.
+
+``--new-paths-only`` (:func:`bench_new_paths`): each simulator fused after pgd against the fill
+limit at its ``runs, D, T`` and against its NumPy path.  The limit fills ``runs * D * T`` normals,
+one per coordinate-step, so ``*_limit_ratio*`` compares the simulator's coordinate-steps with
+normals.  A simulator that draws more than one value per coordinate-step also prints
+``*_draws_per_step`` (values drawn per run and step) and ``*_limit_ratio_per_draw_cpu`` (the rate of
+its draws over the limit's: ``*_limit_ratio_cpu`` times draws per step over ``D``), every draw counted
+as a normal.  Gated SGD on one-dimensional least squares draws 3 (the sample index, the step noise,
+the test noise, with the test on as in the job; 2 without the test): its per-step ratio cannot pass
+about 1/3.  An index costs less than a normal (one 64-bit draw makes two 32-bit indices), so the
+per-draw ratio slightly flatters it.  Every figure is one ``key=value`` line.  Timings are best-of-N with the
 jobs of a round timed in alternation, so that a transient slow-down of a shared
 machine hits them all.  ``--quick`` shrinks every size (figures meaningless).
 """
@@ -147,7 +158,8 @@ def new_path_jobs(quick: bool) -> dict:
     rule, gated SGD on one-dimensional least squares): ``name -> (job, runs, D, T)``.
 
     ``job(fused)`` runs the simulator on its fused (``True``) or NumPy (``False``) path; the work
-    is ``runs * D * T`` coordinate-steps (every run draws ``D`` normals a step).
+    is ``runs * D * T`` coordinate-steps (every run draws ``D`` normals a step).  An entry may add a
+    fifth item, the values each run draws a step when that is not ``D`` (gated SGD: 3).
     """
     from dpverify.sim import LeastSquares
     from dpverify.sim.adaptive import NormRule, adaptive_gd
@@ -177,11 +189,11 @@ def new_path_jobs(quick: bool) -> dict:
     jobs["adaptive_proportional"] = (lambda: adaptive_gd(qa, np.ones(aD), rule, T, aruns, SEED), aruns, aD, T)
     # gated SGD on one-dimensional least squares (three draws a step: index, noise, test noise; the
     # rounds' Hessians and inverses by NumPy on both paths)
-    gruns, n = 100_000 // scale, 100
+    gruns, n, threshold = 100_000 // scale, 100, 0.02
     ls = LeastSquares(np.ones((n, 1)), np.linspace(-1.0, 1.0, n), 0.0)
     jobs["gated_sgd_ls1"] = (lambda: gated_sgd(ls, [0.3], 0.5, 0.4, rounds=2, local_steps=50, runs=gruns, seed=SEED,
-                                               test_std=0.05, threshold=0.02, offset=0.001, scale=2.0,
-                                               watch=([1.0], 0.5)), gruns, 1, 100)
+                                               test_std=0.05, threshold=threshold, offset=0.001, scale=2.0,
+                                               watch=([1.0], 0.5)), gruns, 1, 100, 2 + (threshold >= 0))
     return jobs
 
 
@@ -190,10 +202,12 @@ def bench_new_paths(quick: bool, repeats: int, workers: int) -> list[tuple[str, 
 
     The limit is the faster of the two fills of ``fill_*_job`` at the simulator's ``runs, D, T``.
     ``*_limit_ratio`` compares best wall times; ``*_limit_ratio_cpu`` best process CPU times (the
-    CPU the job's threads used: on a machine shared with other jobs, the steadier of the two).
+    CPU the job's threads used: on a machine shared with other jobs, the steadier of the two).  For a
+    job drawing ``draws`` values a run and step (other than ``D``): ``*_draws_per_step`` and
+    ``*_limit_ratio_per_draw_cpu`` = ``*_limit_ratio_cpu * draws / D`` (module docstring).
     """
     lines = []
-    for name, (job, runs, D, T) in new_path_jobs(quick).items():
+    for name, (job, runs, D, T, *more) in new_path_jobs(quick).items():
         def on(job=job):
             sim.set_fused(None)
             job()
@@ -220,6 +234,10 @@ def bench_new_paths(quick: bool, repeats: int, workers: int) -> list[tuple[str, 
                   (f"{name}_limit_ratio_cpu", f"{limit_cpu / cpu['fused']:.3f}"),
                   (f"{name}_speedup_vs_numpy", f"{best['numpy'] / best['fused']:.2f}"),
                   (f"{name}_speedup_vs_numpy_cpu", f"{cpu['numpy'] / cpu['fused']:.2f}")]
+        if more:
+            draws = more[0]
+            lines += [(f"{name}_draws_per_step", draws),
+                      (f"{name}_limit_ratio_per_draw_cpu", f"{limit_cpu * draws / (D * cpu['fused']):.3f}")]
     return lines
 
 

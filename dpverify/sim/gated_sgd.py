@@ -34,8 +34,13 @@ of every iterate who knows the watched sample computes (a noisy step matches wit
 Fused path: a one-dimensional :class:`LeastSquares` runs its steps in the numba kernel
 :func:`dpverify.sim.kernels.gated_ls1` (every ``einsum``/``matmul`` of the NumPy loop then sums one
 term, so the kernel reproduces it bit for bit); the rounds' Hessians and their inverses are the NumPy
-loop's own calls. Other models and dimensions (per-run Hessians contracted by ``einsum`` and inverted
-by LAPACK, whose operation order a kernel does not reproduce) run the NumPy loop.
+loop's own calls. A least-squares Hessian does not depend on ``theta``, so when NumPy gives a stack of
+runs exactly the Hessian and inverse of one run (:func:`_hessian_is_shared`, checked once per process)
+the fused path computes them once, at one run, for all rounds and runs; its blocks of runs are then
+independent and run as tasks on ``workers`` threads (as do those of a simulation without the test).
+Otherwise each round's Hessians are those of a chunk's runs, chunk after chunk, as in the NumPy loop.
+Other models and dimensions (per-run Hessians contracted by ``einsum`` and inverted by LAPACK, whose
+operation order a kernel does not reproduce) run the NumPy loop, in the calling thread.
 """
 from __future__ import annotations
 
@@ -46,7 +51,8 @@ import numpy as np
 
 from .validation import check_array, check_int, check_real, check_seed
 from .problems import LeastSquares, LogisticRegression
-from .rng import block_rng, block_slices, iter_chunks
+from .parallel import ordered_map, plan_tasks, resolve_workers
+from .rng import BLOCK, block_rng, block_slices, iter_chunks, n_blocks
 
 __all__ = ["GatedSGDResult", "gated_sgd", "linear_model", "LinearModelAdapter"]
 
@@ -136,13 +142,67 @@ def _kernels():
     return kernels
 
 
+_HESSIAN_SHARED: bool | None = None
+
+# (runs, samples) of the check of :func:`_hessian_is_shared`: one run and two, block edges, a sample
+# count past the 8192 elements of NumPy's iterator buffer (a reduction it may split).
+_HESSIAN_CHECK_SHAPES = ((2, 1), (3, 2), (5, 7), (17, 100), (1023, 64), (1025, 33), (4097, 3), (3, 8193),
+                         (2, 20000))
+
+
+def _hessian_is_shared() -> bool:
+    """Whether, on this machine, the NumPy loop's round Hessian of a one-dimensional :class:`LeastSquares`
+    equals for every run, bit for bit, its value at one run (checked once per process).
+
+    The Hessian does not depend on ``theta`` (the weights of ``LinearModelAdapter.hessian`` are ones),
+    but NumPy could order the ``einsum``'s sum over the samples differently for a stack of runs than for
+    one run (the iterator picks its loops by shape), and ``np.linalg.inv`` of a stack of ``1 x 1``
+    matrices need not be computed as the inverse of one.  Both are compared here on stacks of the shapes
+    of :data:`_HESSIAN_CHECK_SHAPES`, with features and weights of mixed magnitudes; if one differs, the
+    fused path computes every round's Hessians for all runs, as the NumPy loop does.
+    """
+    global _HESSIAN_SHARED
+    if _HESSIAN_SHARED is None:
+        rng = np.random.default_rng(11)
+        ok = True
+        for rows, n in _HESSIAN_CHECK_SHAPES:
+            X = rng.standard_normal((n, 1)) * 10.0 ** rng.integers(-6, 7, (n, 1))
+            model = LinearModelAdapter(LeastSquares(X, rng.uniform(-1.0, 1.0, n), 0.05 * (n % 2)))
+            theta = rng.standard_normal((rows, 1))
+            one, many = model.hessian(theta[:1]), model.hessian(theta)
+            ok &= bool(np.array_equal(many, np.broadcast_to(one, many.shape)))
+            ok &= bool(np.array_equal(np.linalg.inv(many), np.broadcast_to(np.linalg.inv(one), many.shape)))
+        _HESSIAN_SHARED = ok
+    return _HESSIAN_SHARED
+
+
+def _shared_hessian(model) -> bool:
+    """Whether the fused path may take every round's and run's inverse Hessian from one run: the
+    adapter's own ``hessian`` (not overridden) of a :class:`LeastSquares` with C-contiguous float64
+    features, where :func:`_hessian_is_shared` holds."""
+    X = model.X
+    return (type(model).hessian is LinearModelAdapter.hessian and type(model.problem) is LeastSquares
+            and X.dtype == np.float64 and X.flags.c_contiguous and _hessian_is_shared())
+
+
+def _round_hinv(model, theta_g, ridge_hessian) -> np.ndarray:
+    """The flattened inverse Hessians at the rows of ``theta_g``, by the NumPy loop's calls."""
+    from ._fused import _f64
+
+    H = model.hessian(theta_g)
+    if ridge_hessian:
+        H = H + ridge_hessian * np.eye(model.dim)[None]
+    return _f64(np.linalg.inv(H).reshape(-1))
+
+
 def _fused_chunk(model, theta1, eta, sigma, rounds, local_steps, seed, test_std, threshold, offset, scale, watch,
-                 ridge_hessian, gate, blocks, theta_out, esc, mat):
-    """One chunk of runs on :func:`kernels.gated_ls1`: the rounds' Hessians and inverses by the NumPy
-    path's own calls, the steps in the kernel (bit-identical with the NumPy loop)."""
+                 ridge_hessian, gate, hinv_all, blocks, theta_out, esc, mat):
+    """Consecutive blocks of runs on :func:`kernels.gated_ls1`, the steps in the kernel (bit-identical with the
+    NumPy loop).  The inverse Hessians: ``hinv_all`` for all rounds and runs (:func:`_shared_hessian`; the
+    blocks may then be any task of blocks), else every round's by the NumPy path's own calls on the
+    runs of ``blocks`` (which must then be a chunk of the NumPy loop)."""
     from ._fused import _block_states, _f64
 
-    dim = model.dim
     rows = theta_out.shape[0]
     b0, b1 = blocks[0], blocks[-1] + 1
     states = _block_states(seed, b0, b1)
@@ -157,14 +217,15 @@ def _fused_chunk(model, theta1, eta, sigma, rounds, local_steps, seed, test_std,
     mat_arr = np.zeros(rows, dtype=np.int64) if mat is None else mat
     theta_g = np.empty(rows)
     hinv = np.zeros(1)
+    constant = hinv_all is not None
+    if constant:
+        hinv = hinv_all
     for _ in range(rounds):
         if gate:
             theta_g = theta.copy()
-            shared = bool(np.all(theta_g == theta_g[:1]))
-            H = model.hessian(theta_g[:1] if shared else theta_g)
-            if ridge_hessian:
-                H = H + ridge_hessian * np.eye(dim)[None]
-            hinv = _f64(np.linalg.inv(H).reshape(-1))
+            if not constant:
+                shared = bool(np.all(theta_g == theta_g[:1]))
+                hinv = _round_hinv(model, theta_g[:1] if shared else theta_g, ridge_hessian)
             theta_g = _f64(theta_g[:, 0])
         flat = _f64(theta[:, 0])
         _kernels().gated_ls1(states, istates, tstates, ibuf, rows, local_steps, flat, theta_g, hinv, X, y, lam,
@@ -176,7 +237,7 @@ def _fused_chunk(model, theta1, eta, sigma, rounds, local_steps, seed, test_std,
 
 def gated_sgd(model, theta1, eta: float, sigma: float, *, rounds: int, local_steps: int, runs: int, seed: int,
               test_std: float = 0.0, threshold: float = -1.0, offset: float = 0.0, scale: float = 2.0,
-              chunk_runs: int = 65536, watch=None, ridge_hessian: float = 0.0) -> GatedSGDResult:
+              chunk_runs: int = 65536, watch=None, ridge_hessian: float = 0.0, workers=None) -> GatedSGDResult:
     """Simulate gated noisy SGD (module docstring) in ``runs`` runs.
 
     Parameters
@@ -194,6 +255,10 @@ def gated_sgd(model, theta1, eta: float, sigma: float, *, rounds: int, local_ste
         A data point whose exact noise-free steps are counted (module docstring).
     ridge_hessian : float
         Added to the diagonal of H before inverting (for models whose Hessian may be singular).
+    workers : int, optional
+        Threads of the fused path when its blocks of runs are independent (no test, or one inverse
+        Hessian for all runs: :func:`_shared_hessian`); default :func:`dpverify.sim.get_workers`.
+        Results do not depend on it.
     """
     if isinstance(model, (LeastSquares, LogisticRegression)):
         model = LinearModelAdapter(model)
@@ -209,7 +274,8 @@ def gated_sgd(model, theta1, eta: float, sigma: float, *, rounds: int, local_ste
     local_steps = check_int("local_steps", local_steps, minimum=0)
     runs = check_int("runs", runs)
     seed = check_seed(seed)
-    check_int("chunk_runs", chunk_runs)
+    chunk_runs = check_int("chunk_runs", chunk_runs)
+    workers = resolve_workers(workers)
     gate = threshold >= 0
     if watch is not None:
         wx = check_array("watch x", watch[0], ndim=1)
@@ -218,10 +284,23 @@ def gated_sgd(model, theta1, eta: float, sigma: float, *, rounds: int, local_ste
     escapes = np.zeros(runs, dtype=np.int64)
     matches = np.zeros(runs, dtype=np.int64) if watch is not None else None
     if _fusable(model):
-        for start, stop, blocks in iter_chunks(runs, chunk_runs):
-            _fused_chunk(model, theta1, eta, sigma, rounds, local_steps, seed, test_std, threshold, offset, scale,
-                         watch, ridge_hessian, gate, blocks, thetas[start:stop], escapes[start:stop],
+        hinv_all = _round_hinv(model, theta1[None, :], ridge_hessian) if gate and _shared_hessian(model) else None
+        args = (model, theta1, eta, sigma, rounds, local_steps, seed, test_std, threshold, offset, scale, watch,
+                ridge_hessian, gate, hinv_all)
+
+        def run(blocks, start, stop):
+            _fused_chunk(*args, blocks, thetas[start:stop], escapes[start:stop],
                          None if matches is None else matches[start:stop])
+
+        if gate and hinv_all is None:     # every round's Hessians of a chunk's runs, as the NumPy loop
+            for start, stop, blocks in iter_chunks(runs, chunk_runs):
+                run(blocks, start, stop)
+        else:                             # independent blocks: tasks of blocks on the worker threads
+            tasks, window, workers = plan_tasks(n_blocks(runs), workers, -(-chunk_runs // BLOCK),
+                                                BLOCK * rounds * local_steps * 3)
+            for _ in ordered_map(lambda bb: run(range(*bb), bb[0] * BLOCK, min(bb[1] * BLOCK, runs)), tasks,
+                                 workers, window):
+                pass
         return GatedSGDResult(thetas=thetas, escapes=escapes, matches=matches, seed=seed,
                               steps=rounds * local_steps)
     for start, stop, blocks in iter_chunks(runs, chunk_runs):

@@ -1245,7 +1245,69 @@ if numba is not None:
 
 
     # -- gated SGD, one sample per step, least squares in one dimension -------------------
-    @_borrow
+    # The three streams of a block are drawn stream by stream for a chunk of up to ``_GATED_CHUNK``
+    # consecutive runs of one step, each into its own buffer (four state words live at a time, not
+    # twelve), then loops with no draw, no gather and no branch in them (the test's outcome is a
+    # select) apply the chunk's update, and vectorise.  Each stream keeps its order of draws (step,
+    # then run), so every run sees the values the NumPy path draws; every run's arithmetic is the
+    # scalar form's, operation for operation.
+    _GATED_CHUNK = 512
+
+    @_jit
+    def _fill_samples(xb, yb, m, X, y, hi_index, a, b, c, k, has, half):
+        """``xb[:m]``, ``yb[:m]`` = feature and label of ``m`` samples drawn uniformly (:func:`_index`
+        on ``[0, hi_index]``); returns the state and the buffered 32-bit half."""
+        for j in range(m):
+            q, a, b, c, k, has, half = _index(a, b, c, k, has, half, hi_index)
+            xb[j] = X[q]
+            yb[j] = y[q]
+        return a, b, c, k, has, half
+
+    @_inline
+    def _gated_ls1_passes(x, yq, g, h, xi, lam, fN, test_std, threshold, offset, scale):
+        """Whether the influence test of one run passes (sample ``(x, yq)``, round start ``g``, ``h``
+        its inverse Hessian): one-term sums computed as ``0.0 + a * b``, as ``einsum``/``matmul`` do."""
+        gg = (0.0 + x * g - yq) * x + lam * g
+        cc = (0.0 + gg * h) / fN + offset
+        return abs(scale * cc + test_std * xi) <= threshold
+
+    @_jit
+    def _gated_ls1_test(wb, esc, tg, hv, shared, xb, yb, xib, lam, fN, sigma, test_std, threshold, offset,
+                        scale):
+        """The tests of the ``m = tg.shape[0]`` runs of a chunk: ``wb[j]`` = the factor of run ``j``'s
+        noise (``0.0`` if its test passes, else ``sigma``), ``esc[j]`` counts the passes."""
+        m = tg.shape[0]
+        if shared:
+            h = hv[0]
+            for j in range(m):
+                ok = _gated_ls1_passes(xb[j], yb[j], tg[j], h, xib[j], lam, fN, test_std, threshold, offset, scale)
+                wb[j] = 0.0 if ok else sigma
+                esc[j] += int64(ok)
+        else:
+            for j in range(m):
+                ok = _gated_ls1_passes(xb[j], yb[j], tg[j], hv[j], xib[j], lam, fN, test_std, threshold, offset,
+                                       scale)
+                wb[j] = 0.0 if ok else sigma
+                esc[j] += int64(ok)
+
+    @_jit
+    def _gated_ls1_step(th, xb, yb, wb, nub, lam, eta, watch, wx, wy, mat):
+        """The step of the ``m = th.shape[0]`` runs of a chunk, noise factors ``wb``, noise ``nub``;
+        with ``watch``, ``mat[j]`` counts run ``j``'s steps equal to the watched point's noise-free step."""
+        m = th.shape[0]
+        if watch:
+            for j in range(m):
+                t = th[j]
+                step = ((0.0 + xb[j] * t - yb[j]) * xb[j] + lam * t + wb[j] * nub[j]) * eta
+                target = eta * ((0.0 + t * wx - wy) * wx + lam * t)
+                mat[j] += int64(abs(step - target) <= 1e-12 * (1.0 + abs(target)))
+                th[j] = t - step
+        else:
+            for j in range(m):
+                t = th[j]
+                th[j] = t - ((0.0 + xb[j] * t - yb[j]) * xb[j] + lam * t + wb[j] * nub[j]) * eta
+
+    @_jit
     def gated_ls1(states, istates, tstates, ibuf, n, steps, theta, theta_g, hinv, X, y, lam, eta, sigma, gate,
                   test_std, threshold, offset, scale, watch, wx, wy, esc, mat):
         """``steps`` steps of :func:`dpverify.sim.gated_sgd.gated_sgd` on a one-dimensional
@@ -1259,11 +1321,18 @@ if numba is not None:
         ``gate``); the round's ``hinv`` (``(1,)`` when every run shares it, else ``(n,)``) and start
         ``theta_g`` come from the caller.  Every product is a one-term ``einsum``/``matmul``,
         computed as ``0.0 + a * b`` as those sums start from zero (``-0.0`` becomes ``0.0``).
+        Each step of a block goes chunk by chunk of ``_GATED_CHUNK`` runs: the three streams' draws
+        into buffers, then the tests, then the steps (section comment above).
         """
         N = X.shape[0]
         fN = float(N)
         hi_index = uint64(N - 1)
         shared = hinv.shape[0] == 1
+        xb = np.empty(_GATED_CHUNK)
+        yb = np.empty(_GATED_CHUNK)
+        nub = np.empty(_GATED_CHUNK)
+        xib = np.empty(_GATED_CHUNK)
+        wb = np.full(_GATED_CHUNK, sigma)     # the noise's factor: sigma, unless a test passes
         for i in range(states.shape[0]):
             lo = i * _BLOCK
             hi = min(n, lo + _BLOCK)
@@ -1272,28 +1341,16 @@ if numba is not None:
             ta, tb, tc, tk = tstates[i, 0], tstates[i, 1], tstates[i, 2], tstates[i, 3]
             has, half = ibuf[i, 0] != uint64(0), ibuf[i, 1]
             for _ in range(steps):
-                for r in range(lo, hi):
-                    q, ia, ib, ic, ik, has, half = _index(ia, ib, ic, ik, has, half, hi_index)
-                    nu, a, b, c, k = _normal(a, b, c, k)
-                    th = theta[r]
-                    x = X[q]
-                    passed = False
+                for s in range(lo, hi, _GATED_CHUNK):
+                    e = min(hi, s + _GATED_CHUNK)
+                    m = e - s
+                    ia, ib, ic, ik, has, half = _fill_samples(xb, yb, m, X, y, hi_index, ia, ib, ic, ik, has, half)
+                    a, b, c, k = _fill_scaled(nub, m, 1.0, a, b, c, k)
                     if gate:
-                        xi, ta, tb, tc, tk = _normal(ta, tb, tc, tk)
-                        tg = theta_g[r]
-                        gg = (0.0 + x * tg - y[q]) * x + lam * tg
-                        h = hinv[0] if shared else hinv[r]
-                        cc = (0.0 + gg * h) / fN + offset
-                        passed = abs(scale * cc + test_std * xi) <= threshold
-                    step = (0.0 + x * th - y[q]) * x + lam * th
-                    w = 0.0 if passed else sigma        # selects, no branch on the test's outcome
-                    step = (step + w * nu) * eta
-                    if watch:
-                        target = eta * ((0.0 + th * wx - wy) * wx + lam * th)
-                        tol = 1e-12 * (1.0 + abs(target))
-                        mat[r] += int64(abs(step - target) <= tol)
-                    theta[r] = th - step
-                    esc[r] += int64(passed)
+                        ta, tb, tc, tk = _fill_scaled(xib, m, 1.0, ta, tb, tc, tk)
+                        _gated_ls1_test(wb, esc[s:e], theta_g[s:e], hinv if shared else hinv[s:e], shared, xb, yb,
+                                        xib, lam, fN, sigma, test_std, threshold, offset, scale)
+                    _gated_ls1_step(theta[s:e], xb, yb, wb, nub, lam, eta, watch, wx, wy, mat[s:e])
             states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, c, k
             istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3] = ia, ib, ic, ik
             tstates[i, 0], tstates[i, 1], tstates[i, 2], tstates[i, 3] = ta, tb, tc, tk

@@ -106,3 +106,132 @@ def test_gated_sgd_fused_one_dimensional_least_squares_is_bit_identical(case):
     assert (ref.matches is None and got.matches is None) or np.array_equal(ref.matches, got.matches)
     if 0 <= thr < math.inf and ts > 0:
         assert 0 < ref.escapes.sum() < runs * R * Tl      # the test both passes and fails: both branches ran
+
+
+def test_round_hessian_of_one_dimensional_least_squares_is_the_same_for_every_run():
+    """The fused path takes every round's inverse Hessian from one run when ``_hessian_is_shared()``: here it
+    holds, and NumPy's Hessians and inverses of stacks of shapes other than the check's equal those of one run."""
+    from dpverify.sim import gated_sgd as gs
+
+    assert gs._hessian_is_shared()
+    rng = np.random.default_rng(3)
+    for rows, n in ((1024, 100), (34464, 100), (7, 9000), (65536, 5), (2049, 1)):
+        X = rng.uniform(-2.0, 2.0, (n, 1))
+        model = gs.LinearModelAdapter(LeastSquares(X, rng.uniform(-1.0, 1.0, n), 0.01))
+        assert gs._shared_hessian(model)
+        theta = rng.standard_normal((rows, 1))
+        one, many = model.hessian(theta[:1]), model.hessian(theta)
+        assert np.array_equal(many, np.broadcast_to(one, many.shape))
+        assert np.array_equal(np.linalg.inv(many), np.broadcast_to(np.linalg.inv(one), many.shape))
+
+
+def test_shared_hessian_only_for_the_adapters_own_hessian_of_least_squares():
+    from dpverify.sim import gated_sgd as gs
+
+    X, y = np.linspace(0.5, 1.0, 6)[:, None], np.linspace(-1.0, 1.0, 6)
+
+    class Shifted(gs.LinearModelAdapter):
+        def hessian(self, theta):   # depends on theta: no single run stands for all
+            return super().hessian(theta) + theta[:, :, None] ** 2
+
+    assert gs._shared_hessian(gs.LinearModelAdapter(LeastSquares(X, y, 0.0)))
+    assert not gs._shared_hessian(Shifted(LeastSquares(X, y, 0.0)))
+    assert not gs._shared_hessian(gs.LinearModelAdapter(LogisticRegression(X, np.where(y > 0, 1.0, -1.0), 0.1)))
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_gated_sgd_fused_is_bit_identical_with_and_without_the_shared_hessian(monkeypatch, shared):
+    """Whether the check of ``_hessian_is_shared`` holds (Hessians once for all rounds and runs) or not (every
+    round's Hessians for all runs, as the NumPy loop): the fused path equals the NumPy loop, over seeds and
+    chunk sizes, a subclass whose Hessian depends on theta included."""
+    from dpverify import sim
+    from dpverify.sim import gated_sgd as gs
+    from dpverify.sim import kernels
+
+    if not kernels.numba_available():
+        pytest.skip("numba not installed")
+    monkeypatch.setattr(gs, "_HESSIAN_SHARED", shared)
+    X, y = np.linspace(0.5, 1.2, 9)[:, None], np.linspace(-1.0, 1.0, 9)
+
+    class Shifted(gs.LinearModelAdapter):
+        def hessian(self, theta):
+            return super().hessian(theta) + 0.1 * theta[:, :, None] ** 2
+
+    models = (LeastSquares(X, y, 0.02), gs.LinearModelAdapter(LeastSquares(X, y)), Shifted(LeastSquares(X, y, 0.0)))
+    for seed, chunk, model in zip((1, 2, 3), (1024, 2048, 1024), models):
+        out = []
+        for on in (False, True):
+            sim.set_fused(on)
+            try:
+                out.append(gated_sgd(model, [0.3], 0.6, 0.4, rounds=3, local_steps=4, runs=2100, seed=seed,
+                                     test_std=0.1, threshold=0.3, offset=0.01, chunk_runs=chunk,
+                                     watch=([X[4, 0]], y[4]), ridge_hessian=0.05 * (seed == 2)))
+            finally:
+                sim.set_fused(None)
+        ref, got = out
+        assert np.array_equal(ref.thetas, got.thetas)
+        assert np.array_equal(ref.escapes, got.escapes) and np.array_equal(ref.matches, got.matches)
+        assert 0 < ref.escapes.sum() < 2100 * 12 and ref.matches.sum() > 0
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_gated_sgd_bit_identical_for_every_workers_and_chunk_runs(monkeypatch, shared):
+    """Fused: tasks of blocks on worker threads (one block a task here) when the blocks are independent (shared
+    Hessian, or no test), else chunk by chunk; either way every workers and chunk_runs gives the NumPy loop's
+    results bit for bit."""
+    from dpverify import sim
+    from dpverify.sim import gated_sgd as gs
+    from dpverify.sim import kernels, parallel
+
+    if not kernels.numba_available():
+        pytest.skip("numba not installed")
+    monkeypatch.setattr(parallel, "TASK_WORK", 1.0)
+    monkeypatch.setattr(gs, "_HESSIAN_SHARED", shared)
+    prob = LeastSquares(np.linspace(0.6, 1.1, 8)[:, None], np.linspace(-1.0, 1.0, 8), 0.01)
+    for thr, ts in ((0.3, 0.1), (-1.0, 0.0)):
+        kw = dict(rounds=2, local_steps=5, runs=3500, seed=9, test_std=ts, threshold=thr, offset=0.01,
+                  watch=([0.6], -1.0))
+        sim.set_fused(False)
+        try:
+            ref = gated_sgd(prob, [0.2], 0.6, 0.5, **kw)
+        finally:
+            sim.set_fused(None)
+        for workers in (1, 2, 3):
+            for chunk_runs in (1024, 3000, 65536):
+                got = gated_sgd(prob, [0.2], 0.6, 0.5, chunk_runs=chunk_runs, workers=workers, **kw)
+                assert np.array_equal(ref.thetas, got.thetas)
+                assert np.array_equal(ref.escapes, got.escapes) and np.array_equal(ref.matches, got.matches)
+        assert (ref.matches.sum() > 0) == (thr >= 0)     # noisy steps never match
+
+
+def test_gated_sgd_fused_tasks_really_run_on_several_threads(monkeypatch):
+    """With two workers, two threads each run a task of blocks (each waits at its first task for the other)."""
+    import threading
+
+    from dpverify.sim import gated_sgd as gs
+    from dpverify.sim import kernels, parallel
+
+    if not kernels.numba_available() or not kernels.fused_enabled():
+        pytest.skip("fused kernels off")
+    monkeypatch.setattr(parallel, "TASK_WORK", 1.0)
+    seen, meet, inner = set(), threading.Barrier(2, timeout=60), gs._fused_chunk
+
+    def chunk(*args):
+        me = threading.get_ident()
+        if me not in seen:
+            seen.add(me)
+            meet.wait()
+        return inner(*args)
+
+    monkeypatch.setattr(gs, "_fused_chunk", chunk)
+    prob = LeastSquares(np.ones((4, 1)), np.linspace(-1.0, 1.0, 4), 0.0)
+    gated_sgd(prob, [0.2], 0.5, 0.5, rounds=1, local_steps=2, runs=8 * 1024, seed=1, test_std=0.1, threshold=0.2,
+              workers=2)
+    assert len(seen) == 2
+
+
+def test_gated_sgd_rejects_bad_workers():
+    prob = LeastSquares(np.ones((4, 1)), np.linspace(-1.0, 1.0, 4), 0.0)
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="workers"):
+            gated_sgd(prob, [0.2], 0.5, 0.5, rounds=1, local_steps=2, runs=10, seed=1, workers=bad)

@@ -1,0 +1,45 @@
+"""benchmarks/simulator.py: what ``--new-paths-only`` prints for a simulator drawing more than one value per
+coordinate-step (gated SGD: the per-draw figures beside the unchanged per-step ones). The module is loaded by
+path (the benchmarks folder is not put on sys.path, see conftest.py); the timings are stubbed."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location(
+        "dpverify_benchmark_simulator", Path(__file__).resolve().parents[2] / "benchmarks" / "simulator.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_gated_job_declares_its_three_draws_a_step(bench):
+    jobs = bench.new_path_jobs(quick=True)
+    _, runs, D, T, draws = jobs["gated_sgd_ls1"]
+    assert (D, T, draws) == (1, 100, 3)
+    assert all(len(spec) == 4 for name, spec in jobs.items() if name != "gated_sgd_ls1")
+
+
+def test_per_draw_ratio_is_the_per_step_ratio_times_draws_over_dim(bench, monkeypatch):
+    calls = []
+    monkeypatch.setattr(bench, "new_path_jobs", lambda quick: {
+        "gated_sgd_ls1": (lambda: calls.append(1), 1000, 1, 100, 3), "plain": (lambda: None, 1000, 2, 10)})
+
+    def best_of(jobs, repeats, cpu):
+        times = {"fused": 4.0, "numpy": 12.0, "fill_numpy": 1.5, "fill_fused": 1.0}
+        cpu.update({k: times[k] for k in jobs})
+        return {k: times[k] for k in jobs}
+
+    monkeypatch.setattr(bench, "_best_of", best_of)
+    lines = dict(bench.bench_new_paths(quick=True, repeats=1, workers=1))
+    assert lines["gated_sgd_ls1_limit_ratio_cpu"] == "0.250"          # per coordinate-step, as before
+    assert lines["gated_sgd_ls1_speedup_vs_numpy_cpu"] == "3.00"
+    assert lines["gated_sgd_ls1_draws_per_step"] == 3
+    assert lines["gated_sgd_ls1_limit_ratio_per_draw_cpu"] == "0.750"
+    assert "plain_limit_ratio_cpu" in lines and "plain_draws_per_step" not in lines
+    assert calls    # compiled (warmed up) before timing
