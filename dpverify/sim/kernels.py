@@ -876,7 +876,12 @@ if numba is not None:
         """One chunk of one problem, full gradients; ``SIN`` (``sin(2 x)`` is used) is a constant at
         every call site, as are ``HAM``/``NOISE`` (the mean of ``a`` and the noise are added) in the
         usual case, so that the loop compiles without those branches (a ``sin`` under a run-time
-        branch would be computed anyway: LLVM speculates it); one loop with momentum, one without."""
+        branch would be computed anyway: LLVM speculates it); one loop with momentum, one without.
+
+        Only the loop with momentum keeps the iterate as the next step's previous iterate: a step
+        without momentum has ``rho = 0`` (the previous iterate is never read) or comes after the
+        phase's momentum steps (the next phase starts afresh), so no later step reads it; the pass is
+        bound by its loads and stores, and most steps have no momentum."""
         seg, pvs, cs, ws, ams, buf, q0, q1, bm, eta, r_t = fl
         if r_t != 0.0:
             for j in range(seg.shape[0]):
@@ -889,7 +894,6 @@ if numba is not None:
                 th = seg[j]
                 g = _sd_full_grad(KIND, SIN, HAM, NOISE, th - cs[j], ws[j], ams[j], buf[j], q0, q1, bm)
                 seg[j] = th - eta * g
-                pvs[j] = th
 
     @_inline
     def _sd_batch_loop(KIND, SIN, seg, pvs, cs, ws, buf, A, idx, bbs, hb, j0, D, batch, q0, q1, s, eta, r_t):

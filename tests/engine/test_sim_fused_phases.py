@@ -108,6 +108,24 @@ def test_step_decay_fused_variants_without_data_terms(phi, params, noise):
     assert (ref.mean, ref.var, ref.max_dist) == (got.mean, got.var, got.max_dist)
 
 
+@pytest.mark.parametrize("phi, params", [("quadratic", (1.5,)), ("sine", (2.0,))])
+@pytest.mark.parametrize("mons, rho", [([0, 0, 0], 0.5), ([5, 1, 9], 0.5), ([5, 1, 9], 0.0), ([2, 0, 9], 0.7)],
+                         ids=["no-momentum", "momentum-to-the-end", "zero-rho", "mixed"])
+def test_step_decay_fused_momentum_spans_are_bit_identical(phi, params, mons, rho):
+    """With full gradients only momentum steps keep the previous iterate: momentum on no step, on every
+    step of a phase (``momentum_steps = lengths``), on one step, with ``rho = 0``, over three phases,
+    for every output rule (the previous iterate is reset at each phase's start)."""
+    p = _separable(phi, params, 2, 30, 0.0, 1.0)
+    for output in ("after", "before", "last"):
+        args = (np.array([1.5, -2.0]), [0.3, 0.2, 0.1], [5, 3, 9], mons, rho, 0.4, None, 2100, 4)
+        ref, got = _both(lambda: step_decay_sgd(p, *args, output=output, return_outputs=True))
+        assert np.array_equal(ref.outputs, got.outputs)
+        assert (ref.mean, ref.var) == (got.mean, got.var)
+        pb = p.with_sample(0, -p.a[0])
+        ref, got = _both(lambda: coupled_step_decay_sgd(p, pb, *args, output=output))
+        assert np.array_equal(ref[0], got[0]) and np.array_equal(ref[1], got[1])
+
+
 @pytest.mark.parametrize("D, T, runs, chunk", [(3, 12, 2500, 1024), (1, 5, 1025, 2048), (4, 20, 3001, 65536), (7, 6, 1100, 1024)])
 @pytest.mark.parametrize("proportional", [False, True])
 def test_adaptive_fused_is_bit_identical(D, T, runs, chunk, proportional):
