@@ -224,16 +224,22 @@ def _source_key() -> str:
 if numba is not None:
     from numba.core import caching as _caching
 
-    class _ContentKeyedLocator(_caching.UserProvidedCacheLocator):
+    # numba's locator for a user-given folder: public under this name in the releases that let a
+    # locator be named (``CACHE_LOCATOR_CLASSES``; 0.68 here); older ones call it
+    # ``_UserProvidedCacheLocator`` and keep their path-keyed folders (``_compiled`` names no locator).
+    _LOCATOR_BASE = getattr(_caching, "UserProvidedCacheLocator", None) or getattr(
+        _caching, "_UserProvidedCacheLocator", object)
+
+    class _ContentKeyedLocator(_LOCATOR_BASE):
         """numba's cache locator for a user-given cache folder, with the kernels' subfolder named by
         :func:`_source_key` instead of by the hash of the source file's path.
 
         numba's own locators put a file's compiled functions in a folder named after the file's
         absolute path, so every fresh clone, copy or virtual environment of dpverify compiled every
-        kernel again (about 50 s of CPU per process that needs them all) although the code was the same.
-        Inside the folder numba's index still checks its own version, the function's signature,
-        the machine's CPU and the source file's stamp; the stamp here is the content hash too (numba's
-        before 0.6x was the file's modification time, which a clone does not keep)."""
+        kernel again (about 70 s of CPU for all of them) although the code was the same. Inside the
+        folder numba's index still checks its own version, the function's signature, the machine's
+        CPU and the source file's stamp; the stamp here is the content key (numba 0.68's is a hash of
+        the file; a modification time, which a clone does not keep, would not do)."""
 
         def __init__(self, py_func, py_file):
             super().__init__(py_func, py_file)
@@ -244,15 +250,15 @@ if numba is not None:
 
     def _compiled(**options):
         """``numba.njit(cache=True, **options)`` caching under :func:`_cache_dir`, in the folder of
-        :class:`_ContentKeyedLocator` where numba lets a locator be named
-        (``numba.config.CACHE_LOCATOR_CLASSES``, numba >= 0.68) and the user set none; numba's
-        path-keyed folders otherwise."""
+        :class:`_ContentKeyedLocator` where this numba lets a locator be named
+        (``numba.config.CACHE_LOCATOR_CLASSES``) and the user named none; numba's path-keyed folders
+        otherwise."""
         def decorate(fn):
             saved = numba.config.CACHE_DIR
             saved_loc = getattr(numba.config, "CACHE_LOCATOR_CLASSES", None)
             if not saved:
                 numba.config.CACHE_DIR = _cache_dir()
-            if saved_loc == "":
+            if saved_loc == "" and hasattr(_caching, "UserProvidedCacheLocator"):
                 numba.config.CACHE_LOCATOR_CLASSES = f"{__name__}._ContentKeyedLocator"
             try:
                 return numba.njit(cache=True, **options)(fn)
