@@ -185,14 +185,20 @@ def _shared_hessian(model) -> bool:
             and X.dtype == np.float64 and X.flags.c_contiguous and _hessian_is_shared())
 
 
-def _round_hinv(model, theta_g, ridge_hessian) -> np.ndarray:
-    """The flattened inverse Hessians at the rows of ``theta_g``, by the NumPy loop's calls."""
-    from ._fused import _f64
-
+def _round_inverse(model, theta_g, ridge_hessian) -> np.ndarray:
+    """The inverse Hessians ``(rows, m, m)`` at the rows of ``theta_g`` (the ridge added first): a
+    round's, in the NumPy loop and in the fused path alike."""
     H = model.hessian(theta_g)
     if ridge_hessian:
         H = H + ridge_hessian * np.eye(model.dim)[None]
-    return _f64(np.linalg.inv(H).reshape(-1))
+    return np.linalg.inv(H)
+
+
+def _round_hinv(model, theta_g, ridge_hessian) -> np.ndarray:
+    """:func:`_round_inverse` flattened, as :func:`kernels.gated_ls1` takes it."""
+    from ._fused import _f64
+
+    return _f64(_round_inverse(model, theta_g, ridge_hessian).reshape(-1))
 
 
 def _fused_chunk(model, theta1, eta, sigma, rounds, local_steps, seed, test_std, threshold, offset, scale, watch,
@@ -318,10 +324,7 @@ def gated_sgd(model, theta1, eta: float, sigma: float, *, rounds: int, local_ste
             if gate:
                 theta_g = theta.copy()
                 shared = bool(np.all(theta_g == theta_g[:1]))  # every run at the same point (round 0)
-                H = model.hessian(theta_g[:1] if shared else theta_g)
-                if ridge_hessian:
-                    H = H + ridge_hessian * np.eye(dim)[None]
-                Hinv = np.linalg.inv(H)
+                Hinv = _round_inverse(model, theta_g[:1] if shared else theta_g, ridge_hessian)
             for _ in range(local_steps):
                 for (nrng, irng, trng), sl in zip(streams, slices):
                     k = sl.stop - sl.start
