@@ -4,7 +4,9 @@ A performance-estimation problem (PEP; Drori & Teboulle 2014, Taylor, Hendrickx 
 asks for the largest value of a statistic after ``T`` steps of a method over *every* function of a
 class and every starting point within an initial condition. Written on the Gram matrix of the
 iterates and gradients it is a semidefinite program; PEPit builds it and an open SDP solver
-(Clarabel, through CVXPY) solves it.
+(Clarabel) solves it: PEPit's constraints are written into the conic program CVXPY would build from
+them, bit for bit, without CVXPY's canonicalisation (:mod:`.pep_clarabel`), or through CVXPY where
+that writer refuses a problem.
 
 Methods (``x_0`` the start, ``g_t = grad f`` at the point queried, ``h_t`` the step of step t):
 
@@ -247,7 +249,7 @@ def _solve_locked(method, function_class, statistic, init, hs, mu, beta) -> PEPR
     try:
         with warnings.catch_warnings():   # "may be inaccurate": the status is reported, the error folded in
             warnings.simplefilter("ignore")
-            dual = problem.solve(wrapper="cvxpy", solver=SOLVER, verbose=0)
+            dual, via = _solve_sdp(problem)
     except Exception as exc:  # noqa: BLE001 - a solver failure is reported, never a verdict
         raise PEPError(f"the SDP solver failed: {exc}") from exc
     status = getattr(getattr(problem.wrapper, "prob", None), "status", "unknown")
@@ -280,11 +282,33 @@ def _solve_locked(method, function_class, statistic, init, hs, mu, beta) -> PEPR
         else:
             iterates.append((t, float(f0.eval() - fx.eval()), math.nan, gn))
     exact = function_class in EXACT_CLASSES
-    solver = f"PEPit {_version()} / CVXPY {SOLVER}" + ("" if status == "optimal" else f" (status {status})")
+    solver = f"PEPit {_version()} / {via}" + ("" if status == "optimal" else f" (status {status})")
     return PEPResult(primal, min(lower, primal), max(upper, primal), exact, solver,
                      primal, dual, viol, resid, tuple(iterates), rank)
 
 
+#: the wrapper :func:`worst_case` solves through: ``"clarabel"`` (:mod:`.pep_clarabel`, the conic program
+#: CVXPY would build, handed to Clarabel directly) or ``"cvxpy"`` (PEPit's own wrapper)
+WRAPPER = "clarabel"
+
+
+def _solve_sdp(problem) -> tuple[float, str]:
+    """``problem.solve(...)`` through :data:`WRAPPER`, and the path it took (for the evidence): a
+    problem the direct wrapper refuses (:class:`.pep_clarabel.Unsupported`) goes through CVXPY."""
+    from PEPit.wrappers import WRAPPERS
+
+    from .pep_clarabel import ClarabelWrapper, Unsupported
+
+    if WRAPPER == "clarabel":
+        WRAPPERS.setdefault("clarabel", ClarabelWrapper)
+        try:
+            return problem.solve(wrapper="clarabel", solver=SOLVER, verbose=0), f"{SOLVER} (CVXPY's conic form, built directly)"
+        except Unsupported:
+            pass
+    return problem.solve(wrapper="cvxpy", solver=SOLVER, verbose=0), f"CVXPY {SOLVER}"
+
+
+@functools.lru_cache(maxsize=1)
 def _version() -> str:
     try:
         from importlib.metadata import version
