@@ -77,7 +77,28 @@ def _log_mixture_tail(x, means, stds, log_weights, upper: bool):
     """log P(X > x) (``upper``) or log P(X < x) for the mixture, at every x of the 1-d array ``x``."""
     z = (np.asarray(x, float)[:, None] - means[None, :]) / stds[None, :]
     lc = scipy.special.log_ndtr(-z) if upper else scipy.special.log_ndtr(z)
-    return scipy.special.logsumexp(log_weights[None, :] + lc, axis=1)
+    return logsumexp_rows(log_weights[None, :] + lc)
+
+
+def logsumexp_rows(a) -> np.ndarray:
+    """``scipy.special.logsumexp(a, axis=1)`` of a real 2-d array, bit for bit, without the array-API
+    dispatch that costs SciPy 60 us a call (it is called ~50,000 times by a delta search). The same steps
+    as SciPy 1.17's: every maximum of a row taken out of the sum (``m`` of them), ``log1p(sum exp(a -
+    max) / m) + log(m) + max``, and a non-finite result replaced by ``log(sum(exp(a)))``;
+    ``tests/engine/test_privacy_sampled_gaussian.py`` checks it against SciPy on hostile rows."""
+    a = np.asarray(a, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        out_inf = np.log(np.sum(np.exp(a), axis=1, keepdims=True))
+        a_max = np.max(a, axis=1, keepdims=True)
+        top = a == a_max
+        m = np.sum(top.astype(float), axis=1, keepdims=True)
+        s = np.sum(np.exp(np.where(top, -np.inf, a) - a_max), axis=1, keepdims=True)
+        s = np.where(s == 0, s, s / m)
+        sign = np.sign(s + 1) * np.sign(m)
+        s = np.where(s < -1, -s - 2, s)
+        out = np.log1p(s) + np.log(np.abs(m)) + a_max
+        out[sign < 0] = np.nan
+    return np.where(np.isfinite(out), out, out_inf)[:, 0]
 
 
 def mixture_delta_lower(p_means, q_means, stds, eps: float, weights=None, q_stds=None, q_weights=None) -> float:
@@ -115,4 +136,4 @@ def mixture_delta_lower(p_means, q_means, stds, eps: float, weights=None, q_stds
     return best
 
 
-__all__ = ["WOR_ORDERS", "mixture_delta_lower", "wor_gaussian_epsilon"]
+__all__ = ["WOR_ORDERS", "logsumexp_rows", "mixture_delta_lower", "wor_gaussian_epsilon"]
