@@ -107,8 +107,12 @@ def _best_set(a_sel, b_sel, eps: float):
     best = (-math.inf, None)
     for name, score in _scores(a_sel, b_sel):
         sa, sb = score(a_sel), score(b_sel)
-        grid = np.unique(np.quantile(np.concatenate([sa, sb]), np.linspace(0.0, 1.0, 201)))
         sa_sorted, sb_sorted = np.sort(sa), np.sort(sb)
+        # the quantiles of both samples from their merged sorted runs: np.quantile takes order
+        # statistics, so sorted input gives the same values (and spares it 201 partitions of the data)
+        both = np.concatenate([sa_sorted, sb_sorted])
+        both.sort(kind="stable")
+        grid = np.unique(np.quantile(both, np.linspace(0.0, 1.0, 201)))
         na, nb = len(sa), len(sb)
         above_a = na - np.searchsorted(sa_sorted, grid, side="right")
         above_b = nb - np.searchsorted(sb_sorted, grid, side="right")

@@ -103,3 +103,36 @@ def test_audit_rejects_bad_arguments():
         audit(f, f, eps=1.0, delta=0.1, n=3)
     with pytest.raises(ValueError, match=r"shape \(n,\) or \(n, k\)"):
         audit(lambda n, rng: np.zeros((n, 2, 2)), f, eps=1.0, delta=0.1, n=20)
+
+
+def test_threshold_grid_is_the_quantiles_of_both_samples():
+    """The audit's candidate thresholds are NumPy's quantiles of the pooled selection scores, bit for
+    bit, for every score function, however the samples are ordered (ties, a constant sample, heavy
+    tails)."""
+    import importlib
+
+    audit_mod = importlib.import_module("dpverify.privacy.audit")
+
+    rng = np.random.default_rng(3)
+    cases = [(rng.normal(size=2000), rng.normal(0.4, size=1500)), (np.ones(300), rng.normal(size=500)),
+             (np.round(rng.standard_cauchy(4000), 1), rng.integers(0, 5, 4000).astype(float))]
+    for sa, sb in cases:
+        grids = []
+        real_quantile = np.quantile
+
+        def spy(x, q, *a, **k):
+            out = real_quantile(x, q, *a, **k)
+            grids.append(out)
+            return out
+
+        a2, b2 = sa[:, None], sb[:, None]
+        try:
+            np.quantile = spy
+            audit_mod._best_set(a2, b2, eps=0.5)
+        finally:
+            np.quantile = real_quantile
+        scores = audit_mod._scores(a2, b2)
+        assert len(grids) == len(scores) == 2
+        for grid, (_, score) in zip(grids, scores):
+            expected = np.quantile(np.concatenate([score(a2), score(b2)]), np.linspace(0.0, 1.0, 201))
+            assert np.array_equal(grid.view(np.int64), expected.view(np.int64))
