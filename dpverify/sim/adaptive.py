@@ -49,7 +49,6 @@ exact, in double precision or in mpmath.
 from __future__ import annotations
 
 import contextlib
-import functools
 import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -288,23 +287,13 @@ def adaptive_gd(problem: Problem, theta1, rule: Rule, T: int, runs: int, seed: i
 def _one_blas_thread():
     """Blocks of runs are small matrices: one BLAS thread is much faster than many (and results do
     not depend on the thread count)."""
-    controller = _blas_controller()
-    if controller is None:  # pragma: no cover - threadpoolctl ships with scikit-learn
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
         yield
         return
-    with controller.limit(limits=1):
+    with threadpool_limits(1):
         yield
-
-
-@functools.lru_cache(maxsize=1)
-def _blas_controller():
-    """One ``threadpoolctl.ThreadpoolController`` per process: building one scans every loaded shared
-    library (about 0.5 ms, and each Monte Carlo job built one), while NumPy's BLAS is loaded at import."""
-    try:
-        from threadpoolctl import ThreadpoolController
-    except ImportError:  # pragma: no cover
-        return None
-    return ThreadpoolController()
 
 
 def _simulate(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept, thetas) -> list:

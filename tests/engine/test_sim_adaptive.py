@@ -55,23 +55,3 @@ def test_results_do_not_depend_on_chunk_size():
     a = adaptive_gd(q, [1.0, 1.0], rule, 12, 3000, 3, chunk_runs=1024)
     b = adaptive_gd(q, [1.0, 1.0], rule, 12, 3000, 3, chunk_runs=4096)
     assert a.mean == b.mean and a.var == b.var
-
-
-def test_one_blas_thread_limits_blas_inside_and_restores_after():
-    """The adaptive NumPy path runs its small matrix products on one BLAS thread (with a controller
-    built once per process), and gives the caller back the thread counts it had."""
-    threadpoolctl = pytest.importorskip("threadpoolctl")
-    from dpverify.sim.adaptive import _blas_controller, _one_blas_thread
-
-    def counts():
-        return [(d["internal_api"], d["num_threads"]) for d in threadpoolctl.threadpool_info() if d["user_api"] == "blas"]
-
-    before = counts()
-    if not before:
-        pytest.skip("no BLAS library loaded")
-    with threadpoolctl.threadpool_limits(2):
-        with _one_blas_thread():
-            assert all(n == 1 for _, n in counts())
-        assert counts() == [(api, 2) for api, _ in before]
-    assert counts() == before
-    assert _blas_controller() is _blas_controller()
