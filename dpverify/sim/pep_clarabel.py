@@ -1,9 +1,10 @@
 """A PEPit problem handed to Clarabel directly, as the conic program CVXPY would build from it.
 
 PEPit's CVXPY wrapper turns each scalar constraint into a CVXPY expression, and CVXPY then
-canonicalises the whole problem before Clarabel sees it. On the problems of :mod:`.pep` that is about
-nine tenths of a solve (a ten-step PEP: 92 ms of 140 ms; Clarabel itself takes 9 ms). The program is
-simple enough to write down at once from PEPit's own matrices (``expression_to_matrices``):
+canonicalises the whole problem before Clarabel sees it. On the problems of :mod:`.pep` that is most of
+a solve (``python benchmarks/pep_solve.py`` prints the ratio: a quarter to a seventh of the time without
+it). The program is simple enough to write down at once from PEPit's own matrices
+(``expression_to_matrices``):
 
 * the variables are ``F`` (one per function value, PEPit's order) followed by the upper triangle of
   the Gram matrix ``G``, row by row;
