@@ -88,3 +88,45 @@ def test_the_steering_tails_are_scipy_stats_bit_for_bit():
     for mu in (1e-6, 0.3, 2.0, 37.5, 900.0):
         c = np.linspace(-4.0, mu + 4.0, 64)
         assert ndtr(-(c - mu)).tobytes() == norm.sf(c - mu).tobytes() and ndtr(-c).tobytes() == norm.sf(c).tobytes()
+
+
+def test_composed_accountants_are_memoised_and_give_the_unmemoised_numbers(monkeypatch):
+    """``event_epsilon`` / ``event_delta`` compose an event once per process and options: the same
+    numbers as a fresh composition, another event or option composes afresh, the memo stays bounded, and
+    bad options are refused as before."""
+    import dp_accounting
+
+    from dpverify.privacy import accountants as A
+
+    composed = []
+    real = A._compose
+
+    def counting(*args):
+        composed.append(args[0])
+        return real(*args)
+
+    monkeypatch.setattr(A, "_compose", counting)
+    A._COMPOSED.clear()
+    ev = dp_accounting.SelfComposedDpEvent(
+        dp_accounting.PoissonSampledDpEvent(0.01, dp_accounting.GaussianDpEvent(1.1)), 300)
+    for accountant in ("rdp", "pld", "best"):
+        first = A.event_epsilon(ev, 1e-5, accountant=accountant)
+        again = A.event_epsilon(ev, 1e-5, accountant=accountant)
+        delta = A.event_delta(ev, 2.0, accountant=accountant)
+        fresh = min(float(acc.get_epsilon(1e-5)) for acc in real(ev, accountant, None, 1e-4, None))
+        fresh_delta = min(float(acc.get_delta(2.0)) for acc in real(ev, accountant, None, 1e-4, None))
+        assert first == again == fresh and delta == fresh_delta
+    assert len(composed) == 3                        # one composition per accountant, not per query
+    other = dp_accounting.SelfComposedDpEvent(
+        dp_accounting.PoissonSampledDpEvent(0.01, dp_accounting.GaussianDpEvent(1.2)), 300)
+    assert A.event_epsilon(other, 1e-5) < A.event_epsilon(ev, 1e-5)
+    assert len(composed) == 4
+    A.event_epsilon(ev, 1e-5, orders=[2, 4, 8])      # other options: composed again
+    assert len(composed) == 5
+    for k in range(A._COMPOSED_SIZE + 3):
+        A.event_epsilon(dp_accounting.GaussianDpEvent(1.0 + k), 1e-5)
+    assert len(A._COMPOSED) == A._COMPOSED_SIZE
+    with pytest.raises(ValueError, match="accountant must be one of"):
+        A.event_epsilon(ev, 1e-5, accountant="moments")
+    with pytest.raises((ValueError, TypeError)):
+        A.event_epsilon(ev, 1e-5, orders=[0.5])
