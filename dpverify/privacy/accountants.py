@@ -108,8 +108,7 @@ def _composed(event, accountant, orders, value_discretization_interval, neighbor
     try:
         key = (repr(event), accountant, None if orders is None else tuple(float(a) for a in orders),
                repr(value_discretization_interval), repr(neighboring_relation))
-        hash(key)
-    except (TypeError, ValueError):     # bad options: _compose says which
+    except (TypeError, ValueError):     # orders that are not numbers: _compose says which
         return _compose(event, accountant, orders, value_discretization_interval, neighboring_relation)
     accs = _COMPOSED.get(key)
     if accs is None:

@@ -300,7 +300,7 @@ def _solve_sdp(problem) -> tuple[float, str]:
     from .pep_clarabel import ClarabelWrapper, Unsupported
 
     if WRAPPER == "clarabel":
-        WRAPPERS.setdefault("clarabel", ClarabelWrapper)
+        WRAPPERS.setdefault("clarabel", ClarabelWrapper)   # PEPit looks wrappers up by name in this dict
         try:
             return problem.solve(wrapper="clarabel", solver=SOLVER, verbose=0), f"{SOLVER} (CVXPY's conic form, built directly)"
         except Unsupported:

@@ -72,14 +72,14 @@ class ClarabelWrapper(Wrapper):
 
     def set_main_variables(self) -> None:
         self._n_points, self._n_values = Point.counter, Expression.counter
+        self._iu = np.triu_indices(self._n_points)          # G's upper triangle, row by row
+        self._off = self._iu[0] != self._iu[1]
 
     def _row(self, expression) -> tuple[np.ndarray, float]:
         """``(f, W_ii, W_ij + W_ji for i < j)`` over the variables, and the constant, of an expression."""
         Gw, Fw, cst = expression_to_matrices(expression)
-        iu = np.triu_indices(self._n_points)
-        g = Gw[iu]
-        off = iu[0] != iu[1]
-        g[off] = g[off] + Gw.T[iu][off]
+        g = Gw[self._iu]
+        g[self._off] = g[self._off] + Gw.T[self._iu][self._off]
         return np.concatenate([Fw, g]), cst
 
     def send_constraint_to_solver(self, constraint) -> None:
@@ -102,13 +102,9 @@ class ClarabelWrapper(Wrapper):
         ineq = [(c, r, k) for c, r, k in self._rows if c.equality_or_inequality == "inequality"]
         self._order = [c for c, _, _ in eq] + [c for c, _, _ in ineq]
         n_vars = self._n_values + n * (n + 1) // 2
-        # G >> 0: the upper triangle column by column, -1 on the diagonal and -sqrt(2) off it
-        col = {}
-        k = self._n_values
-        for i in range(n):
-            for j in range(i, n):
-                col[i, j] = k
-                k += 1
+        # G >> 0: the upper triangle column by column, -1 on the diagonal and -sqrt(2) off it; entry
+        # (i, j) of the triangle is variable m + (its rank in the row-by-row order of self._iu)
+        col = {(i, j): self._n_values + k for k, (i, j) in enumerate(zip(*self._iu))}
         psd = np.zeros((n * (n + 1) // 2, n_vars))
         r = 0
         for j in range(n):
@@ -150,7 +146,7 @@ class ClarabelWrapper(Wrapper):
             raise SolverError(f"Clarabel stopped with status {sol.status} and no solution")
         x, z = np.asarray(sol.x), np.asarray(sol.z)
         m, n = self._n_values, self._n_points
-        iu = np.triu_indices(n)
+        iu = self._iu
         G = np.zeros((n, n))
         G[iu] = x[m:]
         G[iu[1], iu[0]] = x[m:]
