@@ -616,11 +616,19 @@ def main(argv: list[str] | None = None) -> int:
     from .registry import RegistryError
     from .verdict import EXIT_ERROR, EXIT_USAGE
 
+    from ._gc import fewer_collections, threshold_from_env
+
     parser = build_parser()
     ns = parser.parse_args(argv)
     try:
-        return {"list": cmd_list, "check": cmd_check, "constants": cmd_constants, "report": cmd_report,
-                "reproduce": cmd_reproduce, "certify": cmd_certify}[ns.command](ns)
+        gc_threshold = threshold_from_env()
+    except ValueError as exc:
+        print(f"dpverify: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        with fewer_collections(gc_threshold):   # workers forked inside inherit the thresholds
+            return {"list": cmd_list, "check": cmd_check, "constants": cmd_constants, "report": cmd_report,
+                    "reproduce": cmd_reproduce, "certify": cmd_certify}[ns.command](ns)
     except (UsageError, DomainError, ClaimError, RegistryError) as exc:
         msg = exc.args[0] if exc.args else str(exc)
         print(f"dpverify: error: {msg}", file=sys.stderr)

@@ -28,6 +28,7 @@ reuses its ``Margin`` and is recorded as before.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import math
 import random
@@ -463,28 +464,40 @@ def _key(x, depth: int = 0):
     return None if out is _NO_KEY else out
 
 
-def _describe(x, depth):
-    import dataclasses
+_SCALARS = (bool, int, float, str, complex, np.generic)
 
+
+def _describe(x, depth):
     if depth > 8:
         return _NO_KEY
-    if x is None or isinstance(x, (bool, int, float, str, complex, np.generic)):
-        return (type(x).__name__, repr(x))
+    t = type(x)
+    if t is float or t is int or t is str or x is None or isinstance(x, _SCALARS):
+        return (t.__name__, repr(x))
+    if t is dict:
+        items = []
+        for k, v in x.items():
+            d = _describe(v, depth + 1)
+            if d is _NO_KEY or type(k) is not str and not isinstance(k, str):
+                return _NO_KEY
+            items.append((k, d))
+        return ("dict", tuple(items))
     if isinstance(x, (list, tuple)):
-        items = tuple(_describe(v, depth + 1) for v in x)
-        return _NO_KEY if any(v is _NO_KEY for v in items) else (type(x).__name__, items)
+        items = []
+        for v in x:
+            d = _describe(v, depth + 1)
+            if d is _NO_KEY:
+                return _NO_KEY
+            items.append(d)
+        return (t.__name__, tuple(items))
     if isinstance(x, dict):
-        items = tuple((k, _describe(v, depth + 1)) for k, v in x.items())
-        if any(v is _NO_KEY for _, v in items) or not all(isinstance(k, str) for k, _ in items):
-            return _NO_KEY
-        return ("dict", items)
+        return _describe(dict(x), depth) if all(isinstance(k, str) for k in x) else _NO_KEY
     if isinstance(x, np.ndarray):
         if x.dtype.hasobject:
             return _NO_KEY
         return ("ndarray", x.dtype.str, x.shape, x.tobytes())
-    if dataclasses.is_dataclass(x) and not isinstance(x, type) and type(x).__dataclass_params__.frozen:
+    if dataclasses.is_dataclass(x) and not isinstance(x, type) and t.__dataclass_params__.frozen:
         items = tuple((f.name, _describe(getattr(x, f.name), depth + 1)) for f in dataclasses.fields(x))
-        return _NO_KEY if any(v is _NO_KEY for _, v in items) else (type(x), items)
+        return _NO_KEY if any(v is _NO_KEY for _, v in items) else (t, items)
     return _NO_KEY
 
 

@@ -10,11 +10,19 @@ import sys
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
+import gc  # noqa: E402
+
 import numpy as np  # noqa: E402 - after the environment above
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
+from dpverify._gc import THRESHOLD  # noqa: E402
 from dpverify.sim import LeastSquares, LinearLoss, LogisticRegression, Quadratic  # noqa: E402
+
+# The suite's processes collect cycles as the command line does (dpverify._gc: CPython's generation-0
+# threshold of 700 spends ~5% of a check's CPU collecting); tests/engine/test_gc.py shows results do not
+# depend on it.
+gc.set_threshold(*THRESHOLD)
 
 # Every test checks for real: the verdict cache (dpverify.cache) is off in this process and in every
 # command line a test starts; tests/engine/test_cache.py turns it on in its own folders.

@@ -1,0 +1,88 @@
+"""The command line's garbage-collector thresholds against CPython's default, on ``dpverify check --all``.
+
+Usage::
+
+    python benchmarks/gc_threshold.py [--repeats 3] [--jobs 2] [-- CHECK ARGS...]
+
+Runs ``dpverify check --all --json --no-progress --jobs N`` (verdict cache off), taking turns:
+``DPVERIFY_GC_THRESHOLD=700,10,10`` (CPython's default) and the command line's own thresholds
+(``dpverify._gc.THRESHOLD``), ``--repeats`` times each. Prints each run's wall and CPU seconds and peak
+memory (the largest resident set of the command and its workers, from ``wait4``), the medians, their
+ratios (tuned over default) as ``key=value`` lines, and whether the two runs' JSON agree once timings
+are set aside.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from dpverify._gc import THRESHOLD  # noqa: E402
+
+
+def _med(values) -> float:
+    v = sorted(values)
+    return 0.5 * (v[(len(v) - 1) // 2] + v[len(v) // 2])
+
+
+def _without_timings(x):
+    if isinstance(x, dict):
+        return {k: _without_timings(v) for k, v in x.items() if k != "seconds"}
+    if isinstance(x, list):
+        return [_without_timings(v) for v in x]
+    return x
+
+
+def run(threshold: str, args: list[str], cwd: str) -> dict:
+    env = {**os.environ, "DPVERIFY_GC_THRESHOLD": threshold, "DPVERIFY_CACHE": "0", "PYTHONPATH": str(ROOT)}
+    with tempfile.TemporaryFile("w+") as out:
+        t0 = time.perf_counter()
+        p = subprocess.Popen([sys.executable, "-m", "dpverify", "check", *args], cwd=cwd, env=env, stdout=out,
+                             stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        if p.returncode not in (0, 1):
+            raise SystemExit(f"check with DPVERIFY_GC_THRESHOLD={threshold} failed ({p.returncode})")
+        out.seek(0)
+        data = json.load(out)
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024,
+            "json": _without_timings(data)}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("rest", nargs="*", help="check's arguments instead of --all (after --)")
+    ns = ap.parse_args(argv)
+    args = (ns.rest or ["--all"]) + ["--json", "--no-progress", "--jobs", str(ns.jobs)]
+    sides = {"default": "700,10,10", "tuned": ",".join(map(str, THRESHOLD))}
+    runs: dict[str, list] = {k: [] for k in sides}
+    with tempfile.TemporaryDirectory() as cwd:
+        for i in range(ns.repeats):
+            for name, threshold in sides.items():
+                r = run(threshold, args, cwd)
+                runs[name].append(r)
+                print(f"run {i + 1} {name:7s} (DPVERIFY_GC_THRESHOLD={threshold}): {r['wall']:.1f} s wall, "
+                      f"{r['cpu']:.1f} s CPU, {r['peak_mb']:.0f} MB peak", flush=True)
+    med = {k: {m: _med([r[m] for r in v]) for m in ("wall", "cpu", "peak_mb")} for k, v in runs.items()}
+    same = all(r["json"] == runs["default"][0]["json"] for v in runs.values() for r in v)
+    for k, m in med.items():
+        print(f"{k}_wall_s={m['wall']:.2f}\n{k}_cpu_s={m['cpu']:.2f}\n{k}_peak_mb={m['peak_mb']:.0f}")
+    for m in ("wall", "cpu", "peak_mb"):
+        print(f"tuned_over_default_{m}={med['tuned'][m] / med['default'][m]:.3f}")
+    print(f"same_json={same}")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
