@@ -75,3 +75,12 @@ def test_cli_page_is_the_parser_and_errata_page_is_the_readme_block(site):
     from dpverify.registry import all_claims
     violated = [c.id for c in all_claims() if c.expected == "violated"]
     assert violated and all(cid in errata for cid in violated), "the errata page misses violated claims"
+
+
+def test_every_environment_variable_the_engine_reads_is_in_the_cli_guide():
+    """A variable named in dpverify's source (``DPVERIFY_...``) has a row in docs/guide/cli.md."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    named = {m for f in (root / "dpverify").rglob("*.py") for m in re.findall(r"DPVERIFY_[A-Z_]+", f.read_text())}
+    guide = (root / "docs" / "guide" / "cli.md").read_text()
+    assert named, "no DPVERIFY_ variable found in the source: the pattern is wrong"
+    assert sorted(v for v in named if f"`{v}" not in guide) == []
