@@ -113,3 +113,52 @@ def test_constants_command(capsys):
     code, out, _ = run(capsys, "constants", "--json")
     rows = json.loads(out)
     assert {"claim", "name", "printed", "derived", "status"} <= set(rows[0])
+
+
+# ---------------------------------------------------------------- the default number of check processes
+def _meminfo(tmp_path, available_kb):
+    p = tmp_path / "meminfo"
+    p.write_text(f"MemTotal:       99999999 kB\nMemFree:          1000 kB\nMemAvailable:   {available_kb} kB\n")
+    return str(p)
+
+
+@pytest.mark.parametrize("cpus, available_mb, expected", [
+    (8, 100_000, 8),      # memory for all: one process per CPU
+    (8, 2 * 512, 2),      # memory for two
+    (8, 2 * 512 - 1, 1),  # not quite two
+    (8, 10, 1),           # never fewer than one
+    (1, 100_000, 1),
+])
+def test_default_jobs_is_the_cpus_the_memory_holds(monkeypatch, tmp_path, cpus, available_mb, expected):
+    from dpverify import cli
+
+    monkeypatch.setattr(cli.os, "sched_getaffinity", lambda pid: set(range(cpus)))
+    assert cli.MB_PER_JOB == 512
+    assert cli.default_jobs(_meminfo(tmp_path, available_mb * 1024)) == expected
+
+
+def test_default_jobs_without_meminfo_is_the_cpus(monkeypatch, tmp_path):
+    from dpverify import cli
+
+    monkeypatch.setattr(cli.os, "sched_getaffinity", lambda pid: set(range(6)))
+    assert cli.default_jobs(str(tmp_path / "missing")) == 6
+    (tmp_path / "odd").write_text("MemTotal: 1 kB\n")
+    assert cli.default_jobs(str(tmp_path / "odd")) == 6
+
+
+def test_check_without_jobs_uses_the_default_and_with_jobs_the_given(monkeypatch, capsys):
+    from dpverify import cli, distributed
+
+    seen = []
+
+    def fake_map(fn, tasks, *, workers, on_result, **kw):
+        seen.append(workers)
+        for i, t in enumerate(tasks):
+            on_result(i, fn(t))
+
+    monkeypatch.setattr(distributed, "process_map", fake_map)
+    monkeypatch.setattr(cli, "default_jobs", lambda: 3)
+    claims = ["dni/lemma-b.4", "dni/eq-25", "hdp/lemma-2", "erm/lemma-6"]
+    assert run(capsys, "check", *claims, "--no-progress")[0] == 0
+    assert run(capsys, "check", *claims, "--no-progress", "--jobs", "2")[0] == 0
+    assert seen == [3, 2]
