@@ -477,7 +477,7 @@ def _describe(x, depth):
         items = []
         for k, v in x.items():
             d = _describe(v, depth + 1)
-            if d is _NO_KEY or type(k) is not str and not isinstance(k, str):
+            if d is _NO_KEY or not isinstance(k, str):
                 return _NO_KEY
             items.append((k, d))
         return ("dict", tuple(items))
