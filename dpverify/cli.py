@@ -17,6 +17,7 @@ import sys
 from typing import Any
 
 from . import __version__
+from ._resources import MB_PER_JOB, default_jobs
 
 
 class UsageError(Exception):
@@ -211,8 +212,8 @@ def _check_options(ck):
     ck.add_argument("--confidence", type=_confidence, default=0.99,
                     help="one-sided confidence of Monte Carlo decisions (default 0.99)")
     ck.add_argument("--jobs", type=_positive_int("jobs"), default=None,
-                    help="worker processes (default: the CPUs this process may use, fewer where the available "
-                         f"memory holds fewer at {MB_PER_JOB} MB each)")
+                    help="worker processes (default: the CPUs this process may use, within a container's CPU "
+                         f"quota, fewer where the memory at hand holds fewer at {MB_PER_JOB} MB each)")
     ck.add_argument("--chunk", type=_positive_int("chunk"), default=65536,
                     help="Monte Carlo runs per chunk (memory bound; results do not depend on it)")
     ck.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -285,27 +286,6 @@ def cmd_list(ns) -> int:
     return 0
 
 
-#: memory set aside per check process by the default ``--jobs``: the largest resident set of one process of
-#: ``check --all`` was 440-466 MB (benchmarks/gc_threshold.py, peak over the command and its workers).
-MB_PER_JOB = 512
-
-
-def default_jobs(meminfo: str = "/proc/meminfo") -> int:
-    """The default number of check processes: the CPUs this process may run on, but no more than the
-    available memory (``MemAvailable`` of ``meminfo``, where the system has one) holds at
-    :data:`MB_PER_JOB` each; at least 1."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):    # not Linux
-        cpus = os.cpu_count() or 1
-    try:
-        with open(meminfo) as f:
-            kb = next(int(line.split()[1]) for line in f if line.startswith("MemAvailable:"))
-    except (OSError, StopIteration, ValueError, IndexError):
-        return max(1, cpus)
-    return max(1, min(cpus, kb // (1024 * MB_PER_JOB)))
-
-
 def _one_thread_per_process() -> None:
     """In each of several check processes the simulators use one worker thread (the processes
     already fill the cores; threads on top would only compete)."""
@@ -330,7 +310,7 @@ def _run_checks(claims, ns, at=None, done: dict | None = None) -> list:
     cfg_kw = dict(seed=ns.seed, runs=ns.runs, samples=ns.samples, confidence=ns.confidence,
                   at=at, chunk_runs=ns.chunk, prove_box=ns.prove_box, box_budget=ns.box_budget,
                   adversary=ns.adversary, deep_proofs=ns.deep_proofs)
-    jobs = ns.jobs or default_jobs()
+    jobs = ns.jobs or default_jobs()     # the CPUs and memory at hand (dpverify._resources)
     done = {} if done is None else done
     from tqdm import tqdm
 

@@ -116,36 +116,7 @@ def test_constants_command(capsys):
 
 
 # ---------------------------------------------------------------- the default number of check processes
-def _meminfo(tmp_path, available_kb):
-    p = tmp_path / "meminfo"
-    p.write_text(f"MemTotal:       99999999 kB\nMemFree:          1000 kB\nMemAvailable:   {available_kb} kB\n")
-    return str(p)
-
-
-@pytest.mark.parametrize("cpus, available_mb, expected", [
-    (8, 100_000, 8),      # memory for all: one process per CPU
-    (8, 2 * 512, 2),      # memory for two
-    (8, 2 * 512 - 1, 1),  # not quite two
-    (8, 10, 1),           # never fewer than one
-    (1, 100_000, 1),
-])
-def test_default_jobs_is_the_cpus_the_memory_holds(monkeypatch, tmp_path, cpus, available_mb, expected):
-    from dpverify import cli
-
-    monkeypatch.setattr(cli.os, "sched_getaffinity", lambda pid: set(range(cpus)))
-    assert cli.MB_PER_JOB == 512
-    assert cli.default_jobs(_meminfo(tmp_path, available_mb * 1024)) == expected
-
-
-def test_default_jobs_without_meminfo_is_the_cpus(monkeypatch, tmp_path):
-    from dpverify import cli
-
-    monkeypatch.setattr(cli.os, "sched_getaffinity", lambda pid: set(range(6)))
-    assert cli.default_jobs(str(tmp_path / "missing")) == 6
-    (tmp_path / "odd").write_text("MemTotal: 1 kB\n")
-    assert cli.default_jobs(str(tmp_path / "odd")) == 6
-
-
+# (dpverify._resources: tests/engine/test_resources.py)
 def test_check_without_jobs_uses_the_default_and_with_jobs_the_given(monkeypatch, capsys):
     from dpverify import cli, distributed
 

@@ -1,0 +1,82 @@
+"""dpverify._resources: the default number of check processes from the CPUs and memory at hand, on
+machines written as files (the affinity mask, /proc/meminfo, /proc/self/cgroup, cgroup v1 and v2)."""
+import os
+
+import pytest
+
+from dpverify import _resources as R
+
+MB = 2**20
+
+
+@pytest.fixture
+def machine(tmp_path, monkeypatch):
+    """``make(cpus, available_mb, cgroup_lines, files)`` -> the keyword arguments of default_jobs."""
+    def make(cpus=8, available_mb=100_000, cgroup="0::/\n", files=None):
+        monkeypatch.setattr(R.os, "sched_getaffinity", lambda pid: set(range(cpus)))
+        (tmp_path / "meminfo").write_text(
+            "MemTotal: 999999999 kB\n" + ("" if available_mb is None else f"MemAvailable: {available_mb * 1024} kB\n"))
+        (tmp_path / "cgroup").write_text(cgroup)
+        root = tmp_path / "fs"
+        for rel, text in (files or {}).items():
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text)
+        root.mkdir(exist_ok=True)
+        return dict(meminfo=str(tmp_path / "meminfo"), proc_cgroup=str(tmp_path / "cgroup"), root=str(root))
+    return make
+
+
+@pytest.mark.parametrize("cpus, available_mb, expected", [
+    (8, 100_000, 8),      # memory for all: one process per CPU
+    (8, 2 * 512, 2),      # memory for two
+    (8, 2 * 512 - 1, 1),  # not quite two
+    (8, 10, 1),           # never fewer than one
+    (1, 100_000, 1),
+    (6, None, 6),         # no MemAvailable: the CPUs
+])
+def test_the_cpus_the_memory_holds(machine, cpus, available_mb, expected):
+    assert R.MB_PER_JOB == 512
+    assert R.default_jobs(**machine(cpus=cpus, available_mb=available_mb)) == expected
+
+
+def test_cgroup_v2_quota_and_memory_limit_of_the_own_cgroup(machine):
+    kw = machine(cgroup="0::/box/a\n", files={"box/a/cpu.max": "150000 100000\n",
+                                               "box/a/memory.max": str(3 * 512 * MB),
+                                               "box/a/memory.current": str(512 * MB)})
+    assert R.usable_cpus(kw["proc_cgroup"], kw["root"]) == 2          # 1.5 CPUs, rounded up
+    assert R.default_jobs(**kw) == 2                                  # 1024 MB of headroom
+    kw = machine(cgroup="0::/\n", files={"cpu.max": "max 100000\n", "memory.max": "max\n"})
+    assert R.default_jobs(**kw) == 8                                  # "max": no limit
+
+
+def test_cgroup_v1_quota_and_memory_limit(machine):
+    kw = machine(cgroup="4:memory:/p/q\n2:cpu,cpuacct:/p/q\n",
+                 files={"cpu,cpuacct/p/q/cpu.cfs_quota_us": "300000", "cpu,cpuacct/p/q/cpu.cfs_period_us": "100000",
+                        "memory/p/q/memory.limit_in_bytes": str(3 * 512 * MB),
+                        "memory/p/q/memory.usage_in_bytes": str(512 * MB + 1)})
+    assert R.usable_cpus(kw["proc_cgroup"], kw["root"]) == 3
+    assert R.default_jobs(**kw) == 1                                  # 2 x 512 MB less a byte: 1
+    kw = machine(cgroup="4:memory:/\n", files={"cpu/cpu.cfs_quota_us": "-1", "cpu/cpu.cfs_period_us": "100000",
+                                               "memory/memory.limit_in_bytes": "9223372036854771712"})
+    assert R.default_jobs(**kw) == 8                                  # v1's "no limit" values
+
+
+def test_unreadable_or_garbled_files_impose_no_limit(machine):
+    kw = machine(cgroup="garbage\n0::/x\n", files={"x/cpu.max": "lots\n", "x/memory.max": "12abc",
+                                                   "x/memory.current": "?"})
+    assert R.default_jobs(**kw) == 8
+    kw = machine(available_mb=100_000)
+    kw["proc_cgroup"] = kw["root"] = os.path.join(kw["root"], "missing")
+    assert R.default_jobs(**kw) == 8
+
+
+def test_the_tightest_of_system_memory_and_cgroup_headroom_wins(machine):
+    kw = machine(available_mb=1024, files={"memory.max": str(100 * 512 * MB), "memory.current": "0"})
+    assert R.default_jobs(**kw) == 2
+    kw = machine(available_mb=100_000, files={"memory.max": str(512 * MB), "memory.current": str(600 * MB)})
+    assert R.default_jobs(**kw) == 1                                  # over its limit: still one
+
+
+def test_this_machine_gets_at_least_one_and_at_most_its_cpus():
+    n = R.default_jobs()
+    assert 1 <= n <= (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count())
