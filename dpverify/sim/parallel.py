@@ -17,7 +17,8 @@ Number of workers
 2. else the environment variable ``DPVERIFY_WORKERS`` (a positive integer), read
    when the default is first needed and whenever it changes;
 3. else the number of CPUs this process may run on
-   (``os.sched_getaffinity``, else ``os.cpu_count()``).
+   (``os.sched_getaffinity``, else ``os.cpu_count()``), within a container's CPU
+   quota (:func:`dpverify._resources.usable_cpus`).
 
 A program that already runs simulations in several processes (e.g. one claim
 per process) should ask for ``set_workers(1)`` (or ``DPVERIFY_WORKERS=1``) in
@@ -44,10 +45,9 @@ _WORKERS: int | None = None
 
 
 def _cpu_count() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # pragma: no cover - non-Linux
-        return max(1, os.cpu_count() or 1)
+    from .._resources import usable_cpus
+
+    return usable_cpus()
 
 
 def set_workers(n: int | None) -> None:

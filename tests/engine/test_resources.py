@@ -80,3 +80,12 @@ def test_the_tightest_of_system_memory_and_cgroup_headroom_wins(machine):
 def test_this_machine_gets_at_least_one_and_at_most_its_cpus():
     n = R.default_jobs()
     assert 1 <= n <= (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count())
+
+
+def test_the_simulators_default_threads_are_the_usable_cpus(monkeypatch):
+    from dpverify.sim import parallel
+
+    monkeypatch.delenv("DPVERIFY_WORKERS", raising=False)
+    monkeypatch.setattr(parallel, "_WORKERS", None)
+    monkeypatch.setattr(R, "usable_cpus", lambda *a, **k: 3)
+    assert parallel.get_workers() == 3
