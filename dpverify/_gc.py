@@ -8,7 +8,7 @@ heap SymPy keeps, and 2.3 % under :data:`THRESHOLD` (``benchmarks/gc_threshold.p
 Nothing a check computes depends on when cycles are collected: no result reads a weak reference or a
 finalizer (``tests/engine/test_gc.py`` checks verdicts are identical, number for number, either way).
 
-``DPVERIFY_GC_THRESHOLD`` overrides them: three non-negative integers as ``gc.set_threshold`` takes them,
+``DPVERIFY_GC_THRESHOLD`` overrides them: one to three integers as ``gc.set_threshold`` takes them (0 to 2**31 - 1),
 e.g. ``700,10,10`` (CPython's default, for an A/B run) or ``0`` (no automatic collection).
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ THRESHOLD = (50_000, 20, 20)
 def threshold_from_env(environ=os.environ) -> tuple[int, ...]:
     """The thresholds to use: ``DPVERIFY_GC_THRESHOLD`` when set, else :data:`THRESHOLD`.
 
-    Raises ValueError naming the variable and its value when it is not one to three non-negative integers.
+    Raises ValueError naming the variable and its value when it is not one to three integers from 0 to 2**31 - 1.
     """
     raw = environ.get("DPVERIFY_GC_THRESHOLD")
     if raw is None or not raw.strip():
@@ -35,9 +35,9 @@ def threshold_from_env(environ=os.environ) -> tuple[int, ...]:
         values = tuple(int(p) for p in raw.split(","))
     except ValueError:
         values = ()
-    if not 1 <= len(values) <= 3 or any(v < 0 for v in values):
-        raise ValueError(f"DPVERIFY_GC_THRESHOLD must be one to three non-negative integers separated by "
-                         f"commas (e.g. 700,10,10), got {raw!r}")
+    if not 1 <= len(values) <= 3 or any(not 0 <= v < 2**31 for v in values):
+        raise ValueError(f"DPVERIFY_GC_THRESHOLD must be one to three integers from 0 to 2147483647 separated "
+                         f"by commas (e.g. 700,10,10), got {raw!r}")
     return values
 
 

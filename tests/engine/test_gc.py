@@ -37,7 +37,7 @@ def test_threshold_from_env_reads_the_variable(raw, expected):
     assert threshold_from_env(env) == expected
 
 
-@pytest.mark.parametrize("raw", ["fast", "1,2,3,4", "-1", "700,,10", "1.5"])
+@pytest.mark.parametrize("raw", ["fast", "1,2,3,4", "-1", "700,,10", "1.5", "2147483648", "700,99999999999"])
 def test_malformed_threshold_is_refused_naming_the_variable_and_value(raw):
     with pytest.raises(ValueError, match=rf"DPVERIFY_GC_THRESHOLD .*{raw!r}".replace("(", r"\(")):
         threshold_from_env({"DPVERIFY_GC_THRESHOLD": raw})
