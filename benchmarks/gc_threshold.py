@@ -56,6 +56,7 @@ def timed(phase, info):
     else:
         total[0] += time.perf_counter() - began[0]
 gc.callbacks.append(timed)
+os.register_at_fork(after_in_child=lambda: total.__setitem__(0, 0.0))   # a worker counts its own
 out = sys.argv[1]
 def dump():
     with open(os.path.join(out, str(os.getpid())), "w") as f:
@@ -90,7 +91,7 @@ def run(threshold: str, args: list[str], cwd: str) -> dict:
         out.seek(0)
         data = json.load(out)
         gc_s = sum(float(Path(gcdir, f).read_text()) for f in os.listdir(gcdir))
-    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024,
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024,  # KiB on Linux
             "gc": gc_s, "json": _without_timings(data)}
 
 

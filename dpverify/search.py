@@ -468,29 +468,23 @@ _SCALARS = (bool, int, float, str, complex, np.generic)
 
 
 def _describe(x, depth):
+    """:func:`_key`'s description (``_NO_KEY`` where there is none). Loops rather than generators, and
+    the common types tested first; every item is described before any is judged, as before, so that the
+    same inputs give the same keys (and raise the same errors)."""
     if depth > 8:
         return _NO_KEY
     t = type(x)
     if t is float or t is int or t is str or x is None or isinstance(x, _SCALARS):
         return (t.__name__, repr(x))
-    if t is dict:
-        items = []
-        for k, v in x.items():
-            d = _describe(v, depth + 1)
-            if d is _NO_KEY or not isinstance(k, str):
-                return _NO_KEY
-            items.append((k, d))
-        return ("dict", tuple(items))
     if isinstance(x, (list, tuple)):
-        items = []
-        for v in x:
-            d = _describe(v, depth + 1)
-            if d is _NO_KEY:
-                return _NO_KEY
-            items.append(d)
-        return (t.__name__, tuple(items))
+        items = tuple([_describe(v, depth + 1) for v in x])
+        return _NO_KEY if _NO_KEY in items else (t.__name__, items)
     if isinstance(x, dict):
-        return _describe(dict(x), depth) if all(isinstance(k, str) for k in x) else _NO_KEY
+        items = tuple([(k, _describe(v, depth + 1)) for k, v in x.items()])
+        for k, v in items:
+            if v is _NO_KEY or not isinstance(k, str):
+                return _NO_KEY
+        return ("dict", items)
     if isinstance(x, np.ndarray):
         if x.dtype.hasobject:
             return _NO_KEY

@@ -19,7 +19,7 @@ momentum    momentum_pgd (bias-corrected momentum) and its exact quadratic momen
 heavy_ball  heavy_ball_pgd (Polyak's heavy-ball momentum) and its exact quadratic moments
 sgd         psgd (noisy mini-batch SGD), minibatch_grad, sampling_noise_moments
 
-Every Monte Carlo simulator takes ``workers`` (default: all CPUs) and
+Every Monte Carlo simulator takes ``workers`` (default: all CPUs, within a CPU quota) and
 ``chunk_runs``; neither changes any result for a given seed.  How many steps a
 privacy budget allows is decided outside the simulator
 (:func:`dpverify.privacy.steps.steps_within_budget`).

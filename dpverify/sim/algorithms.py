@@ -224,7 +224,7 @@ def pgd(problem: Problem, theta1: object, etas: object, noise_stds: object, runs
         ``False`` forces the NumPy generic path.
     workers : int, optional
         Worker threads (default: :func:`~dpverify.sim.parallel.get_workers`,
-        i.e. all CPUs unless set otherwise).  Does not change any result.
+        i.e. all CPUs, within a CPU quota, unless set otherwise).  Does not change any result.
 
     Returns
     -------

@@ -57,7 +57,7 @@ def set_workers(n: int | None) -> None:
     ----------
     n : int or None
         A positive integer, or ``None`` to return to the default
-        (``DPVERIFY_WORKERS``, else all CPUs of the process).
+        (``DPVERIFY_WORKERS``, else all CPUs of the process, within a container's CPU quota).
     """
     global _WORKERS
     _WORKERS = None if n is None else check_int("workers", n)

@@ -80,3 +80,17 @@ def test_results_do_not_depend_on_when_cycles_are_collected():
     default, tuned, never = _json("700,10,10"), _json(",".join(map(str, THRESHOLD))), _json("0")
     assert [v["id"] for v in default] == CLAIMS
     assert default == tuned == never
+
+
+def _thresholds_here(_):
+    return gc.get_threshold()
+
+
+def test_forked_check_workers_inherit_the_thresholds(restore_gc):
+    """The command's worker processes (dpverify.distributed.process_map, forked) collect as the command does."""
+    from dpverify.distributed import process_map
+
+    gc.set_threshold(700, 10, 10)
+    with fewer_collections((4321, 3, 2)):
+        assert process_map(_thresholds_here, [0, 1, 2], workers=2) == [(4321, 3, 2)] * 3
+    assert process_map(_thresholds_here, [0], workers=1) == [(700, 10, 10)]

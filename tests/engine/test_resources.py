@@ -11,18 +11,24 @@ MB = 2**20
 
 @pytest.fixture
 def machine(tmp_path, monkeypatch):
-    """``make(cpus, available_mb, cgroup_lines, files)`` -> the keyword arguments of default_jobs."""
+    """``make(cpus, available_mb, cgroup_lines, files)`` -> the keyword arguments of default_jobs, each
+    call a machine of its own (a fresh folder: the CPU quota is read once per folder and process)."""
+    calls = []
+
     def make(cpus=8, available_mb=100_000, cgroup="0::/\n", files=None):
+        calls.append(None)
+        base = tmp_path / f"machine{len(calls)}"
+        base.mkdir()
         monkeypatch.setattr(R.os, "sched_getaffinity", lambda pid: set(range(cpus)))
-        (tmp_path / "meminfo").write_text(
+        (base / "meminfo").write_text(
             "MemTotal: 999999999 kB\n" + ("" if available_mb is None else f"MemAvailable: {available_mb * 1024} kB\n"))
-        (tmp_path / "cgroup").write_text(cgroup)
-        root = tmp_path / "fs"
+        (base / "cgroup").write_text(cgroup)
+        root = base / "fs"
         for rel, text in (files or {}).items():
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
             (root / rel).write_text(text)
         root.mkdir(exist_ok=True)
-        return dict(meminfo=str(tmp_path / "meminfo"), proc_cgroup=str(tmp_path / "cgroup"), root=str(root))
+        return dict(meminfo=str(base / "meminfo"), proc_cgroup=str(base / "cgroup"), root=str(root))
     return make
 
 
@@ -65,6 +71,11 @@ def test_unreadable_or_garbled_files_impose_no_limit(machine):
     kw = machine(cgroup="garbage\n0::/x\n", files={"x/cpu.max": "lots\n", "x/memory.max": "12abc",
                                                    "x/memory.current": "?"})
     assert R.default_jobs(**kw) == 8
+    for quota in ("9" * 400 + " 1", "-100000 100000", "100000 -100000", "100000 0"):   # overflow, negatives, zero
+        kw = machine(cgroup="0::/x\n", files={"x/cpu.max": quota})
+        assert R.default_jobs(**kw) == 8, quota
+    kw = machine(cgroup="0::/a\x00b\n")                     # a NUL in the path: unreadable, no limit
+    assert R.default_jobs(**kw) == 8
     kw = machine(available_mb=100_000)
     kw["proc_cgroup"] = kw["root"] = os.path.join(kw["root"], "missing")
     assert R.default_jobs(**kw) == 8
@@ -89,3 +100,34 @@ def test_the_simulators_default_threads_are_the_usable_cpus(monkeypatch):
     monkeypatch.setattr(parallel, "_WORKERS", None)
     monkeypatch.setattr(R, "usable_cpus", lambda *a, **k: 3)
     assert parallel.get_workers() == 3
+
+
+def test_a_limit_on_a_parent_cgroup_counts(machine):
+    kw = machine(cgroup="0::/limited.slice/job.scope\n",
+                 files={"limited.slice/job.scope/cpu.max": "max 100000", "limited.slice/job.scope/memory.max": "max",
+                        "limited.slice/cpu.max": "200000 100000", "limited.slice/memory.max": str(3 * 512 * MB)})
+    assert R.usable_cpus(kw["proc_cgroup"], kw["root"]) == 2
+    assert R.default_jobs(**kw) == 2
+    kw = machine(cgroup="4:memory:/docker/abc\n",
+                 files={"memory/docker/memory.limit_in_bytes": str(512 * MB)})
+    assert R.default_jobs(**kw) == 1
+
+
+def test_reclaimable_file_cache_is_not_counted_as_used(machine):
+    kw = machine(cgroup="0::/c\n", files={"c/memory.max": str(16 * 512 * MB), "c/memory.current": str(15 * 512 * MB),
+                                          "c/memory.stat": f"anon 1\ninactive_file {13 * 512 * MB}\nactive_file 5\n"})
+    assert R.default_jobs(**kw) == 8                                  # 14 x 512 MB free once the cache is counted
+    kw = machine(cgroup="4:memory:/c\n", files={"memory/c/memory.limit_in_bytes": str(4 * 512 * MB),
+                                                "memory/c/memory.usage_in_bytes": str(4 * 512 * MB),
+                                                "memory/c/memory.stat": f"total_inactive_file {3 * 512 * MB}\n"})
+    assert R.default_jobs(**kw) == 3
+    kw = machine(cgroup="0::/c\n", files={"c/memory.max": str(4 * 512 * MB), "c/memory.current": str(4 * 512 * MB)})
+    assert R.default_jobs(**kw) == 1                                  # without memory.stat: all of it is used
+
+
+def test_paths_that_leave_the_cgroup_mount_are_ignored(machine, tmp_path):
+    (tmp_path / "evil").mkdir()
+    (tmp_path / "evil" / "cpu.max").write_text("100000 100000")
+    kw = machine(cgroup="0::/../../evil\n")     # root is tmp_path/machine1/fs
+    assert R.usable_cpus(kw["proc_cgroup"], kw["root"]) == 8
+    assert all(d.startswith(kw["root"]) for d in R.cgroup_dirs("cpu", kw["proc_cgroup"], kw["root"]))
