@@ -4,13 +4,13 @@ Usage::
 
     python benchmarks/gc_threshold.py [--repeats 3] [--jobs 2] [-- CHECK ARGS...]
 
-Runs ``dpverify check --all --json --no-progress --jobs N`` (verdict cache off), taking turns:
+Runs ``dpverify check --all --json --no-timing --no-progress --jobs N`` (verdict cache off), taking turns:
 ``DPVERIFY_GC_THRESHOLD=700,10,10`` (CPython's default) and the command line's own thresholds
 (``dpverify._gc.THRESHOLD``), ``--repeats`` times each. Prints each run's wall and CPU seconds, peak
 memory (the largest resident set of the command and its workers, from ``wait4``) and the seconds the
 collector itself took (``gc.callbacks``, timed from each collection's start to its stop in the command
 and in each worker, summed), the medians, their ratios (tuned over default) as ``key=value`` lines, and
-whether the runs' JSON agree once timings are set aside.
+whether the runs' JSON agree.
 
 On a shared machine whose speed drifts by several percent between runs, the collector's own seconds
 are the figure to quote: the wall-clock saving is of the same size as the drift.
@@ -26,23 +26,12 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from dpverify._gc import THRESHOLD  # noqa: E402
-
-
-def _med(values) -> float:
-    v = sorted(values)
-    return 0.5 * (v[(len(v) - 1) // 2] + v[len(v) // 2])
-
-
-def _without_timings(x):
-    if isinstance(x, dict):
-        return {k: _without_timings(v) for k, v in x.items() if k != "seconds"}
-    if isinstance(x, list):
-        return [_without_timings(v) for v in x]
-    return x
 
 
 # The command, with the collector's time recorded: each process (the command, each forked worker) writes
@@ -92,7 +81,7 @@ def run(threshold: str, args: list[str], cwd: str) -> dict:
         data = json.load(out)
         gc_s = sum(float(Path(gcdir, f).read_text()) for f in os.listdir(gcdir))
     return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024,  # KiB on Linux
-            "gc": gc_s, "json": _without_timings(data)}
+            "gc": gc_s, "json": data}
 
 
 def main(argv=None) -> int:
@@ -101,7 +90,7 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("rest", nargs="*", help="check's arguments instead of --all (after --)")
     ns = ap.parse_args(argv)
-    args = (ns.rest or ["--all"]) + ["--json", "--no-progress", "--jobs", str(ns.jobs)]
+    args = (ns.rest or ["--all"]) + ["--json", "--no-timing", "--no-progress", "--jobs", str(ns.jobs)]
     sides = {"default": "700,10,10", "tuned": ",".join(map(str, THRESHOLD))}
     runs: dict[str, list] = {k: [] for k in sides}
     with tempfile.TemporaryDirectory() as cwd:
@@ -111,7 +100,7 @@ def main(argv=None) -> int:
                 runs[name].append(r)
                 print(f"run {i + 1} {name:7s} (DPVERIFY_GC_THRESHOLD={threshold}): {r['wall']:.1f} s wall, "
                       f"{r['cpu']:.1f} s CPU, {r['peak_mb']:.0f} MB peak, {r['gc']:.2f} s collecting", flush=True)
-    med = {k: {m: _med([r[m] for r in v]) for m in ("wall", "cpu", "peak_mb", "gc")} for k, v in runs.items()}
+    med = {k: {m: float(np.median([r[m] for r in v])) for m in ("wall", "cpu", "peak_mb", "gc")} for k, v in runs.items()}
     same = all(r["json"] == runs["default"][0]["json"] for v in runs.values() for r in v)
     for k, m in med.items():
         print(f"{k}_wall_s={m['wall']:.2f}\n{k}_cpu_s={m['cpu']:.2f}\n{k}_peak_mb={m['peak_mb']:.0f}\n"
