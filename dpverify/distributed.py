@@ -185,7 +185,14 @@ def _round(fn, tasks, indices, workers, initializer, initargs, collect) -> list[
     except BaseException:                    # Ctrl-C or an error of ours: end the workers, now
         for p in list(getattr(ex, "_processes", {}).values()):
             p.terminate()
+        manager = getattr(ex, "_executor_manager_thread", None)
         ex.shutdown(wait=False, cancel_futures=True)
+        # shutdown(wait=False) forgets the manager thread, so the shutdown below would not join it; one
+        # still running at interpreter exit races with concurrent.futures' exit handler, which writes to
+        # the wake-up pipe the thread closes (CPython gh-125451: "OSError: [Errno 9] Bad file descriptor"
+        # after `dpverify: interrupted`). Its workers are ended, so it finishes at once.
+        if manager is not None:
+            manager.join(timeout=30)
         raise
     finally:
         ex.shutdown(wait=True, cancel_futures=True)

@@ -415,3 +415,28 @@ def test_pytest_replay_names_the_module_and_node_ids_select_one_claim(tmp_path):
     one = subprocess.run([*base, f"{path}::mine/b"], capture_output=True, text=True, cwd=tmp_path, env=env,
                          timeout=600)
     assert "1 passed" in one.stdout and "failed" not in one.stdout, one.stdout[-3000:]
+
+
+def _pause(x):
+    import time
+
+    time.sleep(x)
+    return x
+
+
+def test_an_interrupted_pool_leaves_no_manager_thread_running():
+    """Ctrl-C while process_map waits: its workers are ended and the executor's manager thread has finished
+    when the KeyboardInterrupt reaches the caller. A manager thread still running at interpreter exit races
+    with concurrent.futures' exit handler, which then writes to a pipe the thread has just closed
+    (CPython gh-125451, in 3.11: "OSError: [Errno 9] Bad file descriptor" printed after `dpverify: interrupted`)."""
+    import threading
+
+    from dpverify.distributed import process_map
+
+    def interrupt(i, result):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        process_map(_pause, [0.0, 0.5, 0.5, 0.5], workers=2, on_result=interrupt)
+    running = [t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread" and t.is_alive()]
+    assert running == []
