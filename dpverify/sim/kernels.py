@@ -332,12 +332,32 @@ if numba is not None:
                     return x, a, b, c, k
             r0, a, b, c, k = _next(a, b, c, k)
 
-    @_inline
+    # The draw loops below are compiled as functions of their own, never inlined into a kernel: LLVM
+    # does not inline a function that calls itself, hence the self-call on a branch never taken (numba
+    # has no ``noinline``).  Inlined into a large kernel, the loop lost registers to the kernel around
+    # it and reloaded its pointers on every draw; on its own it keeps the generator state, the buffer
+    # and the scale in registers, as the fill limit's loop does.  The kernels calling them run 5-7 %
+    # faster (A/B, one thread, CPU), with the same draws in the same order.
+    @_jit
     def _fill_scaled(buf, m, scale, a, b, c, k):
         """``buf[:m]`` = ``scale`` times standard normals (``scale = 1`` is exact: ``z * 1.0 == z``)."""
+        if m < 0:                              # never: keeps the loop out of its callers (above)
+            return _fill_scaled(buf, -m, scale, a, b, c, k)
         for j in range(m):
             z, a, b, c, k = _normal(a, b, c, k)
             buf[j] = z * scale
+        return a, b, c, k
+
+    @_jit
+    def _fill_rows_scaled(buf, rows, D, levels, a, b, c, k):
+        """``buf[r D + d]`` = ``levels[r]`` times a standard normal, ``r < rows``, ``d < D`` (row-major)."""
+        if rows < 0:                           # never: keeps the loop out of its callers (above)
+            return _fill_rows_scaled(buf, -rows, D, levels, a, b, c, k)
+        for r in range(rows):
+            sv = levels[r]
+            for d in range(D):
+                z, a, b, c, k = _normal(a, b, c, k)
+                buf[r * D + d] = z * sv
         return a, b, c, k
 
     @_inline
@@ -1197,12 +1217,8 @@ if numba is not None:
                 seg = th[j0:j0 + m]
                 gs = g[j0:j0 + m]
                 srs = sr[j0 // D:j0 // D + nr]
-                if proportional:
-                    for rr in range(nr):        # each row's normals times its noise level, as drawn
-                        sv = srs[rr]
-                        for d in range(D):
-                            z, a, b, cc, k = _normal(a, b, cc, k)
-                            buf[rr * D + d] = z * sv
+                if proportional:                # each row's normals times its noise level, as drawn
+                    a, b, cc, k = _fill_rows_scaled(buf, nr, D, srs, a, b, cc, k)
                 else:
                     a, b, cc, k = _fill_scaled(buf, m, s, a, b, cc, k)
                 for j in range(m):
