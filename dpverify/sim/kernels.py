@@ -75,7 +75,10 @@ coordinate; a block's state stays in cache for all ``T`` steps.  The hot loop
 over one block's steps lives in its own ``@njit`` function (e.g.
 ``_quadratic_delta_block``) taking and returning the generator state, so that
 LLVM optimises it in isolation (measurably faster than inlining it into the
-loop over blocks).
+loop over blocks).  For the same reason a buffer of normals is drawn by
+``_fill_scaled`` (``_fill_rows_scaled`` with a level per row), which is kept out
+of line in every kernel (see the comment above it): draw with it rather than
+with a loop of ``_normal`` calls inside a large kernel.
 
 Adding an algorithm
 -------------------
