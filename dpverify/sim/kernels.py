@@ -207,9 +207,14 @@ _SOURCE_KEY: str | None = None
 
 def _source_key() -> str:
     """A name for the compiled kernels made of what they are compiled from: the SHA-256 of this
-    module's source and of :mod:`.rng`'s (whose ``BLOCK`` the kernels freeze as a constant), and the
-    numba and NumPy versions.  Two checkouts with the same sources share one compiled copy; a change
-    to either file, or another numba or NumPy, compiles afresh."""
+    module's source and of :mod:`.rng`'s (whose ``BLOCK`` the kernels freeze as a constant), the
+    numba and NumPy versions, and this module's import name.  Two checkouts with the same sources
+    share one compiled copy; a change to either file, or another numba or NumPy, compiles afresh.
+
+    The import name is part of it because numba's cached code names the module whose globals it
+    uses and imports it by that name when loaded: a copy of the package imported under another
+    name (vendored, or copied for an A/B timing) would otherwise load the other's kernels and fail
+    with ``ModuleNotFoundError``, or silently run the other copy's module."""
     global _SOURCE_KEY
     if _SOURCE_KEY is None:
         import hashlib
@@ -219,7 +224,7 @@ def _source_key() -> str:
         for name in ("kernels.py", "rng.py"):
             with open(os.path.join(here, name), "rb") as f:
                 h.update(f.read())
-        h.update(f"numba {numba.__version__} numpy {np.__version__}".encode())
+        h.update(f"numba {numba.__version__} numpy {np.__version__} module {__name__}".encode())
         _SOURCE_KEY = "kernels_" + h.hexdigest()[:40]
     return _SOURCE_KEY
 

@@ -88,3 +88,24 @@ def test_the_folder_name_is_the_sources_content_key():
     out = np.empty((1, 16))
     kernels.fill_normal(_block_states(11, 0, 1), out)
     assert np.array_equal(out[0], block_rng(11, 0).standard_normal(16))
+
+
+def test_a_copy_imported_under_another_name_compiles_its_own_kernels(tmp_path):
+    """numba's cached code imports the module whose globals it uses by name when it is loaded, so the
+    key names the module too: without that, ``dpverify`` loaded the kernels a copy imported as
+    ``dpcopy`` had compiled with the same sources, and failed with ``ModuleNotFoundError: dpcopy``
+    (found when an A/B timing of two copies left such kernels in the user's cache)."""
+    cache = tmp_path / "numba-cache"
+    renamed = tmp_path / "renamed"
+    shutil.copytree(PACKAGE, renamed / "dpcopy", ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "PYTHONPATH": str(renamed), "DPVERIFY_NUMBA_CACHE": str(cache), "NUMBA_DEBUG_CACHE": "1"}
+    env.pop("NUMBA_CACHE_DIR", None)
+    out = subprocess.run([sys.executable, "-c", PROGRAM.replace("dpverify", "dpcopy")], env=env, cwd=renamed,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert _fill_lines(out.stdout, "data saved to"), out.stdout
+    original = _run(_copy(tmp_path / "checkout"), cache)       # the same sources, imported as dpverify
+    assert _fill_lines(original, "data saved to"), original
+    assert not _fill_lines(original, "data loaded from"), original
+    assert len([p for p in cache.iterdir() if p.is_dir()]) == 2
+    assert out.stdout.split("VALUES")[1].split()[0] == original.split("VALUES")[1].split()[0]
