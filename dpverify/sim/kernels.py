@@ -345,8 +345,9 @@ if numba is not None:
     # has no ``noinline``).  Inlined into a large kernel, the loop lost registers to the kernel around
     # it and reloaded its pointers on every draw; on its own it keeps the generator state, the buffer
     # and the scale in registers, as the fill limit's loop does.  The kernels calling them run 5-7 %
-    # faster (A/B, one thread, CPU), with the same draws in the same order.
-    @_jit
+    # faster (A/B, one thread, CPU), with the same draws in the same order.  They allocate nothing, so
+    # they are compiled without reference counting, like the kernels' block loops.
+    @_borrow
     def _fill_scaled(buf, m, scale, a, b, c, k):
         """``buf[:m]`` = ``scale`` times standard normals (``scale = 1`` is exact: ``z * 1.0 == z``)."""
         if m < 0:                              # never: keeps the loop out of its callers (above)
@@ -356,7 +357,7 @@ if numba is not None:
             buf[j] = z * scale
         return a, b, c, k
 
-    @_jit
+    @_borrow
     def _fill_rows_scaled(buf, rows, D, levels, a, b, c, k):
         """``buf[r D + d]`` = ``levels[r]`` times a standard normal, ``r < rows``, ``d < D`` (row-major)."""
         if rows < 0:                           # never: keeps the loop out of its callers (above)
