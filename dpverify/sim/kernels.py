@@ -24,7 +24,13 @@ mini-batch indices the same bounded-integer rejection method as NumPy's
 draw, low half first).  So a kernel sees exactly the values NumPy would draw
 from the same generator, in the same order: step ``t``, then run, then
 coordinate (``(rows, D)`` per step and block, as the NumPy paths draw them).
-:func:`self_check` verifies this at first use; if it ever fails (e.g. a
+The block states themselves (``SeedSequence`` -> ``SFC64``) are computed here
+too, for every block of a task in one call (:func:`sfc64_block_states`), and so
+are step-decay's output indices, drawn by NumPy from a ``PCG64`` stream per block
+(:func:`pcg64_block_integers`: the 128-bit LCG in 64-bit halves): in Python each
+generator cost 9-19 us (with its ``Generator.integers`` calls, 36 us a block of
+step-decay's output indices), a tenth of what the kernels spend on a block's draws.
+:func:`self_check` verifies all this at first use; if it ever fails (e.g. a
 NumPy release changes its algorithms) the fused path is switched off with a
 warning and the NumPy paths run.
 
@@ -142,7 +148,7 @@ def chunk_width(dim: int) -> int:
 
 try:  # pragma: no cover - exercised by the environment, not by a test branch
     import numba
-    from numba import int64, uint64
+    from numba import int64, uint32, uint64
     from numba.np.random._constants import (fi_double, ki_double, wi_double, ziggurat_nor_inv_r,
                                             ziggurat_nor_r)
 except Exception:  # noqa: BLE001 - any failure means: no fused path
@@ -200,6 +206,20 @@ def _cache_dir() -> str:
     base = os.environ.get("XDG_CACHE_HOME", "").strip() or os.path.join(
         os.path.expanduser("~"), ".cache")
     return os.path.join(base, "dpverify", "numba")
+
+
+def seed_entropy(seed: int) -> np.ndarray:
+    """The 32-bit words ``SeedSequence(seed, spawn_key=...)`` mixes first: the non-negative integer
+    *seed*'s words, lowest first (``[0]`` for 0), padded with zeros to the pool size of 4 (NumPy pads
+    them so when there is a spawn key).  The argument of :func:`sfc64_block_states` and
+    :func:`pcg64_block_integers`."""
+    n = int(seed)
+    words = [0] if n == 0 else []
+    while n > 0:
+        words.append(n & 0xFFFFFFFF)
+        n >>= 32
+    words += [0] * (4 - len(words))
+    return np.array(words, dtype=np.uint32)
 
 
 _SOURCE_KEY: str | None = None
@@ -403,6 +423,159 @@ if numba is not None:
                 m = u * excl
                 left = m & _MASK32
         return int64(m >> uint64(32)), a, b, c, k, has, buf
+
+    # -- seeding: SeedSequence, and the SFC64 and PCG64 states it seeds ------------
+    # The simulators' generators are NumPy's, seeded by ``SeedSequence(seed, spawn_key=key)``: built in
+    # Python, that costs 9-19 us a generator (a block's noise stream, its index stream, step-decay's
+    # output indices), and the GIL is handed over around each call.  The functions here compute the same
+    # states from the seed's 32-bit words, for every block of a task in one call; :func:`self_check`
+    # compares them with NumPy's before any is used.  Only single-word spawn-key entries (block and
+    # child indices below 2**32) are handled here; the callers fall back to NumPy beyond.
+    _SS_INIT_A = uint32(0x43B0D7E5)
+    _SS_MULT_A = uint32(0x931E8875)
+    _SS_INIT_B = uint32(0x8B51F9DD)
+    _SS_MULT_B = uint32(0x58F38DED)
+    _SS_MIX_L = uint32(0xCA01F9DD)
+    _SS_MIX_R = uint32(0x4973F715)
+    _SS_POOL = 4
+
+    @_inline
+    def _ss_hash(value, h):
+        """One step of SeedSequence's hash: ``(hashed value, next hash constant)`` (32-bit words)."""
+        value = uint32(value ^ h)
+        h = uint32(h * _SS_MULT_A)
+        value = uint32(value * h)
+        return uint32(value ^ (value >> uint32(16))), h
+
+    @_inline
+    def _ss_mix(x, y):
+        r = uint32(uint32(_SS_MIX_L * x) - uint32(_SS_MIX_R * y))
+        return uint32(r ^ (r >> uint32(16)))
+
+    @_inline
+    def _ss_words(entropy, key, nkey, pool, out64, n64):
+        """``out64[:n64]`` = ``SeedSequence(entropy, spawn_key=key[:nkey]).generate_state(n64, uint64)``,
+        ``entropy`` the seed's 32-bit words already padded with zeros to the pool size (as NumPy pads
+        them when there is a spawn key); ``pool`` a scratch array of 4 words."""
+        ne = entropy.shape[0]
+        n = ne + nkey
+        h = _SS_INIT_A
+        for i in range(_SS_POOL):           # the entropy words into the pool, hashed in order
+            w = entropy[i] if i < ne else (key[i - ne] if i < n else uint32(0))
+            pool[i], h = _ss_hash(w, h)
+        for i_src in range(_SS_POOL):       # every pool word into every other
+            for i_dst in range(_SS_POOL):
+                if i_src != i_dst:
+                    hv, h = _ss_hash(pool[i_src], h)
+                    pool[i_dst] = _ss_mix(pool[i_dst], hv)
+        for i_src in range(_SS_POOL, n):    # the words past the pool size into every pool word
+            w = entropy[i_src] if i_src < ne else key[i_src - ne]
+            for i_dst in range(_SS_POOL):
+                hv, h = _ss_hash(w, h)
+                pool[i_dst] = _ss_mix(pool[i_dst], hv)
+        hb = _SS_INIT_B
+        for i in range(2 * n64):            # the output: 32-bit words, two to a 64-bit word, low first
+            v = uint32(pool[i % _SS_POOL] ^ hb)
+            hb = uint32(hb * _SS_MULT_B)
+            v = uint32(v * hb)
+            v = uint32(v ^ (v >> uint32(16)))
+            if i % 2 == 0:
+                out64[i // 2] = uint64(v)
+            else:
+                out64[i // 2] |= uint64(v) << uint64(32)
+
+    @_jit
+    def sfc64_block_states(entropy, b0, b1, child, out):
+        """``out[i]`` = the four SFC64 state words of :func:`~dpverify.sim.rng.block_rng` ``(seed, b0 + i,
+        child)`` (``child < 0``: none), ``entropy`` the seed's words padded to the pool size."""
+        key = np.empty(2, dtype=np.uint32)
+        pool = np.empty(_SS_POOL, dtype=np.uint32)
+        words = np.empty(3, dtype=np.uint64)
+        nkey = 1 if child < 0 else 2
+        if child >= 0:
+            key[1] = uint32(child)
+        for i in range(b1 - b0):
+            key[0] = uint32(b0 + i)
+            _ss_words(entropy, key, nkey, pool, words, 3)
+            a, b, c, k = words[0], words[1], words[2], uint64(1)
+            for _ in range(12):             # SFC64's seeding discards its first 12 outputs
+                _, a, b, c, k = _next(a, b, c, k)
+            out[i, 0], out[i, 1], out[i, 2], out[i, 3] = a, b, c, k
+
+    # PCG64 (NumPy's default bit generator: a 128-bit LCG with the XSL-RR output) in 64-bit halves.
+    _PCG_MULT_HI = uint64(0x2360ED051FC65DA4)
+    _PCG_MULT_LO = uint64(0x4385DF649FCCF645)
+
+    @_inline
+    def _mulhi64(x, y):
+        """The high 64 bits of the 128-bit product ``x y``."""
+        xl, xh, yl, yh = x & _MASK32, x >> uint64(32), y & _MASK32, y >> uint64(32)
+        ll, lh, hl = xl * yl, xl * yh, xh * yl
+        mid = (ll >> uint64(32)) + (lh & _MASK32) + (hl & _MASK32)
+        return xh * yh + (lh >> uint64(32)) + (hl >> uint64(32)) + (mid >> uint64(32))
+
+    @_inline
+    def _pcg_step(sh, sl, ih, il):
+        """``state * MULT + inc`` modulo 2**128: the new ``(high, low)``."""
+        lo = sl * _PCG_MULT_LO
+        hi = _mulhi64(sl, _PCG_MULT_LO) + sl * _PCG_MULT_HI + sh * _PCG_MULT_LO
+        lo2 = lo + il
+        return hi + ih + (uint64(1) if lo2 < lo else uint64(0)), lo2
+
+    @_inline
+    def _pcg_next(sh, sl, ih, il):
+        """One 64-bit PCG64 output (step, then XSL-RR of the new state): ``(output, high, low)``."""
+        sh, sl = _pcg_step(sh, sl, ih, il)
+        x = sh ^ sl
+        rot = sh >> uint64(58)
+        return (x >> rot) | (x << ((uint64(64) - rot) & uint64(63))), sh, sl
+
+    @_inline
+    def _pcg_index(sh, sl, ih, il, has, half, hi):
+        """:func:`_index` on a PCG64 stream: uniform in ``[0, hi]`` (``hi < 2**32 - 1``), 32-bit halves of
+        each 64-bit output, low first, the unused half kept in ``(has, half)`` as NumPy keeps it."""
+        if hi == uint64(0):
+            return int64(0), sh, sl, has, half
+        excl = hi + uint64(1)
+        while True:
+            if has:
+                u, has = half, False
+            else:
+                r, sh, sl = _pcg_next(sh, sl, ih, il)
+                u, half, has = r & _MASK32, r >> uint64(32), True
+            m = u * excl
+            left = m & _MASK32
+            if left >= excl or left >= (_MASK32 - hi) % excl:
+                return int64(m >> uint64(32)), sh, sl, has, half
+
+    @_jit
+    def pcg64_block_integers(entropy, b0, tag, lows, spans, rows, out):
+        """For each block ``b0 + i`` (``rows[i]`` runs), its generator
+        ``Generator(PCG64(SeedSequence(seed, spawn_key=(b0 + i, tag))))``, from which
+        ``integers(lows[k], lows[k] + spans[k] + 1, size=rows[i])`` for ``k = 0, 1, ...`` in turn fill
+        ``out[k, off_i:off_i + rows[i]]`` (the blocks' rows consecutive), as NumPy draws them."""
+        key = np.empty(2, dtype=np.uint32)
+        key[1] = uint32(tag)
+        pool = np.empty(_SS_POOL, dtype=np.uint32)
+        words = np.empty(4, dtype=np.uint64)
+        off = 0
+        for i in range(rows.shape[0]):
+            key[0] = uint32(b0 + i)
+            _ss_words(entropy, key, 2, pool, words, 4)
+            # PCG64's seeding: inc = (seq << 1) | 1, state 0; step; state += init; step
+            ih = (words[2] << uint64(1)) | (words[3] >> uint64(63))
+            il = (words[3] << uint64(1)) | uint64(1)
+            sh, sl = _pcg_step(uint64(0), uint64(0), ih, il)
+            lo = sl + words[1]
+            sh = sh + words[0] + (uint64(1) if lo < sl else uint64(0))
+            sh, sl = _pcg_step(sh, lo, ih, il)
+            has, half = False, uint64(0)
+            for kk in range(lows.shape[0]):
+                hi = uint64(spans[kk])
+                for j in range(rows[i]):
+                    v, sh, sl, has, half = _pcg_index(sh, sl, ih, il, has, half, hi)
+                    out[kk, off + j] = lows[kk] + v
+            off += rows[i]
 
     # -- fills (self-check and benchmark) ------------------------------------
     @_jit
@@ -1397,7 +1570,9 @@ def self_check() -> bool:
 
     Compares 2**16 standard normals (about 600 of them from the rejection
     branches) and 4096 bounded integers with ``Generator.standard_normal`` and
-    ``Generator.integers`` of an ``SFC64`` generator.  On a mismatch, warns and
+    ``Generator.integers`` of an ``SFC64`` generator, and the seeding
+    (:func:`sfc64_block_states`, :func:`pcg64_block_integers`) with NumPy's
+    ``SeedSequence``, ``SFC64`` and ``PCG64``.  On a mismatch, warns and
     returns ``False`` (the simulators then use their NumPy paths).
     """
     global _CHECKED
@@ -1421,6 +1596,21 @@ def self_check() -> bool:
         idx = np.empty(4096, dtype=np.int64)
         fill_index(state, hi, idx)
         ok &= bool(np.array_equal(idx, rng.integers(0, hi + 1, size=4096)))
+    # the seeding: block states and PCG64 streams as NumPy derives them (one- to three-word seeds)
+    for seed in (0, 7, 2**32 + 5, 2**70 + 3):
+        for child in (-1, 0, 3):
+            got = np.empty((3, 4), dtype=np.uint64)
+            sfc64_block_states(seed_entropy(seed), 2**32 - 3, 2**32, child, got)
+            want = [sfc64_state(block_rng(seed, b, None if child < 0 else child)) for b in range(2**32 - 3, 2**32)]
+            ok &= bool(np.array_equal(got, np.stack(want)))
+        lows, spans, rows = np.array([1, 0]), np.array([49, 0]), np.array([5, 3])
+        got = np.empty((2, 8), dtype=np.int64)
+        pcg64_block_integers(seed_entropy(seed), 11, 1, lows, spans, rows, got)
+        for i, b in enumerate((11, 12)):
+            g = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(b, 1))))
+            for k in range(2):
+                ok &= bool(np.array_equal(got[k, 5 * i:5 * i + rows[i]],
+                                          g.integers(lows[k], lows[k] + spans[k] + 1, size=rows[i])))
     if not ok:  # pragma: no cover - only if NumPy changes its generator algorithms
         warnings.warn("dpverify.sim: the fused kernels' random numbers differ from NumPy's; "
                       "using the NumPy paths", RuntimeWarning, stacklevel=2)

@@ -305,15 +305,25 @@ def _fused_phases(problems, theta0, etas, lengths, mons, rho, noise_std, batch, 
     trk = tile(np.zeros(problems[0].dim) if track is None else track)
     th0 = _f64(theta0)
 
+    low = 0 if output == "before" else 1
+    lows, spans = np.full(len(lengths), low, dtype=np.int64), np.array([T - 1 for T in lengths], dtype=np.int64)
+    entropy = _kernels.seed_entropy(seed)
+    in_kernel = output != "last" and int(spans.max()) < 2**32 - 1
+
     def task(b0, b1, start, stop, outs):
         rows = stop - start
         picks = np.empty((len(lengths), rows), dtype=np.int64)
-        for b in range(b0, b1):
-            lo, hi = b * BLOCK - start, min((b + 1) * BLOCK, stop) - start
-            rng = output_rng(seed, b)
-            for k, T in enumerate(lengths):
-                picks[k, lo:hi] = T if output == "last" else rng.integers(
-                    0 if output == "before" else 1, T + (0 if output == "before" else 1), size=hi - lo)
+        if output == "last":
+            picks[...] = np.array(lengths, dtype=np.int64)[:, None]
+        elif in_kernel and b1 <= 2**32:        # output_rng's draws, computed in one call
+            sizes = np.array([min((b + 1) * BLOCK, stop) - b * BLOCK for b in range(b0, b1)], dtype=np.int64)
+            _kernels.pcg64_block_integers(entropy, b0, 1, lows, spans, sizes, picks)
+        else:
+            for b in range(b0, b1):
+                lo, hi = b * BLOCK - start, min((b + 1) * BLOCK, stop) - start
+                rng = output_rng(seed, b)
+                for k, T in enumerate(lengths):
+                    picks[k, lo:hi] = rng.integers(low, T + low, size=hi - lo)
         outs[...] = th0
         dist = np.zeros(b1 - b0)
         istates = np.zeros((b1 - b0, 4), np.uint64) if full else _block_states(seed, b0, b1, child=0)  # unused if full
