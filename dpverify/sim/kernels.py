@@ -214,6 +214,8 @@ def seed_entropy(seed: int) -> np.ndarray:
     them so when there is a spawn key).  The argument of :func:`sfc64_block_states` and
     :func:`pcg64_block_integers`."""
     n = int(seed)
+    if n < 0 or n != seed:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     words = [0] if n == 0 else []
     while n > 0:
         words.append(n & 0xFFFFFFFF)
@@ -487,7 +489,9 @@ if numba is not None:
     @_jit
     def sfc64_block_states(entropy, b0, b1, child, out):
         """``out[i]`` = the four SFC64 state words of :func:`~dpverify.sim.rng.block_rng` ``(seed, b0 + i,
-        child)`` (``child < 0``: none), ``entropy`` the seed's words padded to the pool size."""
+        child)`` (``child < 0``: none), ``entropy`` the seed's words padded to the pool size
+        (:func:`seed_entropy`).  Only for ``0 <= b0 <= b1 <= 2**32`` and ``child < 2**32`` (one-word
+        spawn-key entries); the caller checks (``_fused._block_states``)."""
         key = np.empty(2, dtype=np.uint32)
         pool = np.empty(_SS_POOL, dtype=np.uint32)
         words = np.empty(3, dtype=np.uint64)
@@ -553,7 +557,9 @@ if numba is not None:
         """For each block ``b0 + i`` (``rows[i]`` runs), its generator
         ``Generator(PCG64(SeedSequence(seed, spawn_key=(b0 + i, tag))))``, from which
         ``integers(lows[k], lows[k] + spans[k] + 1, size=rows[i])`` for ``k = 0, 1, ...`` in turn fill
-        ``out[k, off_i:off_i + rows[i]]`` (the blocks' rows consecutive), as NumPy draws them."""
+        ``out[k, off_i:off_i + rows[i]]`` (the blocks' rows consecutive), as NumPy draws them.  Only for
+        ``0 <= spans[k] < 2**32 - 1`` (NumPy draws wider ranges otherwise) and block indices below
+        ``2**32``; the caller checks (``step_decay._fused_phases``)."""
         key = np.empty(2, dtype=np.uint32)
         key[1] = uint32(tag)
         pool = np.empty(_SS_POOL, dtype=np.uint32)

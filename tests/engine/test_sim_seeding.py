@@ -82,3 +82,54 @@ def test_step_decay_output_indices_are_the_numpy_paths(output):
         set_fused(None)
     assert np.array_equal(fused.outputs, ref.outputs)
     assert fused.mean == ref.mean
+
+
+def test_seed_entropy_refuses_what_numpy_refuses():
+    for bad in (-1, 2.5):
+        with pytest.raises(ValueError, match="seed"):
+            kernels.seed_entropy(bad)
+
+
+def test_the_compiled_seeding_is_the_path_taken(monkeypatch):
+    """The simulators call the compiled functions (a spy counts the calls), so the equalities above
+    are about the numbers the simulations use, not about a path they bypass."""
+    from dpverify.sim.step_decay import SeparableLoss, step_decay_sgd
+
+    calls = {"sfc64": 0, "pcg64": 0}
+    sfc, pcg = kernels.sfc64_block_states, kernels.pcg64_block_integers
+
+    def spy_sfc(*a):
+        calls["sfc64"] += 1
+        return sfc(*a)
+
+    def spy_pcg(*a):
+        calls["pcg64"] += 1
+        return pcg(*a)
+
+    monkeypatch.setattr(kernels, "sfc64_block_states", spy_sfc)
+    monkeypatch.setattr(kernels, "pcg64_block_integers", spy_pcg)
+    a = np.random.default_rng(0).standard_normal((10, 2))
+    p = SeparableLoss("quadratic", (1.0,), np.zeros(2), a - a.mean(axis=0))
+    step_decay_sgd(p, np.ones(2), [0.1], [5], [1], 0.5, 0.3, None, 3000, 1)
+    assert calls["sfc64"] >= 1 and calls["pcg64"] >= 1, calls
+
+
+@pytest.mark.parametrize("b0", [2**32 - 2, 2**32 - 1])
+def test_step_decay_blocks_at_the_32_bit_edge_equal_the_numpy_path(b0):
+    """Blocks ``2**32 - 2 .. 2**32 - 1`` take the compiled seeding; a task reaching block ``2**32``
+    (a two-word spawn key) takes NumPy's. Either way the task's outputs equal the NumPy path's."""
+    from dpverify.sim.rng import BLOCK
+    from dpverify.sim.step_decay import SeparableLoss, _check_common, _fused_phases, _phase_kernel
+
+    a = np.random.default_rng(1).standard_normal((10, 2))
+    p = SeparableLoss("quadratic", (1.0,), np.zeros(2), a - a.mean(axis=0))
+    theta0, etas, lengths, mons, rho, s, batch, output = _check_common(
+        p, np.ones(2), [0.2, 0.1], [4, 6], [1, 2], 0.5, 0.3, None, "after")
+    task = _fused_phases([p], theta0, etas, lengths, mons, rho, s, batch, output, 77, None, False)
+    start, stop = b0 * BLOCK, (b0 + 2) * BLOCK
+    outs = np.empty((1, stop - start, 2))
+    task(b0, b0 + 2, start, stop, outs)
+    ref = np.empty((stop - start, 2))
+    ref[...] = theta0
+    _phase_kernel([p], [ref], etas, lengths, mons, rho, s, batch, output, 77, start, [b0, b0 + 1], None)
+    assert np.array_equal(outs[0], ref)
