@@ -100,7 +100,8 @@ def main(argv=None) -> int:
                 runs[name].append(r)
                 print(f"run {i + 1} {name:7s} (DPVERIFY_GC_THRESHOLD={threshold}): {r['wall']:.1f} s wall, "
                       f"{r['cpu']:.1f} s CPU, {r['peak_mb']:.0f} MB peak, {r['gc']:.2f} s collecting", flush=True)
-    med = {k: {m: float(np.median([r[m] for r in v])) for m in ("wall", "cpu", "peak_mb", "gc")} for k, v in runs.items()}
+    med = {k: {m: float(np.median([r[m] for r in v])) for m in ("wall", "cpu", "peak_mb", "gc")}
+           for k, v in runs.items()}
     same = all(r["json"] == runs["default"][0]["json"] for v in runs.values() for r in v)
     for k, m in med.items():
         print(f"{k}_wall_s={m['wall']:.2f}\n{k}_cpu_s={m['cpu']:.2f}\n{k}_peak_mb={m['peak_mb']:.0f}\n"

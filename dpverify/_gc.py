@@ -4,7 +4,8 @@ A check allocates millions of short-lived containers (SymPy expressions, Hypothe
 tuples). CPython runs its generation-0 collection every 700 net container allocations by default, and a
 full collection every hundred of those (once a quarter of the long-lived objects are new): on
 ``dpverify check --all`` the collector took 5.5 % of the CPU, most of it in full collections of the large
-heap SymPy keeps, and 2.3 % under :data:`THRESHOLD` (``benchmarks/gc_threshold.py``). The command line raises the thresholds for the duration of its command and puts them back after.
+heap SymPy keeps, and 2.3 % under :data:`THRESHOLD` (``benchmarks/gc_threshold.py``). The command line
+raises the thresholds for the duration of its command and puts them back after.
 Nothing a check computes should depend on when cycles are collected (no result reads a weak reference or
 a finalizer): ``tests/engine/test_gc.py`` compares four claims' JSON under CPython's default, these
 thresholds and no automatic collection, and ``benchmarks/gc_threshold.py`` the whole registry's.

@@ -410,21 +410,25 @@ if numba is not None:
         return u & _MASK32, a, b, c, k, True, u >> uint64(32)
 
     @_inline
+    def _lemire(u, hi):
+        """One try of Lemire's method (NumPy's bounded 32-bit draws) with the 32-bit draw ``u`` for ``[0, hi]``:
+        ``(accepted, value)``; the rejection threshold is computed only when the product's low word is
+        below ``hi + 1``, as NumPy computes it."""
+        excl = hi + uint64(1)
+        m = u * excl
+        left = m & _MASK32
+        return left >= excl or left >= (_MASK32 - hi) % excl, int64(m >> uint64(32))
+
+    @_inline
     def _index(a, b, c, k, has, buf, hi):
         """Uniform integer in ``[0, hi]`` (``hi < 2**32 - 1``), Lemire's rejection method."""
         if hi == uint64(0):
             return int64(0), a, b, c, k, has, buf
-        excl = hi + uint64(1)
-        u, a, b, c, k, has, buf = _next32(a, b, c, k, has, buf)
-        m = u * excl
-        left = m & _MASK32
-        if left < excl:
-            thresh = (_MASK32 - hi) % excl
-            while left < thresh:
-                u, a, b, c, k, has, buf = _next32(a, b, c, k, has, buf)
-                m = u * excl
-                left = m & _MASK32
-        return int64(m >> uint64(32)), a, b, c, k, has, buf
+        while True:
+            u, a, b, c, k, has, buf = _next32(a, b, c, k, has, buf)
+            ok, v = _lemire(u, hi)
+            if ok:
+                return v, a, b, c, k, has, buf
 
     # -- seeding: SeedSequence, and the SFC64 and PCG64 states it seeds ------------
     # The simulators' generators are NumPy's, seeded by ``SeedSequence(seed, spawn_key=key)``: built in
@@ -540,17 +544,15 @@ if numba is not None:
         each 64-bit output, low first, the unused half kept in ``(has, half)`` as NumPy keeps it."""
         if hi == uint64(0):
             return int64(0), sh, sl, has, half
-        excl = hi + uint64(1)
         while True:
             if has:
                 u, has = half, False
             else:
                 r, sh, sl = _pcg_next(sh, sl, ih, il)
                 u, half, has = r & _MASK32, r >> uint64(32), True
-            m = u * excl
-            left = m & _MASK32
-            if left >= excl or left >= (_MASK32 - hi) % excl:
-                return int64(m >> uint64(32)), sh, sl, has, half
+            ok, v = _lemire(u, hi)
+            if ok:
+                return v, sh, sl, has, half
 
     @_jit
     def pcg64_block_integers(entropy, b0, tag, lows, spans, rows, out):
