@@ -70,10 +70,11 @@ def block_moments(x: object, rows: int) -> tuple[int, float, float, float]:
         raise ValueError(
             f"statistic must map thetas of shape ({rows}, D) to shape ({rows},), got shape {x.shape}"
         )
+    add = np.add.reduce      # np.sum's own reduction, without its dispatch (a third of the time here)
     with np.errstate(invalid="ignore", over="ignore"):
-        s = float(np.sum(x))
+        s = float(add(x))
         centred = x - s / rows
-        return rows, s, float(np.sum(x * x)), float(np.sum(centred * centred))
+        return rows, s, float(add(x * x)), float(add(centred * centred))
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from dpverify.sim import Quadratic, SeparableLoss, coupled_step_decay_sgd, phase_schedule, step_decay_quadratic_moments
+from dpverify.sim import separable as _separable
 from dpverify.sim import step_decay_sgd
 from dpverify.sim.step_decay import sample_without_replacement, wor_batch_variance
 
@@ -86,3 +87,65 @@ def test_exact_moments_in_float_and_mpmath_agree():
     mm, sm = step_decay_quadratic_moments([0.7, 1.1], [1.0, -2.0], etas, lengths, mons, 0.4, [0.2, 0.1], [0.05, 0.0],
                                          dps=40)
     assert np.allclose(s, [float(x) for x in sm], rtol=1e-12) and np.allclose(m, [float(x) for x in mm], rtol=1e-12)
+
+
+# ------------------------------------------------------------------ row sums of the value
+
+
+def _hostile_rows(rows, D, seed):
+    """Rows mixing signed zeros, cancellation at 1e16, overflow to inf, infinities, NaN, subnormals."""
+    rng = np.random.default_rng(seed)
+    vals = np.array([0.0, -0.0, 1.0, -1.0, 1e16, -1e16, 1e308, np.inf, -np.inf, np.nan, 5e-324, -5e-324, 0.1])
+    return vals[rng.integers(0, vals.size, size=(rows, D))] * rng.choice([1.0, 3.0, 0.7], size=(rows, D))
+
+
+@pytest.mark.parametrize("D", [1, 2, 3, 4, 5, 9])
+@pytest.mark.parametrize("rows", [1, 7, 1024, 3000])
+def test_row_sums_equal_numpys_sum_bit_for_bit(D, rows):
+    """``_row_sums`` (columns added one by one for D <= 4, else NumPy's) == ``sum(axis=-1)``, signs of
+    zero and NaN positions included, on hostile rows and on 1-d and 3-d inputs (NumPy's own sum)."""
+    with np.errstate(all="ignore"):
+        for seed in range(3):
+            v = _hostile_rows(rows, D, seed)
+            got, ref = _separable._row_sums(v), v.sum(axis=-1)
+            assert np.array_equal(got, ref, equal_nan=True)
+            assert np.array_equal(np.signbit(got), np.signbit(ref))
+        for v in (np.array([1.0, -1e16, 1e16]), _hostile_rows(6, D, 5).reshape(2, 3, D)):
+            assert np.array_equal(_separable._row_sums(v), v.sum(axis=-1), equal_nan=True)
+
+
+def test_row_sums_check_rejects_another_order(monkeypatch):
+    """The first-use check catches an order that is not NumPy's: ``v0 + (v1 + v2)`` for D = 3
+    (cancellation at 1e16 tells the orders apart), then ``_row_sums`` falls back to NumPy's sum."""
+    def grouped(v):
+        out = np.zeros(v.shape[0]) + v[:, 0]
+        rest = v[:, 1].copy()
+        for j in range(2, v.shape[1]):
+            rest += v[:, j]
+        return out + rest
+
+    monkeypatch.setattr(_separable, "_column_sums", grouped)
+    monkeypatch.setattr(_separable, "_ROW_SUM_OK", {})
+    assert not _separable._row_sums_agree(3)
+    v = np.array([[1.0, 1e16, -1e16]])
+    assert _separable._row_sums(v)[0] == v.sum(axis=-1)[0] == 0.0     # NumPy's order: (1 + 1e16) - 1e16
+
+
+def test_separable_value_and_excess_keep_their_bits():
+    """``value``/``excess`` through ``_row_sums`` equal the direct NumPy expression (sum over the last
+    axis, ``x @ a_mean``, the ``b`` term), for every shape and with a non-zero ``f_star`` (a neighbour
+    has none: ``nan``); ``excess`` of a centred problem is ``value`` itself (``v - 0.0 == v``)."""
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((7, 3))
+    a -= a.mean(axis=0)
+    b = rng.standard_normal(7)
+    b -= b.mean()
+    for phi, params in (("quadratic", (2.0,)), ("sine", (2.0,)), ("huber", (1.0, 0.4))):
+        p = SeparableLoss(phi, params, [0.1, -0.2, 0.0], a, b, weights=[1.0, 0.5, 2.0])
+        th = rng.standard_normal((1500, 3)) * 3
+        x = th - p.center
+        ref = p._wphi(x).sum(axis=-1) + x @ p.a_mean + p.b_mean * p._psi(x).sum(axis=-1)
+        assert np.array_equal(p.value(th), ref)
+        assert np.array_equal(p.excess(th), ref)
+        nb = p.with_sample(0, a[1], 0.3)
+        assert np.isnan(nb.f_star) and np.all(np.isnan(nb.excess(th)))
