@@ -336,7 +336,7 @@ class StepDecaySGD(MappedScenario):
             p = spec.build()
             theta0 = spec.theta0()
             res = step_decay_sgd(p, theta0, etas, lengths, mons, float(v["rho"]), float(v["s"]), v.get("B"), runs,
-                                seed, output=self.output, chunk_runs=min(chunk_runs, 8192), track_from=np.zeros(p.dim),
+                                seed, output=self.output, chunk_runs=chunk_runs, track_from=np.zeros(p.dim),
                                 box=True)
             if not res.max_dist <= spec.region:
                 raise ValueError(f"an iterate left the box |w_j| <= {spec.region} where the constants were measured "
@@ -347,7 +347,7 @@ class StepDecaySGD(MappedScenario):
         a = _shift_rows(n, inst["split"], float(v.get("sample_var", 0.0)))
         p = SeparableLoss("quadratic", (1.0,), np.zeros(v["D"]), a, weights=eigs)
         res = step_decay_sgd(p, np.asarray(delta0), etas, lengths, mons, float(v["rho"]), float(v["s"]), v.get("B"),
-                            runs, seed, output=self.output, chunk_runs=min(chunk_runs, 8192))
+                            runs, seed, output=self.output, chunk_runs=chunk_runs)
         return res.mean, res.var
 
     def describe(self, inst):

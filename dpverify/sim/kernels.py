@@ -1088,11 +1088,14 @@ if numba is not None:
         return g
 
     @_inline
-    def _sd_full_loop(KIND, SIN, HAM, NOISE, fl):
+    def _sd_full_loop(KIND, SIN, HAM, NOISE, PLAIN, fl):
         """One chunk of one problem, full gradients; ``SIN`` (``sin(2 x)`` is used) is a constant at
         every call site, as are ``HAM``/``NOISE`` (the mean of ``a`` and the noise are added) in the
         usual case, so that the loop compiles without those branches (a ``sin`` under a run-time
         branch would be computed anyway: LLVM speculates it); one loop with momentum, one without.
+        ``PLAIN`` (a constant): unit weights and centre zero, the centre and weights not loaded
+        (``x - 0.0`` is ``x`` and ``g * 1.0`` is ``g``, bit for bit, signed zeros and NaN included);
+        the pass is bound by its loads.
 
         Only the loop with momentum keeps the iterate as the next step's previous iterate: a step
         without momentum has ``rho = 0`` (the previous iterate is never read) or comes after the
@@ -1102,13 +1105,15 @@ if numba is not None:
         if r_t != 0.0:
             for j in range(seg.shape[0]):
                 th = seg[j]
-                g = _sd_full_grad(KIND, SIN, HAM, NOISE, th - cs[j], ws[j], ams[j], buf[j], q0, q1, bm)
+                x, w = (th, 1.0) if PLAIN else (th - cs[j], ws[j])
+                g = _sd_full_grad(KIND, SIN, HAM, NOISE, x, w, ams[j], buf[j], q0, q1, bm)
                 seg[j] = (th - eta * g) + r_t * (th - pvs[j])
                 pvs[j] = th
         else:
             for j in range(seg.shape[0]):
                 th = seg[j]
-                g = _sd_full_grad(KIND, SIN, HAM, NOISE, th - cs[j], ws[j], ams[j], buf[j], q0, q1, bm)
+                x, w = (th, 1.0) if PLAIN else (th - cs[j], ws[j])
+                g = _sd_full_grad(KIND, SIN, HAM, NOISE, x, w, ams[j], buf[j], q0, q1, bm)
                 seg[j] = th - eta * g
 
     @_inline
@@ -1174,7 +1179,7 @@ if numba is not None:
     def _step_decay_block(KIND, states, istates, i, n, args):
         """Block ``i`` of :func:`step_decay_separable` (every phase), its states updated in place."""
         (picks, etas, lengths, mons, rho, s, batch, nsamp, output, p0, p1, ct, wt, A, Bv, amt, has_amean,
-         bmean, has_b, trk, box, out, pv, ot, buf, idx, bbs, dist, order, ends) = args
+         bmean, has_b, plain, trk, box, out, pv, ot, buf, idx, bbs, dist, order, ends) = args
         P = out.shape[0]
         D = A.shape[2]
         CH = ct.shape[1]
@@ -1237,11 +1242,13 @@ if numba is not None:
                             fl = (seg, pvs, cs, ws, ams, buf, q0, q1, bm, eta, r_t)
                             full = ham and s != 0.0     # the usual case: compiled without the term branches
                             if KIND == 1 or bm != 0.0:
-                                _sd_full_loop(KIND, True, ham, s != 0.0, fl)     # the sin dominates
+                                _sd_full_loop(KIND, True, ham, s != 0.0, False, fl)     # the sin dominates
+                            elif full and plain[p]:
+                                _sd_full_loop(KIND, False, True, True, True, fl)
                             elif full:
-                                _sd_full_loop(KIND, False, True, True, fl)
+                                _sd_full_loop(KIND, False, True, True, False, fl)
                             else:
-                                _sd_full_loop(KIND, False, ham, s != 0.0, fl)
+                                _sd_full_loop(KIND, False, ham, s != 0.0, False, fl)
                         if box:
                             for j in range(m):
                                 dev = abs(seg[j] - trk[j])
@@ -1274,8 +1281,8 @@ if numba is not None:
     _STEP_DECAY_KINDS = (_step_decay_quadratic, _step_decay_sine, _step_decay_huber)
 
     def step_decay_separable(states, istates, n, picks, etas, lengths, mons, rho, s, batch, nsamp,
-                             output, kind, p0, p1, ct, wt, A, Bv, amt, has_amean, bmean, has_b, trk,
-                             box, out, dist):
+                             output, kind, p0, p1, ct, wt, A, Bv, amt, has_amean, bmean, has_b, plain,
+                             trk, box, out, dist):
         """Step-decay SGD with early momentum on ``P`` separable losses of one shape sharing every draw.
 
         ``picks`` ``(phases, n)``: each run's output index per phase (drawn by the
@@ -1287,7 +1294,8 @@ if numba is not None:
         ``p``: ``p0``/``p1`` its parameters, ``ct``/``wt``/``amt`` ``(P, CH)`` the
         centre, weights and mean of ``a`` tiled to the chunk width ``CH``
         (:func:`chunk_width`), ``A`` ``(P, nsamp, D)``, ``Bv`` ``(P, nsamp)``,
-        ``bmean`` the mean of ``b`` (full gradients).  ``out`` ``(P, n * D)`` holds
+        ``bmean`` the mean of ``b`` (full gradients), ``plain`` whether its weights are one and its
+        centre zero (then neither is read).  ``out`` ``(P, n * D)`` holds
         the start on entry and the outputs on return; ``dist[i]`` gets block ``i``'s
         largest ``|theta_j - track_j|`` over every iterate (``trk`` tiled as ``ct``).
         A Python function: it allocates the scratch arrays and calls the variant.
@@ -1302,7 +1310,8 @@ if numba is not None:
         ends = np.empty(int(np.max(lengths)) + 1, dtype=np.int64)
         _STEP_DECAY_KINDS[kind](states, istates, n, (picks, etas, lengths, mons, rho, s, batch, nsamp, output,
                                                      p0, p1, ct, wt, A, Bv, amt, has_amean, bmean, has_b,
-                                                     trk, box, out, pv, ot, buf, idx, bbs, dist, order, ends))
+                                                     plain, trk, box, out, pv, ot, buf, idx, bbs, dist, order,
+                                                     ends))
 
     # -- noisy GD with a gradient-norm rule on a diagonal quadratic -------------
     @_inline

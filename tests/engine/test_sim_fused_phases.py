@@ -108,6 +108,29 @@ def test_step_decay_fused_variants_without_data_terms(phi, params, noise):
     assert (ref.mean, ref.var, ref.max_dist) == (got.mean, got.var, got.max_dist)
 
 
+@pytest.mark.parametrize("phi, params", [("quadratic", (1.5,)), ("huber", (1.0, 0.3))])
+@pytest.mark.parametrize("center, weight", [(0.0, 1.0), (-0.0, 1.0), (0.25, 1.0), (0.0, 0.5)],
+                         ids=["plain", "centre-minus-zero", "centre", "weights"])
+def test_step_decay_fused_plain_variant_is_bit_identical(phi, params, center, weight):
+    """Unit weights and a centre of +0.0 compile a variant that reads neither (``x - 0.0`` is ``x``,
+    ``g * 1.0`` is ``g``); a centre of -0.0, another centre or weights take the general loop.  Each
+    equals the NumPy path, the iterates started at -0.0 and +0.0, with momentum, for every output rule.
+    (The variant runs only with noise and the mean of ``a`` on, where the sign of a zero ``x`` cannot
+    reach an iterate, so that a centre of -0.0 is sent to the general loop by construction, not
+    because a test could tell.)"""
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((9, 2))
+    a -= a.mean(axis=0)
+    p = SeparableLoss(phi, params, np.full(2, center), a, weights=np.full(2, weight))
+    assert np.any(p.a_mean)       # the usual case: mean of a and noise both on
+    for output in ("after", "before", "last"):
+        args = (np.array([-0.0, 0.0]), [0.3, 0.2], [6, 9], [3, 4], 0.5, 0.4, None, 1500, 6)
+        ref, got = _both(lambda: step_decay_sgd(p, *args, output=output, return_outputs=True))
+        assert np.array_equal(ref.outputs, got.outputs)
+        assert np.array_equal(np.signbit(ref.outputs), np.signbit(got.outputs))
+        assert (ref.mean, ref.var) == (got.mean, got.var)
+
+
 @pytest.mark.parametrize("phi, params", [("quadratic", (1.5,)), ("sine", (2.0,))])
 @pytest.mark.parametrize("mons, rho", [([0, 0, 0], 0.5), ([5, 1, 9], 0.5), ([5, 1, 9], 0.0), ([2, 0, 9], 0.7)],
                          ids=["no-momentum", "momentum-to-the-end", "zero-rho", "mixed"])
