@@ -192,6 +192,70 @@ def test_adaptive_fused_refuses_a_bad_noise_level_as_numpy_does():
     assert msgs[0] == msgs[1] and "t = 3" in msgs[0]
 
 
+def _adaptive_both(eigs, theta1, etas, noise, runs=1100, star=None):
+    """``adaptive_gd`` with a proportional NormRule on both paths: each an error message or the results."""
+    from dpverify.sim.adaptive import NormRule, adaptive_gd
+
+    eigs = np.asarray(eigs, float)
+    q = sim.Quadratic(eigs, theta_star=star)
+    rule = NormRule(np.asarray(etas, float), np.asarray(noise, float), proportional=True)
+    out = []
+    for on in (False, True):
+        sim.set_fused(on)
+        try:
+            with np.errstate(all="ignore"):
+                res = adaptive_gd(q, np.asarray(theta1, float), rule, len(etas), runs, 3, return_thetas=True,
+                                  track=("grad_norm_sq",), record=True,
+                                  statistic=lambda th, tr: tr["grad_norm_sq"][:, -1])
+                bare = adaptive_gd(q, np.asarray(theta1, float), rule, len(etas), runs, 5)   # no track kept
+            out.append((res.thetas, res.tracks["grad_norm_sq"], res.mean, res.var, bare.mean, bare.var))
+        except ValueError as err:
+            out.append(str(err))
+        finally:
+            sim.set_fused(None)
+    return out
+
+
+@pytest.mark.parametrize("D", [1, 2, 3])
+@pytest.mark.parametrize("case", ["negative-level-at-rest", "negative-level", "overflowing-product", "infinite-norm",
+                                  "nan-start", "huge-norm-finite-level", "infinite-level-at-rest", "nan-level",
+                                  "bad-step-and-level"])
+def test_adaptive_fused_proportional_levels_are_checked_as_numpy_does(D, case):
+    """The fused kernel computes a proportional level ``s_t ||g||`` as it draws (checking first, and
+    cheaply, whether every level of a chunk is surely finite and >= 0, else row by row): each hostile
+    case gives the NumPy path's error, word for word, or its results, bit for bit.  At rest (``g = 0``)
+    a negative ``s_t`` gives levels of -0.0, which are allowed; ``||g||^2`` of 1e302 with ``s_t = 1e-10``
+    fails the quick test but is a finite level; ``s_t = 1e300`` overflows a finite ``||g||``."""
+    eigs, theta1, star = np.linspace(1.0, 2.0, D), np.ones(D), None
+    etas, noise = [0.5, 0.5, 0.5, 0.5], [0.1, 0.1, 0.1, 0.1]
+    if case == "negative-level-at-rest":
+        theta1, noise = np.zeros(D), [0.1, -1.0, 0.1, -0.0]
+    elif case == "negative-level":
+        noise = [0.1, 0.1, -1.0, 0.1]
+    elif case == "overflowing-product":
+        noise = [0.1, 1e300, 0.1, 0.1]
+    elif case == "infinite-norm":
+        eigs, theta1 = np.full(D, 1e200), np.full(D, 1e150)
+    elif case == "nan-start":
+        theta1 = np.full(D, np.nan)
+    elif case == "huge-norm-finite-level":
+        eigs, theta1, etas, noise = np.full(D, 1e150), np.full(D, 1.0), [0.0] * 4, [1e-10] * 4
+    elif case == "infinite-level-at-rest":
+        theta1, noise = np.zeros(D), [0.1, np.inf, 0.1, 0.1]
+    elif case == "nan-level":
+        noise = [0.1, 0.1, 0.1, np.nan]
+    elif case == "bad-step-and-level":
+        etas, noise = [0.5, 0.5, np.nan, 0.5], [0.1, 0.1, -1.0, 0.1]
+    ref, got = _adaptive_both(eigs, theta1, etas, noise, star=star)
+    if isinstance(ref, str) or isinstance(got, str):
+        assert ref == got
+        return
+    for a, b in zip(ref, got):
+        assert np.array_equal(a, b, equal_nan=True)
+    if case in ("negative-level-at-rest", "huge-norm-finite-level"):
+        assert np.all(np.isfinite(ref[0]))         # ran to the end: no level was refused
+
+
 def test_kernel_squared_norms_are_einsums_in_low_dimension():
     """The fused path needs the kernel's squared norms to equal einsum's (checked at first use per D)."""
     from dpverify.sim.adaptive import _norms_agree
