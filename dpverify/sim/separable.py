@@ -47,8 +47,10 @@ def _column_sums(v: np.ndarray) -> np.ndarray:
 def _row_sums(v: np.ndarray) -> np.ndarray:
     """``v.sum(axis=-1)``, bit for bit; a ``(rows, D)`` array with ``D <= 4`` is summed a column at
     a time (NumPy's reduction over a short last axis pays one inner-loop call a row: 11 us for 1024
-    rows of 2 against 1.5), when :func:`_row_sums_agree` found it NumPy's order on this machine."""
-    if v.ndim == 2 and v.shape[1] <= _ROW_SUM_COLUMNS and v.dtype == np.float64 and _row_sums_agree(v.shape[1]):
+    rows of 2 against 1.5), when :func:`_row_sums_agree` found it NumPy's order on this machine
+    (C-contiguous ``float64`` rows, what that check compares)."""
+    if (v.ndim == 2 and v.shape[1] <= _ROW_SUM_COLUMNS and v.dtype == np.float64 and v.flags.c_contiguous
+            and _row_sums_agree(v.shape[1])):
         return _column_sums(v)
     return v.sum(axis=-1)
 

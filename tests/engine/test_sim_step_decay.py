@@ -110,7 +110,8 @@ def test_row_sums_equal_numpys_sum_bit_for_bit(D, rows):
             got, ref = _separable._row_sums(v), v.sum(axis=-1)
             assert np.array_equal(got, ref, equal_nan=True)
             assert np.array_equal(np.signbit(got), np.signbit(ref))
-        for v in (np.array([1.0, -1e16, 1e16]), _hostile_rows(6, D, 5).reshape(2, 3, D)):
+        rows_f = np.asfortranarray(_hostile_rows(rows, D, 7))          # not C-contiguous: NumPy's own sum
+        for v in (np.array([1.0, -1e16, 1e16]), _hostile_rows(6, D, 5).reshape(2, 3, D), rows_f, rows_f[::2]):
             assert np.array_equal(_separable._row_sums(v), v.sum(axis=-1), equal_nan=True)
 
 
