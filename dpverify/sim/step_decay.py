@@ -261,9 +261,10 @@ def _phase_kernel(problems, thetas, etas, lengths, mons, rho, noise_std, batch, 
                 else:
                     sel = pick == t
                     ot[sel] = th[sel]
-                if track is not None:
-                    dev = np.abs(th - track)
-                    dist = max(dist, float(dev.max() if box else np.sqrt((dev * dev).sum(axis=1)).max()))
+                if track is not None:   # NaN deviations are skipped, as the fused kernel skips them (fmax;
+                    dev = np.abs(th - track)     # .max() made a chunk's NaN hide the chunk's other rows)
+                    d = np.fmax.reduce(dev, axis=None) if box else np.fmax.reduce(np.sqrt((dev * dev).sum(axis=1)))
+                    dist = max(dist, float(d))   # max(dist, nan) is dist
         for th, ot in zip(thetas, outs):
             th[...] = ot
     return dist

@@ -10,6 +10,7 @@ import pytest
 
 from dpverify.sim import Quadratic, SeparableLoss, coupled_step_decay_sgd, phase_schedule, step_decay_quadratic_moments
 from dpverify.sim import separable as _separable
+from dpverify.sim import set_fused as sim_set_fused
 from dpverify.sim import step_decay_sgd
 from dpverify.sim.step_decay import sample_without_replacement, wor_batch_variance
 
@@ -102,14 +103,21 @@ def _hostile_rows(rows, D, seed):
 @pytest.mark.parametrize("D", [1, 2, 3, 4, 5, 9])
 @pytest.mark.parametrize("rows", [1, 7, 1024, 3000])
 def test_row_sums_equal_numpys_sum_bit_for_bit(D, rows):
-    """``_row_sums`` (columns added one by one for D <= 4, else NumPy's) == ``sum(axis=-1)``, signs of
-    zero and NaN positions included, on hostile rows and on 1-d and 3-d inputs (NumPy's own sum)."""
+    """``_row_sums`` (columns added one by one for D <= 4, else NumPy's) == ``sum(axis=-1)`` bit for bit,
+    signs of zero and NaN's sign and payload included (rows mixing ``+nan`` and ``inf - inf``, whose
+    default NaN has its sign bit set), on hostile rows and on 1-d, 3-d and non-contiguous inputs."""
+    neg_nan = np.copysign(np.nan, -1.0)      # the sign bit of x86's default NaN (inf - inf)
     with np.errstate(all="ignore"):
         for seed in range(3):
             v = _hostile_rows(rows, D, seed)
+            if D >= 2:      # NumPy's short loops and SIMD loops keep different operands' NaN
+                v[0, :2] = (neg_nan, np.nan)
+                v[-1, :2] = (np.nan, neg_nan)
             got, ref = _separable._row_sums(v), v.sum(axis=-1)
-            assert np.array_equal(got, ref, equal_nan=True)
-            assert np.array_equal(np.signbit(got), np.signbit(ref))
+            assert np.array_equal(got.view(np.uint64), ref.view(np.uint64))
+        clean = _hostile_rows(rows, D, 9)
+        clean[~np.isfinite(clean)] = 1.5
+        assert np.array_equal(_separable._row_sums(clean).view(np.uint64), clean.sum(axis=-1).view(np.uint64))
         rows_f = np.asfortranarray(_hostile_rows(rows, D, 7))          # not C-contiguous: NumPy's own sum
         for v in (np.array([1.0, -1e16, 1e16]), _hostile_rows(6, D, 5).reshape(2, 3, D), rows_f, rows_f[::2]):
             assert np.array_equal(_separable._row_sums(v), v.sum(axis=-1), equal_nan=True)
@@ -150,3 +158,24 @@ def test_separable_value_and_excess_keep_their_bits():
         assert np.array_equal(p.excess(th), ref)
         nb = p.with_sample(0, a[1], 0.3)
         assert np.isnan(nb.f_star) and np.all(np.isnan(nb.excess(th)))
+
+
+@pytest.mark.parametrize("box", [True, False])
+def test_tracked_distance_skips_nan_whatever_the_chunks(box):
+    """Iterates that overflow to inf and then NaN in some runs (start 1e308, noise 4.5e307): the largest
+    tracked distance skips NaN deviations, as the fused kernel does, so that it is the same for every
+    ``chunk_runs`` (a chunk's NaN once hid that chunk's other rows: 0.0 in one chunk of 8192 runs, inf
+    in chunks of 512 or 1024) and, with ``box``, on both paths."""
+    p = SeparableLoss("quadratic", (2.0,), np.zeros(1), np.zeros((1, 1)))
+    got = set()
+    with np.errstate(all="ignore"):
+        for fused in ((False, None) if box else (False,)):
+            sim_set_fused(fused)
+            try:
+                for chunk in (512, 1024, 8192):
+                    r = step_decay_sgd(p, np.array([1e308]), [1.0], [3], [0], 0.0, 4.5e307, None, 8192, 0,
+                                       chunk_runs=chunk, track_from=np.zeros(1), box=box)
+                    got.add(r.max_dist)
+            finally:
+                sim_set_fused(None)
+    assert got == {np.inf}
