@@ -1129,9 +1129,10 @@ if numba is not None:
         every call site, as are ``HAM``/``NOISE`` (the mean of ``a`` and the noise are added) in the
         usual case, so that the loop compiles without those branches (a ``sin`` under a run-time
         branch would be computed anyway: LLVM speculates it); one loop with momentum, one without.
-        ``PLAIN`` (a constant): unit weights and centre zero, the centre and weights not loaded
-        (``x - 0.0`` is ``x`` and ``g * 1.0`` is ``g``, bit for bit, signed zeros and NaN included);
-        the pass is bound by its loads.
+        ``PLAIN`` (a constant): unit weights and a centre of +0.0, the centre and weights not loaded
+        (``x - 0.0`` is ``x`` and ``g * 1.0`` is ``g``, bit for bit, signed zeros included; which of two
+        NaN operands a later operation keeps is LLVM's choice in either loop); the pass is bound by
+        its loads.
 
         Only the loop with momentum keeps the iterate as the next step's previous iterate: a step
         without momentum has ``rho = 0`` (the previous iterate is never read) or comes after the
@@ -1382,8 +1383,8 @@ if numba is not None:
         """Rows ``r0 .. r0 + nr - 1`` of a block at iterate ``t`` (0-based), ``sr[r]`` holding their
         ``||g||^2``: the tracks (``||g||^2``, ``||theta - star||``), then (``t < T``) a bad noise level
         of step ``t`` recorded in ``bad``: ``noise[t]`` itself; the levels proportional to ``||g||``
-        are computed, and checked, as step ``t`` draws its normals (:func:`_fill_rows_scaled`,
-        :func:`_bad_row_level`).  The loops index slices from 0, so that numba needs no negative-index
+        are computed, and checked, as step ``t`` draws its normals (:func:`_levels_surely_finite`,
+        :func:`_bad_row_level`, :func:`_fill_rows_rooted`).  The loops index slices from 0, so that numba needs no negative-index
         wrap and LLVM vectorises them."""
         D = dv.shape[0]
         srs = sr[r0:r0 + nr]
