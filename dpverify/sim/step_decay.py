@@ -304,7 +304,7 @@ def _fused_phases(problems, theta0, etas, lengths, mons, rho, noise_std, batch, 
     prob = (_f64([p.params[0] for p in problems]), _f64([(p.params + (0.0,))[1] for p in problems]),
             _f64([tile(p.center) for p in problems]), _f64([tile(p.weights) for p in problems]),
             _f64([p.a for p in problems]), _f64([p.b for p in problems]), _f64([tile(p.a_mean) for p in problems]),
-            np.array([bool(np.any(p.a_mean)) for p in problems]), _f64([p.b_mean for p in problems]),
+            np.array([p._any_a for p in problems]), _f64([p.b_mean for p in problems]),
             np.array([p._has_b for p in problems]),
             np.array([p._unit and not np.any(p.center) and not np.any(np.signbit(p.center))  # +0.0: x - 0.0 is x
                       for p in problems]))
