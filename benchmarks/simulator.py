@@ -159,9 +159,12 @@ def new_path_jobs(quick: bool) -> dict:
 
     ``job(fused)`` runs the simulator on its fused (``True``) or NumPy (``False``) path; the work
     is ``runs * D * T`` coordinate-steps (every run draws ``D`` normals a step).  An entry may add a
-    fifth item, the values each run draws a step when that is not ``D`` (gated SGD: 3).
+    fifth item, the values each run draws a step when that is not ``D`` (gated SGD: 3), and a sixth, the
+    samples ``N`` of a linear model whose full gradient each step computes (adaptive GD on logistic
+    regression): such a job is bound by its ``N`` exps a step, not by its draws, and is compared with
+    its NumPy path only.
     """
-    from dpverify.sim import LeastSquares
+    from dpverify.sim import LeastSquares, LogisticRegression
     from dpverify.sim.adaptive import NormRule, adaptive_gd
     from dpverify.sim.gated_sgd import gated_sgd
     from dpverify.sim.random_round import random_round_probabilities, random_round_sgd
@@ -187,6 +190,15 @@ def new_path_jobs(quick: bool) -> dict:
     rule = NormRule(np.full(T, 0.5), np.full(T, 1 / np.sqrt(aD)), proportional=True)
     qa = Quadratic(np.linspace(0.1, 1.0, aD))
     jobs["adaptive_proportional"] = (lambda: adaptive_gd(qa, np.ones(aD), rule, T, aruns, SEED), aruns, aD, T)
+    # the same rule on ridge logistic regression, N = 60 samples in D = 3 (a step is a gradient over
+    # the data: 60 margins, exps and FMA sums a run; not a fill-bound job)
+    lruns, lT, N = 80_000 // scale, 10, 60
+    X = rng.standard_normal((N, aD))
+    lr = LogisticRegression(X / np.linalg.norm(X, axis=1).max(), np.where(rng.standard_normal(N) >= 0, 1.0, -1.0),
+                            0.02)
+    lrule = NormRule(np.full(lT, 0.5), np.full(lT, 1 / np.sqrt(aD)), proportional=True)
+    jobs["adaptive_logistic"] = (lambda: adaptive_gd(lr, np.zeros(aD), lrule, lT, lruns, SEED), lruns, aD, lT,
+                                 None, N)
     # gated SGD on one-dimensional least squares (three draws a step: index, noise, test noise; the
     # rounds' Hessians and inverses by NumPy on both paths)
     gruns, n, threshold = 100_000 // scale, 100, 0.02
@@ -220,11 +232,22 @@ def bench_new_paths(quick: bool, repeats: int, workers: int) -> list[tuple[str, 
                 sim.set_fused(None)
 
         on()   # compile
-        jobs = {"fused": on, "numpy": off, "fill_numpy": fill_numpy_job(runs, D, T, workers)}
-        if kernels.numba_available():
-            jobs["fill_fused"] = fill_fused_job(runs, D, T, workers)
+        samples = more[1] if len(more) > 1 else None
+        jobs = {"fused": on, "numpy": off}
+        if samples is None:                # a job bound by its draws: against the fill limit too
+            jobs["fill_numpy"] = fill_numpy_job(runs, D, T, workers)
+            if kernels.numba_available():
+                jobs["fill_fused"] = fill_fused_job(runs, D, T, workers)
         cpu: dict[str, float] = {}
         best = _best_of(jobs, repeats, cpu=cpu)
+        if samples is not None:
+            work = runs * T * samples
+            lines += [(f"{name}_runs", runs), (f"{name}_dim", D), (f"{name}_steps", T), (f"{name}_samples", samples),
+                      (f"{name}_fused_ns_per_sample_step_cpu", f"{cpu['fused'] / work * 1e9:.3g}"),
+                      (f"{name}_numpy_ns_per_sample_step_cpu", f"{cpu['numpy'] / work * 1e9:.3g}"),
+                      (f"{name}_speedup_vs_numpy", f"{best['numpy'] / best['fused']:.2f}"),
+                      (f"{name}_speedup_vs_numpy_cpu", f"{cpu['numpy'] / cpu['fused']:.2f}")]
+            continue
         limit = min(v for k, v in best.items() if k.startswith("fill_"))
         limit_cpu = min(v for k, v in cpu.items() if k.startswith("fill_"))
         rate = runs * D * T / best["fused"]
@@ -234,7 +257,7 @@ def bench_new_paths(quick: bool, repeats: int, workers: int) -> list[tuple[str, 
                   (f"{name}_limit_ratio_cpu", f"{limit_cpu / cpu['fused']:.3f}"),
                   (f"{name}_speedup_vs_numpy", f"{best['numpy'] / best['fused']:.2f}"),
                   (f"{name}_speedup_vs_numpy_cpu", f"{cpu['numpy'] / cpu['fused']:.2f}")]
-        if more:
+        if more and more[0] is not None:
             draws = more[0]
             lines += [(f"{name}_draws_per_step", draws),
                       (f"{name}_limit_ratio_per_draw_cpu", f"{limit_cpu * draws / (D * cpu['fused']):.3f}")]

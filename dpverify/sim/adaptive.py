@@ -33,6 +33,17 @@ whose order depends on the machine's vector width; the kernel sums in the order 
 AVX2/AVX-512 machines for ``D <= 4``, and runs only where a check at first use for that ``D`` finds it
 equal to ``einsum`` (:func:`_norms_agree`; elsewhere the NumPy path runs).
 
+On a linear model (:class:`~dpverify.sim.LogisticRegression`, :class:`~dpverify.sim.LeastSquares`,
+:class:`~dpverify.sim.losses.Logistic`) the same rule runs :func:`dpverify.sim.kernels.adaptive_linear`, whose
+gradient reproduces the NumPy path's: BLAS's ``dgemm`` sums (``theta @ X.T``, ``r @ X``) as chains of
+fused multiply-adds over the inner index from ``0.0``, and SciPy's ``expit`` as ``1 / (1 + exp(-z))``
+with libm's ``exp``. That is what OpenBLAS and glibc do on this project's x86-64 machines in two and
+three dimensions, not a promise of either: a check at first use compares the kernel's gradient with
+the problem's own ``grad``, for the data set and each row count of a block the runs have, on rows of
+widely spread magnitudes and rows that overflow (:func:`_linear_grads_agree`), and the NumPy path runs
+wherever they differ (a block of one run, which NumPy sends to ``gemv``; one dimension; four or more
+dimensions at some row counts).
+
 Exact moments (:func:`adaptive_moments`): on a diagonal quadratic
 ``F = F* + 1/2 sum_i lam_i (theta_i - theta*_i)^2``, with a step that does not depend on the gradient
 and a noise *variance* affine in the squared gradient norm, ``s_t^2 = a_t + b_t ||g_t||^2`` (e.g.
@@ -59,8 +70,9 @@ import numpy as np
 from . import kernels as _kernels
 from ._driver import _task_plan
 from ._fused import _block_states, _f64
+from .losses import Logistic
 from .parallel import ordered_map
-from .problems import Problem, Quadratic
+from .problems import LeastSquares, LogisticRegression, Problem, Quadratic
 from .results import MCResult, block_moments
 from .rng import BLOCK, block_rng, block_slices, iter_chunks
 
@@ -271,12 +283,14 @@ def adaptive_gd(problem: Problem, theta1, rule: Rule, T: int, runs: int, seed: i
         raise ValueError(f"statistic must be callable (theta_final, tracks) -> values, got {statistic!r}")
     kept = {k: np.empty((runs, T + (1 if k in ITERATE_TRACKS else 0))) for k in need} if record else {}
     thetas = np.empty((runs, problem.dim)) if return_thetas else None
-    if isinstance(rule, NormRule) and type(problem) is Quadratic and _kernels.fused_enabled() \
-            and not need & {"excess"} and _norms_agree(problem.dim):
-        if rule.etas.size < T:
-            raise ValueError(f"rule has {rule.etas.size} steps, T = {T}")
-        # no BLAS thread limit here (it costs ~1.5 ms a call; the kernel uses no BLAS)
-        moments = _simulate_fused(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept, thetas)
+    if isinstance(rule, NormRule) and rule.etas.size < T:
+        raise ValueError(f"rule has {rule.etas.size} steps, T = {T}")
+    fused = (_fused_kernel(problem, theta1, rule, T, runs, need)
+             if isinstance(rule, NormRule) and _kernels.fused_enabled() else None)
+    if fused is not None:
+        # no BLAS thread limit here (it costs ~1.5 ms a call; the kernels use no BLAS)
+        moments = _simulate_fused(*fused, problem.dim, rule, T, runs, seed, chunk_runs, statistic, need, kept,
+                                  thetas)
     else:
         with _one_blas_thread():
             moments = _simulate(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept, thetas)
@@ -314,15 +328,82 @@ def _simulate(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need,
     return moments
 
 
-def _simulate_fused(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need, kept, thetas) -> list:
-    """:func:`_simulate` on :func:`kernels.adaptive_quadratic` (bit-identical with it)."""
+def _linear_form(problem):
+    """``(logistic, X, y, divisor, ridge)`` of a linear model whose ``grad`` is
+    ``(phi'(theta @ X.T) @ X) / divisor (+ ridge * theta)`` with the logistic (``-y expit(-y m)``) or
+    least-squares (``m - y``) derivative, or ``None``."""
+    if type(problem) in (LogisticRegression, LeastSquares):
+        return (type(problem) is LogisticRegression, problem.X, problem.y, float(problem.normaliser),
+                float(problem.ridge))
+    if type(problem) is Logistic:
+        return True, problem.X, problem.y, float(problem.n_samples), float(problem.lam)
+    return None
+
+
+_LINEAR_AGREE: dict[tuple, bool] = {}
+
+
+def _linear_grads_agree(problem, form, rows: int) -> bool:
+    """Whether :func:`kernels.linear_model_grads` gives ``problem.grad``'s bits (up to a NaN's sign and
+    payload) on blocks of ``rows`` runs: checked once per data set and row count, on rows of widely spread
+    magnitudes around the minimiser's scale and rows that overflow ``exp`` or the margins (the NumPy path
+    runs ``dgemm`` for two rows or more and ``gemv`` for one, whose orders of summation differ; the kernel
+    takes ``dgemm``'s where this check finds it)."""
+    logistic, X, y, divisor, ridge = form
+    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    key = (logistic, divisor, ridge, rows, X.shape, X.tobytes(), y.tobytes())
+    if key not in _LINEAR_AGREE:
+        D = X.shape[1]
+        rng = np.random.default_rng(rows)
+        scale = 1.0 / max(float(np.abs(X).max()), 1e-300)
+        th = rng.standard_normal((rows, D)) * scale * np.exp(3.0 * rng.standard_normal((rows, D)))
+        special = [0.0, -0.0, 1e300, -1e300, 710.0 * scale, -746.0 * scale, 5e-324]
+        for r in range(min(rows, 3 * len(special))):
+            th[r, r % D] = special[r % len(special)]
+        with _one_blas_thread(), np.errstate(all="ignore"):
+            want = problem.grad(th)
+            got = np.empty((rows, D))
+            _kernels.linear_model_grads(th, _f64(X), _f64(-y), _f64(y), logistic, divisor, ridge, got)
+        _LINEAR_AGREE[key] = bool(np.array_equal(got, want, equal_nan=True))
+    return _LINEAR_AGREE[key]
+
+
+def _fused_kernel(problem, theta1, rule, T, runs, need):
+    """``(kernel, cost)``: ``kernel(states, rows, gtrack, want_g, dtrack, want_d, out, bad)`` runs
+    :func:`adaptive_gd` on a fused kernel, bit-identical with the NumPy path, and ``cost`` is the rough
+    work of one run's step (in normal draws: ``D`` and, on a linear model, about two per sample for its
+    ``exp`` and sums); ``None`` where the NumPy path must run (the
+    ``"excess"`` track; a problem other than a :class:`~dpverify.sim.Quadratic` or a logistic or
+    least-squares model; a sum of squares or a gradient this machine computes in another order)."""
     dim = problem.dim
-    reps = _kernels.chunk_width(dim) // dim
-    args = (_f64(theta1), _f64(np.tile(problem.eigs, reps)), _f64(np.tile(problem.theta_star, reps)),
-            _f64(rule.etas[:T]), _f64(rule.noise[:T]), rule.proportional)
+    if need & {"excess"} or not _norms_agree(dim):
+        return None
+    T_etas, T_noise = _f64(rule.etas[:T]), _f64(rule.noise[:T])
+    if type(problem) is Quadratic:
+        reps = _kernels.chunk_width(dim) // dim
+        args = (_f64(theta1), _f64(np.tile(problem.eigs, reps)), _f64(np.tile(problem.theta_star, reps)),
+                T_etas, T_noise, rule.proportional)
+        return (lambda states, rows, *rest: _kernels.adaptive_quadratic(states, rows, *args, *rest)), dim
+    form = _linear_form(problem)
+    if form is None:
+        return None
+    rows_seen = {BLOCK} if runs >= BLOCK else set()
+    if runs % BLOCK:
+        rows_seen.add(runs % BLOCK)
+    if not all(_linear_grads_agree(problem, form, r) for r in rows_seen):
+        return None
+    logistic, X, y, divisor, ridge = form
+    star = _f64(problem.theta_star) if "dist" in need else np.zeros(dim)
+    args = (_f64(theta1), _f64(X), _f64(-np.asarray(y, dtype=float)), _f64(y), logistic, divisor, ridge, star,
+            T_etas, T_noise, rule.proportional)
+    return (lambda states, rows, *rest: _kernels.adaptive_linear(states, rows, *args, *rest)), dim + 2 * len(y)
+
+
+def _simulate_fused(kernel, cost, dim, rule, T, runs, seed, chunk_runs, statistic, need, kept, thetas) -> list:
+    """:func:`_simulate` on a fused kernel (:func:`_fused_kernel`; bit-identical with it)."""
     want_g = bool(need & {"grad_norm_sq", "noise_std"})
     want_d = "dist" in need
-    workers, tasks, window = _task_plan(runs, chunk_runs, None, BLOCK * dim * max(T, 1))
+    workers, tasks, window = _task_plan(runs, chunk_runs, None, BLOCK * cost * max(T, 1))
 
     def job(blocks):
         b0, b1 = blocks
@@ -332,7 +413,7 @@ def _simulate_fused(problem, theta1, rule, T, runs, seed, chunk_runs, statistic,
         gtr = np.empty((rows, T + 1) if want_g else (0, 0))
         dtr = np.empty((rows, T + 1) if want_d else (0, 0))
         bad = np.full(4, -1.0)
-        _kernels.adaptive_quadratic(_block_states(seed, b0, b1), rows, *args, gtr, want_g, dtr, want_d, th, bad)
+        kernel(_block_states(seed, b0, b1), rows, gtr, want_g, dtr, want_d, th, bad)
         if bad[0] >= 0:
             return ("bad", bad)
         out = []

@@ -148,6 +148,7 @@ def chunk_width(dim: int) -> int:
 
 try:  # pragma: no cover - exercised by the environment, not by a test branch
     import numba
+    import numba.extending
     from numba import int64, uint32, uint64
     from numba.np.random._constants import (fi_double, ki_double, wi_double, ziggurat_nor_inv_r,
                                             ziggurat_nor_r)
@@ -1516,6 +1517,160 @@ if numba is not None:
         run = _ADAPTIVE_VARIANTS[D if D <= 4 else 0]
         run(states, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g, dtrack, want_d, out,
             np.empty(_BLOCK * D), np.empty(_BLOCK * D), np.empty(_BLOCK), np.empty(D), np.empty(eigs.shape[0]), bad)
+
+
+
+    # -- noisy GD with a gradient-norm rule on a linear model (logistic or least squares) ----
+    # The gradient of a block's row ``theta`` is computed as the NumPy path computes it with BLAS:
+    # margins ``m_n = x_n . theta`` (``theta @ X.T``) and the sum ``sum_n r_n x_n`` (``r @ X``) as chains
+    # of fused multiply-adds over the inner index from ``0.0``, the order OpenBLAS's ``dgemm`` takes
+    # for these shapes (each element one accumulator, one FMA per term); the logistic derivative
+    # ``r_n = -y_n expit(-y_n m_n)`` as SciPy's ``expit``, ``1 / (1 + exp(-z))`` with libm's ``exp``.
+    # Whether a machine's BLAS and libm do take that order is not assumed:
+    # :func:`dpverify.sim.adaptive._linear_grads_agree` compares :func:`linear_model_grads` with the
+    # problem's own ``grad`` at first use, for the problem and each row count of a block, and the
+    # NumPy path runs wherever they differ.
+    @numba.extending.intrinsic
+    def _fma(typingctx, x, y, z):
+        """``x * y + z`` rounded once (LLVM's ``llvm.fma.f64``)."""
+        sig = numba.types.float64(numba.types.float64, numba.types.float64, numba.types.float64)
+
+        def codegen(context, builder, signature, args):
+            return builder.fma(*args)
+        return sig, codegen
+
+    @_inline
+    def _linear_grads(seg, nr, D, X, ny, yv, logistic, fN, ridge, gs, thT, mT, accT):
+        """``gs[r D + d]`` = the gradient at row ``r < nr`` of ``seg`` (row-major ``(nr, D)``) of
+        ``(1/fN) sum_n phi_n(x_n . theta) + (ridge/2)||theta||^2``, ``phi_n'`` the logistic
+        ``-y_n expit(-y_n m)`` (``ny = -y``) or least squares' ``m - y_n`` (section comment above).
+
+        Each element's sums are chains over the inner index as BLAS takes them; the loops run across
+        rows (``thT``, ``accT``: ``nr * D`` scratch values, ``mT``: ``nr * N``, transposed), so that
+        they vectorise and every chain has others beside it."""
+        N = X.shape[0]
+        for r in range(nr):
+            for d in range(D):
+                thT[d * nr + r] = seg[r * D + d]
+        for nn in range(N):
+            mr = mT[nn * nr:(nn + 1) * nr]
+            for r in range(nr):
+                mr[r] = 0.0
+            for d in range(D):
+                x = X[nn, d]
+                td = thT[d * nr:(d + 1) * nr]
+                for r in range(nr):
+                    mr[r] = _fma(td[r], x, mr[r])
+            if logistic:
+                c = ny[nn]
+                for r in range(nr):
+                    mr[r] = c * (1.0 / (1.0 + np.exp(-(c * mr[r]))))
+            else:
+                c = yv[nn]
+                for r in range(nr):
+                    mr[r] = mr[r] - c
+        for d in range(D):
+            ad = accT[d * nr:(d + 1) * nr]
+            for r in range(nr):
+                ad[r] = 0.0
+            for nn in range(N):
+                x = X[nn, d]
+                mr = mT[nn * nr:(nn + 1) * nr]
+                for r in range(nr):
+                    ad[r] = _fma(mr[r], x, ad[r])
+        for r in range(nr):
+            for d in range(D):
+                v = accT[d * nr + r] / fN
+                if ridge != 0.0:
+                    v = v + ridge * seg[r * D + d]
+                gs[r * D + d] = v
+
+    @_jit
+    def linear_model_grads(theta, X, ny, yv, logistic, fN, ridge, out):
+        """``out[r]`` = the gradient at row ``r`` of ``theta`` (2-d), as :func:`adaptive_linear` computes
+        it (:func:`_linear_grads`, in its chunks of rows)."""
+        D = theta.shape[1]
+        flat = theta.reshape(-1)
+        g = out.reshape(-1)
+        CH = D * max(1, 512 // D)          # chunk_width(D)
+        thT = np.empty(CH)
+        accT = np.empty(CH)
+        mT = np.empty(CH // D * X.shape[0])
+        nv = theta.shape[0] * D
+        for j0 in range(0, nv, CH):
+            m = min(CH, nv - j0)
+            _linear_grads(flat[j0:j0 + m], m // D, D, X, ny, yv, logistic, fN, ridge, g[j0:j0 + m], thT, mT, accT)
+
+    @_borrow
+    def _adaptive_linear_run(states, n, theta1, X, ny, yv, logistic, fN, ridge, star, etas, noise, proportional,
+                             gtrack, want_g, dtrack, want_d, out, th, g, sr, dv, buf, thT, mT, accT, bad):
+        """The loop over blocks of :func:`adaptive_linear`."""
+        D = out.shape[1]
+        T = etas.shape[0]
+        CH = buf.shape[0]
+        sr_bits = sr.view(np.uint64)
+        for i in range(states.shape[0]):
+            lo = i * _BLOCK
+            hi = min(n, lo + _BLOCK)
+            nv = (hi - lo) * D
+            a, b, cc, k = states[i, 0], states[i, 1], states[i, 2], states[i, 3]
+            for j0 in range(0, nv, CH):
+                m = min(CH, nv - j0)
+                nr = m // D
+                seg = th[j0:j0 + m]
+                gs = g[j0:j0 + m]
+                srs = sr[j0 // D:j0 // D + nr]
+                for j in range(m):
+                    seg[j] = theta1[j % D]
+                _linear_grads(seg, nr, D, X, ny, yv, logistic, fN, ridge, gs, thT, mT, accT)
+                for rr in range(nr):
+                    srs[rr] = _sq_norm(gs, rr * D, D)
+                _adaptive_level(0, j0 // D, nr, lo, noise, proportional, th, star, gtrack, want_g, dtrack, want_d,
+                                sr, dv, bad, i)
+            for t in range(T):
+                eta = etas[t]
+                if not (np.isfinite(eta) and eta >= 0.0):
+                    bad[0], bad[1], bad[2], bad[3] = i, t + 1, 0.0, eta
+                if bad[0] >= 0:
+                    return
+                s = noise[t]
+                for j0 in range(0, nv, CH):
+                    m = min(CH, nv - j0)
+                    nr = m // D
+                    seg = th[j0:j0 + m]
+                    gs = g[j0:j0 + m]
+                    srs = sr[j0 // D:j0 // D + nr]
+                    if proportional:
+                        if not _levels_surely_finite(sr_bits[j0 // D:j0 // D + nr], s) and _bad_row_level(
+                                srs, s, t, bad, i):
+                            return
+                        a, b, cc, k = _fill_rows_rooted(buf, nr, D, srs, s, a, b, cc, k)
+                    else:
+                        a, b, cc, k = _fill_scaled(buf, m, s, a, b, cc, k)
+                    for j in range(m):
+                        seg[j] = seg[j] - (buf[j] + gs[j]) * eta
+                    _linear_grads(seg, nr, D, X, ny, yv, logistic, fN, ridge, gs, thT, mT, accT)
+                    for rr in range(nr):
+                        srs[rr] = _sq_norm(gs, rr * D, D)
+                    _adaptive_level(t + 1, j0 // D, nr, lo, noise, proportional, th, star, gtrack, want_g, dtrack,
+                                    want_d, sr, dv, bad, i)
+            for r in range(hi - lo):
+                for d in range(D):
+                    out[lo + r, d] = th[r * D + d]
+            states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
+
+    def adaptive_linear(states, n, theta1, X, ny, yv, logistic, fN, ridge, star, etas, noise, proportional,
+                        gtrack, want_g, dtrack, want_d, out, bad):
+        """:func:`adaptive_quadratic` on a linear model: the gradient of a row is
+        ``(1/fN) sum_n phi_n'(x_n . theta) x_n + ridge theta`` (``X`` ``(N, D)``; logistic with
+        ``ny = -y``, or least squares with labels ``yv``), computed as the NumPy path's BLAS and libm
+        compute it (section comment above).  A Python function: it allocates the scratch arrays."""
+        D = out.shape[1]
+        CH = chunk_width(D)
+        _adaptive_linear_run(states, n, theta1, X, ny, yv, logistic, fN, ridge, star, etas, noise, proportional,
+                             gtrack, want_g, dtrack, want_d, out, np.empty(_BLOCK * D), np.empty(_BLOCK * D),
+                             np.empty(_BLOCK), np.empty(D), np.empty(CH), np.empty(CH), np.empty(CH // D * X.shape[0]),
+                             np.empty(CH), bad)
 
 
     # -- gated SGD, one sample per step, least squares in one dimension -------------------

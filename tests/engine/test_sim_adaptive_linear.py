@@ -1,0 +1,185 @@
+"""Adaptive GD on linear models (logistic, least squares) on the fused kernel.
+
+The fused path must give, for a seed, exactly (bit for bit, up to a NaN's sign and payload) what the
+NumPy path gives: final iterates, Monte Carlo moments and every track, for the three linear models,
+schedules and levels proportional to the gradient norm, run counts that end in a partial block (a
+block of one run takes NumPy's other BLAS routine, ``gemv``: there the NumPy path runs), and hostile
+iterates (``exp`` overflowing, infinite margins, NaN).  The kernel's gradient is checked at first use
+against the problem's own ``grad``; a planted difference of one unit in the last place sends the run
+to the NumPy path.  Fixed seeds; nothing is timed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dpverify import sim
+from dpverify.sim import adaptive, kernels
+from dpverify.sim.adaptive import NormRule, adaptive_gd
+from dpverify.sim.losses import Logistic
+
+pytestmark = pytest.mark.skipif(not kernels.numba_available(), reason="numba not installed")
+
+TRACKS = ("grad_norm_sq", "dist", "noise_std", "step")
+
+
+def _labels(rng, n):
+    return np.where(rng.standard_normal(n) >= 0.0, 1.0, -1.0)
+
+
+def _problem(kind: str):
+    rng = np.random.default_rng(5)
+    if kind == "logistic-regression":           # the shape of a small benchmark data set: N = 60, D = 3
+        X = rng.standard_normal((60, 3))
+        return sim.LogisticRegression(X / np.linalg.norm(X, axis=1).max(), _labels(rng, 60), 0.02)
+    if kind == "logistic-no-ridge":
+        return Logistic(rng.standard_normal((40, 2)), _labels(rng, 40), 0.0)
+    if kind == "logistic-ridge-5d":
+        return Logistic(rng.standard_normal((25, 5)) * 3.0, _labels(rng, 25), 0.1)
+    if kind == "least-squares":
+        return sim.LeastSquares(rng.standard_normal((30, 4)), rng.standard_normal(30), 0.1, normaliser=45.0)
+    if kind == "least-squares-1d":
+        return sim.LeastSquares(rng.standard_normal((17, 1)), rng.standard_normal(17), 0.0)
+    raise AssertionError(kind)
+
+
+KINDS = ["logistic-regression", "logistic-no-ridge", "logistic-ridge-5d", "least-squares", "least-squares-1d"]
+
+
+def _run(p, rule, T, runs, theta1=None, **kw):
+    theta1 = np.linspace(0.5, -0.5, p.dim) if theta1 is None else theta1
+    return adaptive_gd(p, theta1, rule, T, runs, 9, track=TRACKS, record=True, return_thetas=True,
+                       statistic=lambda th, tr: tr["grad_norm_sq"][:, 1:].sum(axis=1) + tr["dist"][:, -1], **kw)
+
+
+def _both(fn):
+    out = []
+    for on in (False, True):
+        sim.set_fused(on)
+        try:
+            with np.errstate(all="ignore"):
+                out.append(fn())
+        except ValueError as err:
+            out.append(str(err))
+        finally:
+            sim.set_fused(None)
+    return out
+
+
+def _same(ref, got):
+    assert np.array_equal(ref.thetas, got.thetas, equal_nan=True)
+    assert np.array_equal([ref.mean, ref.var], [got.mean, got.var], equal_nan=True)
+    for k in TRACKS:
+        assert np.array_equal(ref.tracks[k], got.tracks[k], equal_nan=True), k
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("proportional", [False, True])
+@pytest.mark.parametrize("runs, chunk", [(2500, 1024), (1025, 65536), (2, 65536)])
+def test_fused_linear_model_is_bit_identical(kind, proportional, runs, chunk):
+    p = _problem(kind)
+    T = 6
+    rule = NormRule(np.linspace(0.6, 0.2, T), np.linspace(0.4, 0.1, T), proportional=proportional)
+    ref, got = _both(lambda: _run(p, rule, T, runs, chunk_runs=chunk))
+    _same(ref, got)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_fused_path_is_taken_exactly_where_the_gradients_agree(kind):
+    """The fused kernel runs if and only if the first-use check passes for every row count of a block
+    the runs have (1024 and the remainder) and the squared norms are einsum's, and never for the
+    ``"excess"`` track."""
+    p = _problem(kind)
+    rule = NormRule(np.full(3, 0.5), np.full(3, 0.1))
+    form = adaptive._linear_form(p)
+    assert form is not None
+    for runs in (2, 7, 1024, 1025, 2048 + 7, 3000):
+        rows = {r for r in (1024 if runs >= 1024 else 0, runs % 1024) if r}
+        agree = adaptive._norms_agree(p.dim) and all(adaptive._linear_grads_agree(p, form, r) for r in rows)
+        assert (adaptive._fused_kernel(p, np.zeros(p.dim), rule, 3, runs, set()) is not None) == agree
+    assert adaptive._fused_kernel(p, np.zeros(p.dim), rule, 3, 2048, {"excess"}) is None
+
+
+@pytest.mark.parametrize("kind", ["logistic-regression", "logistic-no-ridge"])
+def test_fused_path_is_taken_in_two_and_three_dimensions(kind):
+    """On x86-64 with OpenBLAS's Haswell/Zen kernels (this project's machines), ``dgemm`` sums each
+    element as one chain of FMAs from 0.0 in two and three dimensions for any block of 2 to 1024
+    runs, so the kernel's gradient is the problem's own and the fused path runs (it does not in
+    one dimension, where NumPy calls ``gemv``; in four or more dimensions it depends on the row count)."""
+    p = _problem(kind)
+    form = adaptive._linear_form(p)
+    assert all(adaptive._linear_grads_agree(p, form, rows) for rows in (2, 7, 100, 1024))
+    rule = NormRule(np.full(3, 0.5), np.full(3, 0.1))
+    assert adaptive._fused_kernel(p, np.zeros(p.dim), rule, 3, 2050, set()) is not None
+
+
+def test_a_planted_difference_sends_the_run_to_the_numpy_path(monkeypatch):
+    """A kernel gradient one unit in the last place off in one element fails the first-use check, and
+    the run (still equal to the NumPy path) does not call the fused kernel."""
+    p = _problem("logistic-regression")
+    real = kernels.linear_model_grads
+
+    def off_by_one_ulp(theta, X, ny, yv, logistic, fN, ridge, out):
+        real(theta, X, ny, yv, logistic, fN, ridge, out)
+        out[-1, 0] = np.nextafter(out[-1, 0], np.inf)
+
+    monkeypatch.setattr(kernels, "linear_model_grads", off_by_one_ulp)
+    monkeypatch.setattr(adaptive, "_LINEAR_AGREE", {})
+    calls = []
+    monkeypatch.setattr(kernels, "adaptive_linear", lambda *a: calls.append(a))
+    form = adaptive._linear_form(p)
+    assert not adaptive._linear_grads_agree(p, form, 1024)
+    rule = NormRule(np.full(4, 0.5), np.full(4, 0.2), proportional=True)
+    ref, got = _both(lambda: _run(p, rule, 4, 2048))
+    _same(ref, got)
+    assert calls == []
+
+
+@pytest.mark.parametrize("case", ["exp-overflow", "infinite-margins", "nan-start", "negative-level",
+                                  "overflowing-level", "bad-step", "zero-start"])
+def test_fused_linear_model_hostile_cases_match_numpy(case):
+    """Hostile iterates and rules give the NumPy path's error word for word, or its results bit for bit:
+    margins of +-800 (``exp`` overflows: ``expit`` is 0 or 1), margins of 1e300 times features
+    (infinite, then NaN gradients), a NaN start, and bad levels and steps at a later step."""
+    p = _problem("logistic-regression")
+    T, runs = 4, 1100
+    etas, noise, theta1 = [0.5] * T, [0.1] * T, np.full(p.dim, 0.3)
+    if case == "exp-overflow":
+        theta1 = np.full(p.dim, 800.0 / float(np.abs(p.X).sum(axis=1).max()))
+        theta1[0] *= -1.0
+    elif case == "infinite-margins":
+        theta1 = np.full(p.dim, 1e300)
+    elif case == "nan-start":
+        theta1 = np.full(p.dim, np.nan)
+    elif case == "negative-level":
+        noise = [0.1, 0.1, -1.0, 0.1]
+    elif case == "overflowing-level":
+        noise = [0.1, 1e300, 1e300, 0.1]
+    elif case == "bad-step":
+        etas = [0.5, np.inf, 0.5, 0.5]
+    elif case == "zero-start":
+        theta1 = np.zeros(p.dim)
+        theta1[0] = -0.0
+    for proportional in (False, True):
+        rule = NormRule(np.asarray(etas, float), np.asarray(noise, float), proportional=proportional)
+        ref, got = _both(lambda rule=rule: _run(p, rule, T, runs, theta1=np.asarray(theta1, float)))
+        if isinstance(ref, str) or isinstance(got, str):
+            assert ref == got
+            continue
+        _same(ref, got)
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_fused_linear_model_is_the_same_whatever_the_threads(workers):
+    from dpverify.sim.parallel import set_workers
+
+    p = _problem("logistic-no-ridge")
+    rule = NormRule(np.full(5, 0.4), np.full(5, 0.3), proportional=True)
+    ref = _run(p, rule, 5, 5000, chunk_runs=1024)
+    set_workers(workers)
+    try:
+        got = _run(p, rule, 5, 5000, chunk_runs=65536)
+    finally:
+        set_workers(None)
+    _same(ref, got)
