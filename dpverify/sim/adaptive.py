@@ -42,7 +42,7 @@ three dimensions, not a promise of either: a check at first use compares the ker
 the problem's own ``grad``, for the data set and each row count of a block the runs have, on rows of
 widely spread magnitudes and rows that overflow (:func:`_linear_grads_agree`), and the NumPy path runs
 wherever they differ (a block of one run, which NumPy sends to ``gemv``; one dimension; four or more
-dimensions at some row counts).
+dimensions at some row counts; more than 256 samples, which ``dgemm`` sums in panels).
 
 Exact moments (:func:`adaptive_moments`): on a diagonal quadratic
 ``F = F* + 1/2 sum_i lam_i (theta_i - theta*_i)^2``, with a step that does not depend on the gradient
@@ -60,6 +60,7 @@ exact, in double precision or in mpmath.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -351,7 +352,8 @@ def _linear_grads_agree(problem, form, rows: int) -> bool:
     takes ``dgemm``'s where this check finds it)."""
     logistic, X, y, divisor, ridge = form
     X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
-    key = (logistic, divisor, ridge, rows, X.shape, X.tobytes(), y.tobytes())
+    key = (logistic, divisor, ridge, rows, X.shape,
+           hashlib.sha256(np.ascontiguousarray(X)).digest(), hashlib.sha256(np.ascontiguousarray(y)).digest())
     if key not in _LINEAR_AGREE:
         D = X.shape[1]
         rng = np.random.default_rng(rows)

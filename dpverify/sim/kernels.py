@@ -1539,11 +1539,27 @@ if numba is not None:
             return builder.fma(*args)
         return sig, codegen
 
+    def _linear_scratch(D, N):
+        """Scratch arrays of :func:`_linear_grads` for chunks of ``chunk_width(D)`` values: ``thT``,
+        ``mT``, ``accT`` (``mT`` holds the margins of at most 65536 / N rows of a chunk at a time: 512 kB)."""
+        CH = chunk_width(D)
+        return np.empty(CH), np.empty(max(1, min(CH // D, 65536 // N)) * N), np.empty(CH)
+
     @_inline
     def _linear_grads(seg, nr, D, X, ny, yv, logistic, fN, ridge, gs, thT, mT, accT):
         """``gs[r D + d]`` = the gradient at row ``r < nr`` of ``seg`` (row-major ``(nr, D)``) of
         ``(1/fN) sum_n phi_n(x_n . theta) + (ridge/2)||theta||^2``, ``phi_n'`` the logistic
-        ``-y_n expit(-y_n m)`` (``ny = -y``) or least squares' ``m - y_n`` (section comment above).
+        ``-y_n expit(-y_n m)`` (``ny = -y``) or least squares' ``m - y_n`` (section comment above),
+        in groups of as many rows as ``mT`` holds margins of (:func:`_linear_scratch`)."""
+        step = mT.shape[0] // X.shape[0]
+        for q0 in range(0, nr, step):
+            q = min(step, nr - q0)
+            _linear_grads_rows(seg[q0 * D:(q0 + q) * D], q, D, X, ny, yv, logistic, fN, ridge,
+                               gs[q0 * D:(q0 + q) * D], thT, mT, accT)
+
+    @_inline
+    def _linear_grads_rows(seg, nr, D, X, ny, yv, logistic, fN, ridge, gs, thT, mT, accT):
+        """:func:`_linear_grads` for ``nr`` rows whose margins ``mT`` holds.
 
         Each element's sums are chains over the inner index as BLAS takes them; the loops run across
         rows (``thT``, ``accT``: ``nr * D`` scratch values, ``mT``: ``nr * N``, transposed), so that
@@ -1585,17 +1601,18 @@ if numba is not None:
                     v = v + ridge * seg[r * D + d]
                 gs[r * D + d] = v
 
-    @_jit
     def linear_model_grads(theta, X, ny, yv, logistic, fN, ridge, out):
         """``out[r]`` = the gradient at row ``r`` of ``theta`` (2-d), as :func:`adaptive_linear` computes
         it (:func:`_linear_grads`, in its chunks of rows)."""
+        _linear_model_grads(theta, X, ny, yv, logistic, fN, ridge, out, *_linear_scratch(theta.shape[1], X.shape[0]))
+
+    @_borrow
+    def _linear_model_grads(theta, X, ny, yv, logistic, fN, ridge, out, thT, mT, accT):
+        """:func:`linear_model_grads` with its scratch arrays."""
         D = theta.shape[1]
         flat = theta.reshape(-1)
         g = out.reshape(-1)
-        CH = D * max(1, 512 // D)          # chunk_width(D)
-        thT = np.empty(CH)
-        accT = np.empty(CH)
-        mT = np.empty(CH // D * X.shape[0])
+        CH = thT.shape[0]
         nv = theta.shape[0] * D
         for j0 in range(0, nv, CH):
             m = min(CH, nv - j0)
@@ -1666,11 +1683,10 @@ if numba is not None:
         ``ny = -y``, or least squares with labels ``yv``), computed as the NumPy path's BLAS and libm
         compute it (section comment above).  A Python function: it allocates the scratch arrays."""
         D = out.shape[1]
-        CH = chunk_width(D)
         _adaptive_linear_run(states, n, theta1, X, ny, yv, logistic, fN, ridge, star, etas, noise, proportional,
                              gtrack, want_g, dtrack, want_d, out, np.empty(_BLOCK * D), np.empty(_BLOCK * D),
-                             np.empty(_BLOCK), np.empty(D), np.empty(CH), np.empty(CH), np.empty(CH // D * X.shape[0]),
-                             np.empty(CH), bad)
+                             np.empty(_BLOCK), np.empty(D), np.empty(chunk_width(D)), *_linear_scratch(D, X.shape[0]),
+                             bad)
 
 
     # -- gated SGD, one sample per step, least squares in one dimension -------------------

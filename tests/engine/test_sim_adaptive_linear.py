@@ -39,12 +39,15 @@ def _problem(kind: str):
         return Logistic(rng.standard_normal((25, 5)) * 3.0, _labels(rng, 25), 0.1)
     if kind == "least-squares":
         return sim.LeastSquares(rng.standard_normal((30, 4)), rng.standard_normal(30), 0.1, normaliser=45.0)
+    if kind == "logistic-large-n":              # dgemm sums N > 256 terms in panels: the NumPy path runs here
+        return sim.LogisticRegression(rng.standard_normal((3000, 2)) * 0.1, _labels(rng, 3000), 0.01)
     if kind == "least-squares-1d":
         return sim.LeastSquares(rng.standard_normal((17, 1)), rng.standard_normal(17), 0.0)
     raise AssertionError(kind)
 
 
-KINDS = ["logistic-regression", "logistic-no-ridge", "logistic-ridge-5d", "least-squares", "least-squares-1d"]
+KINDS = ["logistic-regression", "logistic-no-ridge", "logistic-ridge-5d", "least-squares", "least-squares-1d",
+         "logistic-large-n"]
 
 
 def _run(p, rule, T, runs, theta1=None, **kw):
@@ -183,3 +186,38 @@ def test_fused_linear_model_is_the_same_whatever_the_threads(workers):
     finally:
         set_workers(None)
     _same(ref, got)
+
+
+def test_kernel_gradient_is_one_fma_chain_per_element_in_any_group_of_rows():
+    """With N = 3000 samples the kernel computes the margins of 21 rows at a time (65536 // N): every
+    element is still the chain ``fma(a_K-1, b_K-1, ... fma(a_0, b_0, 0.0))`` over the samples, and the
+    logistic derivative ``-y expit(-y m)``, as a row-at-a-time reference computes them (the gradient the
+    first-use check compares with BLAS's where BLAS sums so; here it does not, see the data set above)."""
+    import numba
+
+    fma = kernels._fma
+
+    @numba.njit
+    def reference(th, X, y, fN, ridge):
+        rows, D = th.shape
+        out = np.empty((rows, D))
+        for i in range(rows):
+            acc = np.zeros(D)
+            for n in range(X.shape[0]):
+                m = 0.0
+                for d in range(D):
+                    m = fma(th[i, d], X[n, d], m)
+                r = -y[n] * (1.0 / (1.0 + np.exp(-(-y[n] * m))))
+                for d in range(D):
+                    acc[d] = fma(r, X[n, d], acc[d])
+            for d in range(D):
+                out[i, d] = acc[d] / fN + ridge * th[i, d]
+        return out
+
+    p = _problem("logistic-large-n")
+    th = np.random.default_rng(1).standard_normal((1000, 2)) * 30.0
+    got = np.empty_like(th)
+    X, y = np.ascontiguousarray(p.X), np.asarray(p.y)
+    kernels.linear_model_grads(th, X, -y, y, True, float(p.normaliser), float(p.ridge), got)
+    assert np.array_equal(got, reference(th, X, y, float(p.normaliser), float(p.ridge)))
+    assert np.allclose(got, p.grad(th), rtol=1e-12, atol=1e-15)     # BLAS's panels: equal to rounding
