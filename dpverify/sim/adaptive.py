@@ -341,32 +341,74 @@ def _linear_form(problem):
     return None
 
 
+_LINEAR_ORDER: dict[tuple, bool] = {}
 _LINEAR_AGREE: dict[tuple, bool] = {}
+
+
+def _twin(problem, X: np.ndarray, y: np.ndarray):
+    """The same model (class, ridge, divisor) on other data ``X`` (kept in its memory order), ``y``."""
+    if type(problem) is Logistic:
+        return Logistic(X, y, problem.lam)
+    return type(problem)(X, y, problem.lam, normaliser=problem.normaliser)
+
+
+def _grads_equal(problem, form, th: np.ndarray) -> bool:
+    """Whether :func:`kernels.linear_model_grads` at the rows ``th`` is ``problem.grad``'s bits (NaN
+    aside: its sign and payload), ``form`` being :func:`_linear_form`'s of ``problem``."""
+    logistic, X, y, divisor, ridge = form
+    y = np.asarray(y, dtype=float)
+    with _one_blas_thread(), np.errstate(all="ignore"):
+        want = problem.grad(th)
+        got = np.empty(th.shape)
+        _kernels.linear_model_grads(th, _f64(X), _f64(-y), _f64(y), logistic, divisor, ridge, got)
+    return bool(np.array_equal(got, want, equal_nan=True))
 
 
 def _linear_grads_agree(problem, form, rows: int) -> bool:
     """Whether :func:`kernels.linear_model_grads` gives ``problem.grad``'s bits (up to a NaN's sign and
-    payload) on blocks of ``rows`` runs: checked once per data set and row count, on rows of widely spread
-    magnitudes around the minimiser's scale and rows that overflow ``exp`` or the margins (the NumPy path
-    runs ``dgemm`` for two rows or more and ``gemv`` for one, whose orders of summation differ; the kernel
-    takes ``dgemm``'s where this check finds it)."""
+    payload) on blocks of ``rows`` runs; the answer is kept.  Two stages:
+
+    * **the order of the sums**, once per model class, shape ``(rows, N, D)``, memory order of ``X``
+      and whether a ridge term is added: the same model on standard normal data in ``X``'s memory order
+      (``2 <= rows``; NumPy computes one row with ``gemv``, whose order differs), at standard normal
+      rows, whose margins and sums cancel, so that two orders of summation give other bits in a good
+      share of the elements; at least 65536 of them (up to 32 batches of ``rows`` rows) are compared.
+      BLAS picks its routine and order by shape and memory order, not by the values;
+    * **the data set itself**, once per data set and row count: rows at the data's scale (margins of
+      order one), rows of widely spread magnitudes, and rows that overflow ``exp`` or the margins.
+    """
     logistic, X, y, divisor, ridge = form
-    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
-    key = (logistic, divisor, ridge, rows, X.shape,
-           hashlib.sha256(np.ascontiguousarray(X)).digest(), hashlib.sha256(np.ascontiguousarray(y)).digest())
+    X = np.asarray(X)
+    if rows < 2 or X.dtype != np.float64 or not (X.flags.c_contiguous or X.flags.f_contiguous):
+        return False
+    N, D = X.shape
+    order = "C" if X.flags.c_contiguous else "F"
+    shape_key = (type(problem), logistic, ridge != 0.0, rows, N, D, order)
+    if shape_key not in _LINEAR_ORDER:
+        rng = np.random.default_rng([rows, N, D])
+        Xs = np.asarray(rng.standard_normal((N, D)), order=order)
+        ys = np.where(rng.standard_normal(N) >= 0.0, 1.0, -1.0) if logistic else rng.standard_normal(N)
+        try:
+            twin = _twin(problem, Xs, ys)
+        except (ValueError, RuntimeError, np.linalg.LinAlgError):   # e.g. Newton's method failing: unknown
+            twin = None
+        batches = min(32, max(2, -(-65536 // (rows * N * D))))
+        _LINEAR_ORDER[shape_key] = twin is not None and all(
+            _grads_equal(twin, _linear_form(twin), rng.standard_normal((rows, D))) for _ in range(batches))
+    if not _LINEAR_ORDER[shape_key]:
+        return False
+    y = np.asarray(y, dtype=float)
+    key = (shape_key, divisor, ridge, hashlib.sha256(np.ascontiguousarray(X)).digest(),
+           hashlib.sha256(np.ascontiguousarray(y)).digest())
     if key not in _LINEAR_AGREE:
-        D = X.shape[1]
         rng = np.random.default_rng(rows)
-        scale = 1.0 / max(float(np.abs(X).max()), 1e-300)
-        th = rng.standard_normal((rows, D)) * scale * np.exp(3.0 * rng.standard_normal((rows, D)))
+        scale = 1.0 / max(float(np.abs(X).max()) * np.sqrt(D), 1e-300)
+        at_scale = rng.standard_normal((rows, D)) * scale
+        spread = at_scale * np.exp(3.0 * rng.standard_normal((rows, D)))
         special = [0.0, -0.0, 1e300, -1e300, 710.0 * scale, -746.0 * scale, 5e-324]
         for r in range(min(rows, 3 * len(special))):
-            th[r, r % D] = special[r % len(special)]
-        with _one_blas_thread(), np.errstate(all="ignore"):
-            want = problem.grad(th)
-            got = np.empty((rows, D))
-            _kernels.linear_model_grads(th, _f64(X), _f64(-y), _f64(y), logistic, divisor, ridge, got)
-        _LINEAR_AGREE[key] = bool(np.array_equal(got, want, equal_nan=True))
+            spread[r, r % D] = special[r % len(special)]
+        _LINEAR_AGREE[key] = _grads_equal(problem, form, at_scale) and _grads_equal(problem, form, spread)
     return _LINEAR_AGREE[key]
 
 

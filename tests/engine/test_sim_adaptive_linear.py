@@ -221,3 +221,31 @@ def test_kernel_gradient_is_one_fma_chain_per_element_in_any_group_of_rows():
     kernels.linear_model_grads(th, X, -y, y, True, float(p.normaliser), float(p.ridge), got)
     assert np.array_equal(got, reference(th, X, y, float(p.normaliser), float(p.ridge)))
     assert np.allclose(got, p.grad(th), rtol=1e-12, atol=1e-15)     # BLAS's panels: equal to rounding
+
+
+@pytest.mark.parametrize("kind, N, D", [("logistic", 5, 1), ("least-squares", 1, 4), ("least-squares", 16, 4),
+                                        ("logistic", 17, 1), ("least-squares", 16, 3), ("logistic", 300, 2)])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_a_passing_first_use_check_means_equal_gradients_at_other_rows(kind, N, D, order):
+    """Where the first-use check passes for a row count, the kernel's gradient is ``grad``'s at any
+    other rows of that count, here 6 more batches of standard normal rows at two scales.  (Shapes a
+    referee found an earlier, one-batch check passing on although BLAS summed in another order: one
+    dimension and small data sets, where rows of widely spread magnitudes hide the order; features in
+    Fortran order, which BLAS reads with other routines, each with its own answer.)"""
+    rng = np.random.default_rng([N, D])
+    X = np.asarray(rng.standard_normal((N, D)) * np.exp(rng.standard_normal((1, D))), order=order)
+    p = (sim.LogisticRegression(X, _labels(rng, N), 0.1, normaliser=2.5) if kind == "logistic"
+         else sim.LeastSquares(X, rng.standard_normal(N), 0.1))
+    assert p.X.flags.c_contiguous == (order == "C" or D == 1 or N == 1)
+    form = adaptive._linear_form(p)
+    passed = 0
+    for rows in (1, 2, 3, 5, 7, 16, 17, 100, 1024):
+        if not adaptive._linear_grads_agree(p, form, rows):
+            continue
+        passed += 1
+        for k in range(6):
+            th = rng.standard_normal((rows, D)) * (1.0 if k % 2 else 30.0) / np.abs(X).max()
+            assert adaptive._grads_equal(p, form, th), (rows, k)
+    assert not adaptive._linear_grads_agree(p, form, 1)             # one row: gemv, never the kernel
+    if (N, D, order) == (16, 3, "C"):
+        assert passed == 8                                            # 2..1024 rows: dgemm's chains here
