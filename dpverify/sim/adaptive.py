@@ -370,10 +370,12 @@ def _linear_grads_agree(problem, form, rows: int) -> bool:
 
     * **the order of the sums**, once per model class, shape ``(rows, N, D)``, memory order of ``X``
       and whether a ridge term is added: the same model on standard normal data in ``X``'s memory order
-      (``2 <= rows``; NumPy computes one row with ``gemv``, whose order differs), at standard normal
-      rows, whose margins and sums cancel, so that two orders of summation give other bits in a good
-      share of the elements; at least 65536 of them (up to 32 batches of ``rows`` rows) are compared.
-      BLAS picks its routine and order by shape and memory order, not by the values;
+      (``2 <= rows``; NumPy computes one row with ``gemv``, whose order differs), at 64 batches of
+      ``rows`` standard normal rows, whose margins and sums cancel, so that two orders of summation give
+      other bits in a good share of the elements.  BLAS picks its routine and order by shape and memory
+      order, not by the values, but may pick it by the row's place in the block (an edge kernel for the
+      rows past a multiple of its tile, e.g. the last of 1023 rows in four dimensions): each place gets
+      ``64 D`` sums and ``64 N`` margins;
     * **the data set itself**, once per data set and row count: rows at the data's scale (margins of
       order one), rows of widely spread magnitudes, and rows that overflow ``exp`` or the margins.
     """
@@ -392,7 +394,7 @@ def _linear_grads_agree(problem, form, rows: int) -> bool:
             twin = _twin(problem, Xs, ys)
         except (ValueError, RuntimeError, np.linalg.LinAlgError):   # e.g. Newton's method failing: unknown
             twin = None
-        batches = min(32, max(2, -(-65536 // (rows * N * D))))
+        batches = 64
         _LINEAR_ORDER[shape_key] = twin is not None and all(
             _grads_equal(twin, _linear_form(twin), rng.standard_normal((rows, D))) for _ in range(batches))
     if not _LINEAR_ORDER[shape_key]:
