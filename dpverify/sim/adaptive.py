@@ -38,11 +38,13 @@ On a linear model (:class:`~dpverify.sim.LogisticRegression`, :class:`~dpverify.
 gradient reproduces the NumPy path's: BLAS's ``dgemm`` sums (``theta @ X.T``, ``r @ X``) as chains of
 fused multiply-adds over the inner index from ``0.0``, and SciPy's ``expit`` as ``1 / (1 + exp(-z))``
 with libm's ``exp``. That is what OpenBLAS and glibc do on this project's x86-64 machines in two and
-three dimensions, not a promise of either: a check at first use compares the kernel's gradient with
-the problem's own ``grad``, for the data set and each row count of a block the runs have, on rows of
-widely spread magnitudes and rows that overflow (:func:`_linear_grads_agree`), and the NumPy path runs
-wherever they differ (a block of one run, which NumPy sends to ``gemv``; one dimension; four or more
-dimensions at some row counts; more than 256 samples, which ``dgemm`` sums in panels).
+three dimensions, not a promise of either: a check at first use (:func:`_linear_grads_agree`) compares
+the kernel's gradient with ``grad``, first on discriminating standard normal data of the model's class,
+shape and memory order (64 batches of a block's row count: every place in a block, where BLAS may use
+an edge kernel, is compared many times), then on the data set itself at its scale, at spread magnitudes
+and at overflowing rows; the NumPy path runs wherever they differ (four or more dimensions at some row
+counts; more than 256 samples, which ``dgemm`` sums in panels) and, without a check, for blocks of one
+run and data of one sample or one feature, where NumPy calls ``gemv``.
 
 Exact moments (:func:`adaptive_moments`): on a diagonal quadratic
 ``F = F* + 1/2 sum_i lam_i (theta_i - theta*_i)^2``, with a step that does not depend on the gradient
@@ -370,7 +372,7 @@ def _linear_grads_agree(problem, form, rows: int) -> bool:
 
     * **the order of the sums**, once per model class, shape ``(rows, N, D)``, memory order of ``X``
       and whether a ridge term is added: the same model on standard normal data in ``X``'s memory order
-      (``2 <= rows``; NumPy computes one row with ``gemv``, whose order differs), at 64 batches of
+      (never for one row, one sample or one feature, where NumPy calls ``gemv``, another order), at 64 batches of
       ``rows`` standard normal rows, whose margins and sums cancel, so that two orders of summation give
       other bits in a good share of the elements.  BLAS picks its routine and order by shape and memory
       order, not by the values, but may pick it by the row's place in the block (an edge kernel for the
@@ -381,9 +383,9 @@ def _linear_grads_agree(problem, form, rows: int) -> bool:
     """
     logistic, X, y, divisor, ridge = form
     X = np.asarray(X)
-    if rows < 2 or X.dtype != np.float64 or not (X.flags.c_contiguous or X.flags.f_contiguous):
-        return False
     N, D = X.shape
+    if min(rows, N, D) < 2 or X.dtype != np.float64 or not (X.flags.c_contiguous or X.flags.f_contiguous):
+        return False                  # one row, sample or feature: NumPy calls gemv, another order
     order = "C" if X.flags.c_contiguous else "F"
     shape_key = (type(problem), logistic, ridge != 0.0, rows, N, D, order)
     if shape_key not in _LINEAR_ORDER:
