@@ -343,6 +343,11 @@ def _linear_form(problem):
     return None
 
 
+#: Sample-steps (runs x T x N) below which adaptive GD on a linear model runs the NumPy path: the fused
+#: path's first use on a data set (its checks, :func:`_linear_grads_agree`, 1-5 ms with a BLAS thread
+#: limit) costs more than it saves on less.  The two paths give the same bits; the tests set it to 0.
+LINEAR_FUSED_MIN_WORK = 1 << 22
+
 _LINEAR_ORDER: dict[tuple, bool] = {}
 _LINEAR_AGREE: dict[tuple, bool] = {}
 
@@ -359,7 +364,7 @@ def _grads_equal(problem, form, th: np.ndarray) -> bool:
     aside: its sign and payload), ``form`` being :func:`_linear_form`'s of ``problem``."""
     logistic, X, y, divisor, ridge = form
     y = np.asarray(y, dtype=float)
-    with _one_blas_thread(), np.errstate(all="ignore"):
+    with np.errstate(all="ignore"):                  # the caller limits BLAS to one thread
         want = problem.grad(th)
         got = np.empty(th.shape)
         _kernels.linear_model_grads(th, _f64(X), _f64(-y), _f64(y), logistic, divisor, ridge, got)
@@ -397,8 +402,9 @@ def _linear_grads_agree(problem, form, rows: int) -> bool:
         except (ValueError, RuntimeError, np.linalg.LinAlgError):   # e.g. Newton's method failing: unknown
             twin = None
         batches = 64
-        _LINEAR_ORDER[shape_key] = twin is not None and all(
-            _grads_equal(twin, _linear_form(twin), rng.standard_normal((rows, D))) for _ in range(batches))
+        with _one_blas_thread():
+            _LINEAR_ORDER[shape_key] = twin is not None and all(
+                _grads_equal(twin, _linear_form(twin), rng.standard_normal((rows, D))) for _ in range(batches))
     if not _LINEAR_ORDER[shape_key]:
         return False
     y = np.asarray(y, dtype=float)
@@ -412,7 +418,8 @@ def _linear_grads_agree(problem, form, rows: int) -> bool:
         special = [0.0, -0.0, 1e300, -1e300, 710.0 * scale, -746.0 * scale, 5e-324]
         for r in range(min(rows, 3 * len(special))):
             spread[r, r % D] = special[r % len(special)]
-        _LINEAR_AGREE[key] = _grads_equal(problem, form, at_scale) and _grads_equal(problem, form, spread)
+        with _one_blas_thread():
+            _LINEAR_AGREE[key] = _grads_equal(problem, form, at_scale) and _grads_equal(problem, form, spread)
     return _LINEAR_AGREE[key]
 
 
@@ -433,7 +440,7 @@ def _fused_kernel(problem, theta1, rule, T, runs, need):
                 T_etas, T_noise, rule.proportional)
         return (lambda states, rows, *rest: _kernels.adaptive_quadratic(states, rows, *args, *rest)), dim
     form = _linear_form(problem)
-    if form is None:
+    if form is None or runs * max(T, 1) * len(form[2]) < LINEAR_FUSED_MIN_WORK:
         return None
     rows_seen = {BLOCK} if runs >= BLOCK else set()
     if runs % BLOCK:

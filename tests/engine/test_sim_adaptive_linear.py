@@ -24,6 +24,12 @@ pytestmark = pytest.mark.skipif(not kernels.numba_available(), reason="numba not
 TRACKS = ("grad_norm_sq", "dist", "noise_std", "step")
 
 
+@pytest.fixture(autouse=True)
+def _fused_at_any_size(monkeypatch):
+    """The fused path at the tests' small sizes too (by default it starts at 2**22 sample-steps)."""
+    monkeypatch.setattr(adaptive, "LINEAR_FUSED_MIN_WORK", 0)
+
+
 def _labels(rng, n):
     return np.where(rng.standard_normal(n) >= 0.0, 1.0, -1.0)
 
@@ -263,3 +269,13 @@ def test_the_first_use_check_sees_an_edge_kernel_of_the_last_rows():
     if adaptive._linear_grads_agree(p, form, 1023):
         for _ in range(64):
             assert adaptive._grads_equal(p, form, rng.standard_normal((1023, 4)))
+
+
+def test_small_simulations_run_the_numpy_path(monkeypatch):
+    """Below ``LINEAR_FUSED_MIN_WORK`` sample-steps the NumPy path runs (the first use's checks would
+    cost more than the kernel saves), at and above it the fused kernel."""
+    monkeypatch.setattr(adaptive, "LINEAR_FUSED_MIN_WORK", 1 << 22)
+    p = _problem("logistic-regression")                  # N = 60
+    rule = NormRule(np.full(10, 0.5), np.full(10, 0.1))
+    assert adaptive._fused_kernel(p, np.zeros(3), rule, 10, 6990, set()) is None     # 4.19e6 < 2**22
+    assert adaptive._fused_kernel(p, np.zeros(3), rule, 10, 6991, set()) is not None
