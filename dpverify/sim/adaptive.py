@@ -26,6 +26,8 @@ the steps ``t = 1..T`` (``"noise_std"`` ``s_t``, ``"step"`` ``eta_t``). A per-ru
 
 Declared rules and the fused path: a rule given as a :class:`NormRule` (a step-size schedule and a noise
 level that is a schedule or a schedule times the gradient norm) on a :class:`~dpverify.sim.Quadratic`
+(or a :class:`~dpverify.sim.losses.CosineSum`, whose gradient ``a sin(theta)`` the kernel computes with
+libm's ``sin`` where a check at first use finds it NumPy's, :func:`_sines_agree`)
 runs the fused kernel :func:`dpverify.sim.kernels.adaptive_quadratic`, bit-identical with the NumPy
 path for a seed (tracks ``"grad_norm_sq"``, ``"dist"``, ``"noise_std"``, ``"step"``; the ``"excess"``
 track, any other rule or problem runs the NumPy path). The NumPy path sums squared norms with ``einsum``,
@@ -73,7 +75,7 @@ import numpy as np
 from . import kernels as _kernels
 from ._driver import _task_plan
 from ._fused import _block_states, _f64
-from .losses import Logistic
+from .losses import CosineSum, Logistic
 from .parallel import ordered_map
 from .problems import LeastSquares, LogisticRegression, Problem, Quadratic
 from .results import MCResult, block_moments
@@ -331,6 +333,29 @@ def _simulate(problem, theta1, rule, T, runs, seed, chunk_runs, statistic, need,
     return moments
 
 
+_SINES_AGREE: list[bool] = []
+
+
+def _sines_agree() -> bool:
+    """Whether :func:`kernels.scaled_sines` (libm's ``sin``) gives :class:`~dpverify.sim.losses.CosineSum`'s
+    gradient ``a * np.sin(theta)`` bit for bit (NaN aside), checked once per process on 65536 arguments:
+    spread magnitudes, near multiples of pi/2, huge, subnormal, signed zeros, infinities and NaN.  NumPy's
+    ``sin`` is libm's on this project's machines; a NumPy built with its own vectorised ``sin`` may differ,
+    and then the NumPy path runs."""
+    if not _SINES_AGREE:
+        rng = np.random.default_rng(2024)
+        x = rng.standard_normal(65536) * np.exp(4.0 * rng.standard_normal(65536))
+        x[:4096] = np.pi / 2 * rng.integers(-10**6, 10**6, 4096) + rng.standard_normal(4096) * 1e-9
+        x[4096:4112] = [0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, -5e-324, 1e300, -1e300, 2.2e-308, 1e22,
+                        np.pi, -np.pi, 1e-300, 7e15, 2.0 ** 1000]
+        a = np.exp(rng.standard_normal(65536))
+        got = np.empty(65536)
+        with np.errstate(all="ignore"):
+            _kernels.scaled_sines(a, x, got)
+            _SINES_AGREE.append(bool(np.array_equal(got, a * np.sin(x), equal_nan=True)))
+    return _SINES_AGREE[0]
+
+
 def _linear_form(problem):
     """``(logistic, X, y, divisor, ridge)`` of a linear model whose ``grad`` is
     ``(phi'(theta @ X.T) @ X) / divisor (+ ridge * theta)`` with the logistic (``-y expit(-y m)``) or
@@ -434,11 +459,13 @@ def _fused_kernel(problem, theta1, rule, T, runs, need):
     if need & {"excess"} or not _norms_agree(dim):
         return None
     T_etas, T_noise = _f64(rule.etas[:T]), _f64(rule.noise[:T])
-    if type(problem) is Quadratic:
+    cosine = type(problem) is CosineSum
+    if type(problem) is Quadratic or (cosine and _sines_agree()):
         reps = _kernels.chunk_width(dim) // dim
-        args = (_f64(theta1), _f64(np.tile(problem.eigs, reps)), _f64(np.tile(problem.theta_star, reps)),
-                T_etas, T_noise, rule.proportional)
-        return (lambda states, rows, *rest: _kernels.adaptive_quadratic(states, rows, *args, *rest)), dim
+        args = (_f64(theta1), _f64(np.tile(problem.a if cosine else problem.eigs, reps)),
+                _f64(np.tile(problem.theta_star, reps)), T_etas, T_noise, rule.proportional)
+        return (lambda states, rows, *rest: _kernels.adaptive_quadratic(states, rows, *args, *rest, cosine=cosine),
+                dim + 2 * cosine * dim)
     form = _linear_form(problem)
     if form is None or runs * max(T, 1) * len(form[2]) < LINEAR_FUSED_MIN_WORK:
         return None

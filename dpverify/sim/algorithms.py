@@ -84,7 +84,7 @@ FUSED_PATHS = {
     "random_round_sgd": "Quadratic (random_round_quadratic)",
     "step_decay_sgd": "SeparableLoss, full or Floyd mini-batches, box track (step_decay_separable)",
     "coupled_step_decay_sgd": "two SeparableLosses, as step_decay_sgd (step_decay_separable, P=2)",
-    "adaptive_gd": "Quadratic, or logistic / least-squares model where its gradients check equal at first use, "
+    "adaptive_gd": "Quadratic, CosineSum, or logistic / least-squares model where its gradients check equal at first use, "
                    "with a NormRule: noise a schedule or proportional to the gradient norm "
                    "(adaptive_quadratic, adaptive_linear)",
     "gated_sgd": "one-dimensional LeastSquares (gated_ls1; the rounds' Hessians and inverses by NumPy)",

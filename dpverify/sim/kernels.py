@@ -62,8 +62,10 @@ Kernels
                       that each step copies only its picked rows); one compiled variant per
                       loss shape, and inside it one loop per combination of the terms the
                       gradient has.
-``adaptive_quadratic``  noisy GD on a diagonal quadratic whose noise level is a schedule or
-                      proportional to each run's gradient norm (a declared rule).
+``adaptive_quadratic``  noisy GD on a diagonal quadratic (or a separable cosine sum) whose noise
+                      level is a schedule or proportional to each run's gradient norm (a declared rule).
+``adaptive_linear``   the same on a logistic or least-squares model (full-batch gradients in BLAS's
+                      order of summation).
 ``gated_ls1``         gated SGD (one sample a step, noise unless an influence test passes) on
                       one-dimensional least squares, the steps of one round.
 
@@ -1416,7 +1418,7 @@ if numba is not None:
         return False
 
     @_inline
-    def _adaptive_block(D, states, i, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g,
+    def _adaptive_block(D, cosine, states, i, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g,
                         dtrack, want_d, out, th, g, sr, dv, buf, bad):
         """Block ``i`` of :func:`adaptive_quadratic` (``D`` a constant in the compiled variants for
         ``D <= 4``); ``False`` if it stopped on a bad value.
@@ -1439,7 +1441,10 @@ if numba is not None:
             for j in range(m):
                 x = theta1[j % D]
                 seg[j] = x
-                gs[j] = eigs[j] * (x - star[j])
+                if cosine:
+                    gs[j] = eigs[j] * np.sin(x)
+                else:
+                    gs[j] = eigs[j] * (x - star[j])
             srs = sr[j0 // D:(j0 + m) // D]
             for rr in range(m // D):
                 srs[rr] = _sq_norm(gs, rr * D, D)
@@ -1473,7 +1478,10 @@ if numba is not None:
                 for j in range(m):
                     x = seg[j] - (buf[j] + gs[j]) * eta
                     seg[j] = x
-                    gs[j] = eigs[j] * (x - star[j])
+                    if cosine:
+                        gs[j] = eigs[j] * np.sin(x)
+                    else:
+                        gs[j] = eigs[j] * (x - star[j])
                 for rr in range(nr):
                     srs[rr] = _sq_norm(gs, rr * D, D)
                 _adaptive_level(t + 1, j0 // D, nr, lo, noise, proportional, th, star, gtrack, want_g, dtrack,
@@ -1484,22 +1492,30 @@ if numba is not None:
         states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
         return True
 
-    def _adaptive_variant(D):
+    def _adaptive_variant(D, cosine=False):
         """The loop over blocks of :func:`adaptive_quadratic` with the dimension ``D`` compiled in
-        (``None``: read from ``out``)."""
+        (``None``: read from ``out``), on the quadratic or (``cosine``) on ``sum_i a_i (1 - cos theta_i)``."""
         def run(states, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g, dtrack, want_d, out,
                 th, g, sr, dv, buf, bad):
             dim = out.shape[1] if D is None else D
             for i in range(states.shape[0]):
-                if not _adaptive_block(dim, states, i, n, theta1, eigs, star, etas, noise, proportional, gtrack,
-                                       want_g, dtrack, want_d, out, th, g, sr, dv, buf, bad):
+                if not _adaptive_block(dim, cosine, states, i, n, theta1, eigs, star, etas, noise, proportional,
+                                       gtrack, want_g, dtrack, want_d, out, th, g, sr, dv, buf, bad):
                     return
         return run
 
     _ADAPTIVE_VARIANTS = [_borrow(_adaptive_variant(D)) for D in (None, 1, 2, 3, 4)]
+    _ADAPTIVE_COSINE_VARIANTS = [_borrow(_adaptive_variant(D, True)) for D in (None, 1, 2, 3, 4)]
+
+    @_jit
+    def scaled_sines(a, x, out):
+        """``out[j] = a[j] * sin(x[j])``, the cosine sum's gradient as :func:`adaptive_quadratic` computes
+        it (libm's ``sin``)."""
+        for j in range(x.shape[0]):
+            out[j] = a[j] * np.sin(x[j])
 
     def adaptive_quadratic(states, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g,
-                           dtrack, want_d, out, bad):
+                           dtrack, want_d, out, bad, cosine=False):
         """Noisy GD whose noise is ``s_t = noise_t`` or ``s_t = noise_t ||g_t||`` (``proportional``).
 
         Per step ``t``, as :func:`dpverify.sim.adaptive.adaptive_gd`'s NumPy path: every run's
@@ -1510,11 +1526,13 @@ if numba is not None:
         ``want_g``/``want_d``, ``gtrack``/``dtrack`` ``(n, T + 1)`` get ``||g||^2`` and
         ``||theta - star||`` at every iterate.  A step size or noise level that is not finite and
         ``>= 0`` stops the task: ``bad`` gets ``(block, t, 0 for eta / 1 for the noise, value)`` (the
-        caller raises).  A Python function: it allocates the scratch arrays and calls the variant
-        compiled for ``D`` (``D <= 4``) or the generic one.
+        caller raises).  With ``cosine``, the objective is ``sum_i a_i (1 - cos theta_i)`` (``eigs`` the
+        ``a_i``): the gradient is ``a sin(theta)`` with libm's ``sin`` (:func:`scaled_sines`).  A Python
+        function: it allocates the scratch arrays and calls the variant compiled for ``D`` (``D <= 4``) or
+        the generic one.
         """
         D = out.shape[1]
-        run = _ADAPTIVE_VARIANTS[D if D <= 4 else 0]
+        run = (_ADAPTIVE_COSINE_VARIANTS if cosine else _ADAPTIVE_VARIANTS)[D if D <= 4 else 0]
         run(states, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g, dtrack, want_d, out,
             np.empty(_BLOCK * D), np.empty(_BLOCK * D), np.empty(_BLOCK), np.empty(D), np.empty(eigs.shape[0]), bad)
 

@@ -265,3 +265,66 @@ def test_kernel_squared_norms_are_einsums_in_low_dimension():
     kernels.sq_norms(x, got)
     assert np.array_equal(got, np.einsum("ij,ij->i", x, x))      # D = 2: one addition, no order to choose
     assert _norms_agree(1) and _norms_agree(2)
+
+
+@pytest.mark.parametrize("D, T, runs, chunk", [(3, 12, 2500, 1024), (1, 5, 1025, 2048), (4, 20, 3001, 65536),
+                                               (2, 8, 1100, 1024)])
+@pytest.mark.parametrize("proportional", [False, True])
+@pytest.mark.parametrize("case", ["ordinary", "huge-start", "overflowing-noise"])
+def test_adaptive_fused_cosine_sum_is_bit_identical(D, T, runs, chunk, proportional, case):
+    """A declared NormRule on ``sum_i a_i (1 - cos theta_i)``: the fused kernel (gradient ``a sin(theta)``
+    with libm's ``sin``) == the NumPy path in iterates, moments and every track, from an ordinary start,
+    a huge one (``sin`` of 1e300), and with noise that overflows the iterates to inf (``sin`` NaN)."""
+    from dpverify.sim.adaptive import NormRule, _fused_kernel, adaptive_gd
+    from dpverify.sim.losses import CosineSum
+
+    p = CosineSum(np.linspace(0.5, 2.0, D))
+    noise = np.full(T, 1.7e308) if case == "overflowing-noise" else np.linspace(0.3, 0.1, T)
+    rule = NormRule(np.linspace(0.5, 0.2, T), noise, proportional=proportional)
+    start = 1e300 if case == "huge-start" else 2.5
+    assert _fused_kernel(p, np.zeros(D), rule, T, runs, set()) is not None
+    track = ("grad_norm_sq", "dist", "noise_std", "step")
+
+    def run():
+        try:
+            with np.errstate(all="ignore"):
+                return adaptive_gd(p, np.full(D, start), rule, T, runs, 4, chunk_runs=chunk, track=track,
+                                   record=True, return_thetas=True,
+                                   statistic=lambda th, tr: tr["grad_norm_sq"][:, 1:].sum(axis=1))
+        except ValueError as err:              # a level gone inf or NaN (proportional noise)
+            return str(err)
+
+    ref, got = _both(run)
+    if isinstance(ref, str) or isinstance(got, str):
+        assert ref == got and "noise_std = " in ref and proportional
+        return
+    if case == "overflowing-noise":
+        assert np.isinf(ref.thetas).any() or np.isnan(ref.thetas).any()
+    assert np.array_equal(ref.thetas, got.thetas, equal_nan=True)
+    assert np.array_equal([ref.mean, ref.var], [got.mean, got.var], equal_nan=True)
+    for k in track:
+        assert np.array_equal(ref.tracks[k], got.tracks[k], equal_nan=True), k
+
+
+def test_adaptive_cosine_sum_runs_the_numpy_path_where_sines_differ(monkeypatch):
+    """A kernel ``sin`` one unit in the last place off at one argument fails the first-use check; the run
+    then does not call the fused kernel (and equals the NumPy path)."""
+    from dpverify.sim import adaptive
+    from dpverify.sim.adaptive import NormRule, adaptive_gd
+    from dpverify.sim.losses import CosineSum
+
+    real = kernels.scaled_sines
+
+    def off(a, x, out):
+        real(a, x, out)
+        out[7] = np.nextafter(out[7], np.inf)
+
+    monkeypatch.setattr(kernels, "scaled_sines", off)
+    monkeypatch.setattr(adaptive, "_SINES_AGREE", [])
+    assert not adaptive._sines_agree()
+    calls = []
+    monkeypatch.setattr(kernels, "adaptive_quadratic", lambda *a, **k: calls.append(a))
+    p = CosineSum(np.array([1.0, 2.0]))
+    rule = NormRule(np.full(4, 0.5), np.full(4, 0.2), proportional=True)
+    ref, got = _both(lambda: adaptive_gd(p, np.ones(2), rule, 4, 1500, 0, return_thetas=True))
+    assert np.array_equal(ref.thetas, got.thetas) and calls == []
