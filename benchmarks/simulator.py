@@ -167,6 +167,7 @@ def new_path_jobs(quick: bool) -> dict:
     from dpverify.sim import LeastSquares, LogisticRegression
     from dpverify.sim.adaptive import NormRule, adaptive_gd
     from dpverify.sim.gated_sgd import gated_sgd
+    from dpverify.sim.losses import CosineSum
     from dpverify.sim.random_round import random_round_probabilities, random_round_sgd
     from dpverify.sim.step_decay import SeparableLoss, step_decay_sgd
 
@@ -199,6 +200,13 @@ def new_path_jobs(quick: bool) -> dict:
     lrule = NormRule(np.full(lT, 0.5), np.full(lT, 1 / np.sqrt(aD)), proportional=True)
     jobs["adaptive_logistic"] = (lambda: adaptive_gd(lr, np.zeros(aD), lrule, lT, lruns, SEED), lruns, aD, lT,
                                  None, N)
+    # the same rule on a separable cosine sum (D libm sines a step: compared with its NumPy path only;
+    # its "samples" are 1, so the CPU figures are per run and step)
+    cs = CosineSum(np.linspace(0.5, 2.0, aD))
+    cruns, cT = 20_000 // scale, 25
+    crule = NormRule(np.full(cT, 0.3), np.full(cT, 1 / np.sqrt(aD)), proportional=True)
+    jobs["adaptive_cosine"] = (lambda: adaptive_gd(cs, np.full(aD, 2.5), crule, cT, cruns, SEED), cruns, aD, cT,
+                               None, 1)
     # gated SGD on one-dimensional least squares (three draws a step: index, noise, test noise; the
     # rounds' Hessians and inverses by NumPy on both paths)
     gruns, n, threshold = 100_000 // scale, 100, 0.02
