@@ -1581,7 +1581,9 @@ if numba is not None:
 
         Each element's sums are chains over the inner index as BLAS takes them; the loops run across
         rows (``thT``, ``accT``: ``nr * D`` scratch values, ``mT``: ``nr * N``, transposed), so that
-        they vectorise and every chain has others beside it."""
+        they vectorise and every chain has others beside it.  The margins' and the sums' loops are twins;
+        one helper for both (with the features transposed for the sums) ran the adaptive job 3-4 % slower
+        (A/B, 80,000 runs of N = 60, D = 3: 0.315 against 0.302 s of CPU), so both stay written out."""
         N = X.shape[0]
         for r in range(nr):
             for d in range(D):
