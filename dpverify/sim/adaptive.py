@@ -381,7 +381,7 @@ def _twin(problem, X: np.ndarray, y: np.ndarray):
     """The same model (class, ridge, divisor) on other data ``X`` (kept in its memory order), ``y``."""
     if type(problem) is Logistic:
         return Logistic(X, y, problem.lam)
-    return type(problem)(X, y, problem.lam, normaliser=problem.normaliser)
+    return problem._with_data(X, y, problem.normaliser)
 
 
 def _grads_equal(problem, form, th: np.ndarray) -> bool:
