@@ -17,9 +17,9 @@ def renyi_divergence_gaussians(mu0, mu1, s, alpha, dps: int = 50):
     """Renyi divergence ``D_alpha(N(mu0, s^2) || N(mu1, s^2))`` by quadrature.
 
     Computes ``1/(alpha-1) ln int p(x)^alpha q(x)^(1-alpha) dx`` (or the KL
-    divergence ``int p ln(p/q)`` for ``alpha == 1``) with ``mpmath.quad``
-    (tanh-sinh) at ``dps`` decimal digits, from the two densities directly,
-    i.e. *without* using the closed form.  Used to check the Gaussian mechanism's zCDP
+    divergence ``int p ln(p/q)`` for ``alpha == 1``) by the trapezoidal rule on
+    the real line (:func:`_trapezoid`, in mpmath at ``dps`` decimal digits and 10
+    more), from the two densities directly, i.e. *without* using the closed form.  Used to check the Gaussian mechanism's zCDP
     independently: with ``|mu0 - mu1| = Delta`` and ``s = Delta sigma`` the
     result is ``alpha / (2 sigma^2)``.  (The isotropic multivariate case
     reduces to this one-dimensional one along ``mu0 - mu1``.)
@@ -65,66 +65,87 @@ def _renyi_quadrature(mu0, mu1, s, alpha, dps: int, caller_prec: int):
     precision (the result is rounded to it; an mpf is immutable, so the cached value is safe to share).
 
     The integrand works on mpmath's raw values (``mpmath.libmp``): the same operations in the same order, at
-    the quadrature's precision and rounding, as ``sd * exp(a logp(x) + (1 - a) logq(x))`` written with mpf
+    the working precision and rounding, as ``sd * exp(a logp(x) + (1 - a) logq(x))`` written with mpf
     operators (so the same value, bit for bit), without the operators' per-call conversions."""
     from mpmath.libmp import from_int, mpf_add, mpf_div, mpf_exp, mpf_mul, mpf_mul_int, mpf_pow_int, mpf_sub
 
-    ctx = mpmath.mp
     with mpmath.workdps(dps + 10):
+        prec, rnd = mpmath.mp._prec_rounding
         m0, m1, sd, a = (mpmath.mpf(v) for v in (mu0, mu1, s, alpha))
         log_norm = -mpmath.log(sd * mpmath.sqrt(2 * mpmath.pi))
         M0, M1, SD, A, LN = m0._mpf_, m1._mpf_, sd._mpf_, a._mpf_, log_norm._mpf_
-        at_prec: dict = {}
+        two_var = mpf_mul(mpf_mul_int(SD, 2, prec, rnd), SD, prec, rnd)    # 2 * sd * sd
+        one_minus_a = mpf_sub(from_int(1), A, prec, rnd)
 
-        def constants(prec, rnd):    # 2 sd sd and 1 - a at the working precision, as the operators round them
-            c = at_prec.get((prec, rnd))
-            if c is None:
-                c = at_prec[prec, rnd] = (mpf_mul(mpf_mul_int(SD, 2, prec, rnd), SD, prec, rnd),
-                                          mpf_sub(from_int(1), A, prec, rnd))
-            return c
-
-        def logs(x, prec, rnd):      # logp(x), logq(x): log_norm - (x - m)**2 / (2 * sd * sd)
-            two_var = constants(prec, rnd)[0]
+        def logs(x):      # logp(x), logq(x): log_norm - (x - m)**2 / (2 * sd * sd)
             lp = mpf_sub(LN, mpf_div(mpf_pow_int(mpf_sub(x, M0, prec, rnd), 2, prec, rnd), two_var, prec, rnd),
                          prec, rnd)
             lq = mpf_sub(LN, mpf_div(mpf_pow_int(mpf_sub(x, M1, prec, rnd), 2, prec, rnd), two_var, prec, rnd),
                          prec, rnd)
             return lp, lq
 
-        # Integrate in standardised coordinates x = centre + sd * t so that the
-        # quadrature nodes resolve the integrand's scale whatever s is.
+        # Integrate in standardised coordinates x = centre + sd * t: the integrand is then sd times a
+        # Gaussian of width 1 in t (times a linear factor for KL), whatever the means, s and alpha.
         if a == 1:
-            C = m0._mpf_
+            C = M0
 
             def integrand(t):        # sd * exp(lp) * (lp - logq(x))
-                prec, rnd = ctx._prec_rounding
-                lp, lq = logs(mpf_add(C, mpf_mul(SD, t._mpf_, prec, rnd), prec, rnd), prec, rnd)
-                return ctx.make_mpf(mpf_mul(mpf_mul(SD, mpf_exp(lp, prec, rnd), prec, rnd),
-                                            mpf_sub(lp, lq, prec, rnd), prec, rnd))
+                lp, lq = logs(mpf_add(C, mpf_mul(SD, t, prec, rnd), prec, rnd))
+                return mpf_mul(mpf_mul(SD, mpf_exp(lp, prec, rnd), prec, rnd), mpf_sub(lp, lq, prec, rnd), prec, rnd)
 
-            value = _quad(integrand)
+            value = mpmath.mpf(_trapezoid(integrand, dps, prec, rnd))
         else:
             # p^a q^(1-a) is proportional to a Gaussian centred here, width sd.
             C = (a * m0 + (1 - a) * m1)._mpf_
 
             def integrand(t):        # sd * exp(a * logp(x) + (1 - a) * logq(x))
-                prec, rnd = ctx._prec_rounding
-                lp, lq = logs(mpf_add(C, mpf_mul(SD, t._mpf_, prec, rnd), prec, rnd), prec, rnd)
-                e = mpf_add(mpf_mul(A, lp, prec, rnd), mpf_mul(constants(prec, rnd)[1], lq, prec, rnd), prec, rnd)
-                return ctx.make_mpf(mpf_mul(SD, mpf_exp(e, prec, rnd), prec, rnd))
+                lp, lq = logs(mpf_add(C, mpf_mul(SD, t, prec, rnd), prec, rnd))
+                e = mpf_add(mpf_mul(A, lp, prec, rnd), mpf_mul(one_minus_a, lq, prec, rnd), prec, rnd)
+                return mpf_mul(SD, mpf_exp(e, prec, rnd), prec, rnd)
 
-            value = mpmath.log(_quad(integrand)) / (a - 1)
+            value = mpmath.log(mpmath.mpf(_trapezoid(integrand, dps, prec, rnd))) / (a - 1)
     return +value  # round to the caller's context precision
 
 
-def _quad(integrand):
-    """``mpmath.quad`` of ``integrand`` over the real line split at -4, 0, 4; split further at -8, -2, 2, 8
-    when mpmath's error estimate divides by zero (it does when two successive levels of the tanh-sinh
-    rule differ by exactly the same amount, e.g. at mu = (0, 1), s = 1, alpha = 14.089532625988019)."""
-    try:
-        return mpmath.quad(integrand, [-mpmath.inf, -4, 0, 4, mpmath.inf])
-    except ZeroDivisionError:
-        return mpmath.quad(integrand, [-mpmath.inf, -8, -4, -2, 0, 2, 4, 8, mpmath.inf])
+def _trapezoid(integrand, dps: int, prec: int, rnd):
+    """The integral over the real line of ``integrand`` (raw mpmath values in and out) by the trapezoidal
+    rule, for an entire integrand that is a Gaussian of width 1 around 0 (times a polynomial of low degree).
+
+    For such an integrand the trapezoidal rule with step ``h`` errs by about ``2 exp(-2 pi^2 / h^2)``
+    relative (Poisson summation; the rule behind tanh-sinh), and cutting the line at ``|t| = L`` drops
+    ``erfc(L / sqrt 2)`` of it: ``h = 2^-j`` and ``L`` are chosen so that both are below ``10^-(dps + 10)``
+    (``h = 1/4`` and ``L = 14`` at 25 digits: 113 evaluations, where ``mpmath.quad``'s tanh-sinh took about
+    3,500 for the same digits). The rule at ``2 h`` (the even nodes) is the check: if the two differ by more
+    than ``10^-(dps / 2)`` relative, the integrand is not what this rule assumes (or the working precision
+    is lost to cancellation) and an ``ArithmeticError`` says so. Nodes are summed in increasing ``t``, the
+    even ones first."""
+    from mpmath.libmp import from_man_exp, fzero, mpf_abs, mpf_add, mpf_cmp, mpf_mul, mpf_shift, mpf_sub
+
+    digits = dps + 10
+    L = math.ceil(math.sqrt(2 * math.log(10) * digits)) + 1
+    j = 2
+    while 2 * math.pi**2 * 4.0**j < math.log(10) * digits + math.log(2):
+        j += 1
+    n = L << j
+    even = odd = fzero
+    for k in range(-n, n + 1, 2):
+        even = mpf_add(even, integrand(from_man_exp(k, -j)), prec, rnd)
+    for k in range(-n + 1, n, 2):
+        odd = mpf_add(odd, integrand(from_man_exp(k, -j)), prec, rnd)
+    fine = mpf_shift(mpf_add(even, odd, prec, rnd), -j)          # h (even + odd), h = 2^-j
+    coarse = mpf_shift(even, 1 - j)                               # 2 h even
+    gap = mpf_abs(mpf_sub(fine, coarse, prec, rnd))
+    if mpf_cmp(gap, mpf_mul(mpf_abs(fine), _tenth_power(dps // 2, prec), prec, rnd)) > 0:
+        raise ArithmeticError(f"the Renyi quadrature did not converge to {dps // 2} digits (its rules at steps "
+                              f"2^-{j} and 2^-{j - 1} differ by {mpmath.mpf(gap)} against {mpmath.mpf(fine)})")
+    return fine
+
+
+def _tenth_power(k: int, prec: int):
+    """``10^-k`` as a raw mpmath value at ``prec`` bits."""
+    from mpmath.libmp import from_int, mpf_div, round_nearest
+
+    return mpf_div(from_int(1), from_int(10**k), prec, round_nearest)
 
 
 def renyi_divergence_gaussians_closed(mu0, mu1, s, alpha):

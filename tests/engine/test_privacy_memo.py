@@ -16,8 +16,10 @@ from dpverify.scenarios import schedule_privacy as SP
 
 
 def _renyi_with_operators(mu0, mu1, s, alpha, dps):
-    """The quadrature as written with mpmath's operators (the implementation before the raw-value integrand)."""
+    """The quadrature's integrand as written with mpmath's operators (the implementation before the
+    raw-value integrand), on the same rule (:func:`G._trapezoid`)."""
     with mpmath.workdps(int(dps) + 10):
+        prec, rnd = mpmath.mp._prec_rounding
         m0, m1, sd, a = (mpmath.mpf(v) for v in (mu0, mu1, s, alpha))
         log_norm = -mpmath.log(sd * mpmath.sqrt(2 * mpmath.pi))
 
@@ -29,19 +31,19 @@ def _renyi_with_operators(mu0, mu1, s, alpha, dps):
 
         if a == 1:
             def integrand(t):
-                x = m0 + sd * t
+                x = m0 + sd * mpmath.mpf(t)
                 lp = logp(x)
-                return sd * mpmath.exp(lp) * (lp - logq(x))
+                return (sd * mpmath.exp(lp) * (lp - logq(x)))._mpf_
 
-            value = mpmath.quad(integrand, [-mpmath.inf, -4, 0, 4, mpmath.inf])
+            value = mpmath.mpf(G._trapezoid(integrand, dps, prec, rnd))
         else:
             centre = a * m0 + (1 - a) * m1
 
             def integrand(t):
-                x = centre + sd * t
-                return sd * mpmath.exp(a * logp(x) + (1 - a) * logq(x))
+                x = centre + sd * mpmath.mpf(t)
+                return (sd * mpmath.exp(a * logp(x) + (1 - a) * logq(x)))._mpf_
 
-            value = mpmath.log(mpmath.quad(integrand, [-mpmath.inf, -4, 0, 4, mpmath.inf])) / (a - 1)
+            value = mpmath.log(mpmath.mpf(G._trapezoid(integrand, dps, prec, rnd))) / (a - 1)
     return +value
 
 
