@@ -155,11 +155,11 @@ def dpverify_job(runs: int, dim: int, T: int):
 
 def new_path_jobs(quick: bool) -> dict:
     """The simulators fused after pgd (random-round SGD, step-decay SGD, adaptive GD with a declared
-    rule, gated SGD on one-dimensional least squares): ``name -> (job, runs, D, T)``.
+    rule, gated SGD on least squares in one and three dimensions): ``name -> (job, runs, D, T)``.
 
     ``job(fused)`` runs the simulator on its fused (``True``) or NumPy (``False``) path; the work
     is ``runs * D * T`` coordinate-steps (every run draws ``D`` normals a step).  An entry may add a
-    fifth item, the values each run draws a step when that is not ``D`` (gated SGD: 3), and a sixth, the
+    fifth item, the values each run draws a step when that is not ``D`` (gated SGD: 2 D + 1), and a sixth, the
     samples ``N`` of a linear model whose full gradient each step computes (adaptive GD on logistic
     regression): such a job is bound by its ``N`` exps a step, not by its draws, and is compared with
     its NumPy path only.
@@ -214,6 +214,13 @@ def new_path_jobs(quick: bool) -> dict:
     jobs["gated_sgd_ls1"] = (lambda: gated_sgd(ls, [0.3], 0.5, 0.4, rounds=2, local_steps=50, runs=gruns, seed=SEED,
                                                test_std=0.05, threshold=threshold, offset=0.001, scale=2.0,
                                                watch=([1.0], 0.5)), gruns, 1, 100, 2 + (threshold >= 0))
+    # the same in D = 3 (kernels.gated_ls: 2 D + 1 = 7 draws a step, D x D influence products a test)
+    gD = 3
+    Xg = rng.uniform(-1.0, 1.0, (n, gD)) / np.sqrt(gD)
+    ls3 = LeastSquares(Xg, np.linspace(-1.0, 1.0, n), 0.0)
+    jobs["gated_sgd_ls3"] = (lambda: gated_sgd(ls3, np.full(gD, 0.3), 0.5, 0.4, rounds=2, local_steps=50, runs=gruns,
+                                               seed=SEED, test_std=0.05, threshold=threshold, offset=0.001, scale=2.0,
+                                               watch=(Xg[0], 0.5)), gruns, gD, 100, 2 * gD + 1)
     return jobs
 
 

@@ -87,7 +87,8 @@ FUSED_PATHS = {
     "adaptive_gd": "Quadratic, CosineSum, or logistic / least-squares model where its gradients check equal at first use, "
                    "with a NormRule: noise a schedule or proportional to the gradient norm "
                    "(adaptive_quadratic, adaptive_linear)",
-    "gated_sgd": "one-dimensional LeastSquares (gated_ls1; the rounds' Hessians and inverses by NumPy)",
+    "gated_sgd": "LeastSquares in 1 dimension (gated_ls1) and in 2..8 (gated_ls, its sums in index order on "
+                 "both paths); the rounds' Hessians and inverses by NumPy",
 }
 
 

@@ -39,8 +39,13 @@ runs exactly the Hessian and inverse of one run (:func:`_hessian_is_shared`, che
 the fused path computes them once, at one run, for all rounds and runs; its blocks of runs are then
 independent and run as tasks on ``workers`` threads (as do those of a simulation without the test).
 Otherwise each round's Hessians are those of a chunk's runs, chunk after chunk, as in the NumPy loop.
-Other models and dimensions (per-run Hessians contracted by ``einsum`` and inverted by LAPACK, whose
-operation order a kernel does not reproduce) run the NumPy loop, in the calling thread.
+In 2 to ``EXPLICIT_MAX_DIM`` (8) dimensions the NumPy loop sums a least-squares model's dot products
+(the sample's margin, the influence ``H^-1 g``, the watched point's margin) in index order from 0.0, one
+multiply and one add a term (:func:`_dot_rows`; ``einsum`` and BLAS would pick their order by shape and
+machine), and :func:`dpverify.sim.kernels.gated_ls` repeats those operations term for term; the Hessians
+and inverses are again the NumPy loop's calls (:func:`_hessian_is_shared` checked once per dimension).
+Other models and dimensions (Hessians contracted by ``einsum`` and products by BLAS, whose operation
+order a kernel does not reproduce) run the NumPy loop, in the calling thread.
 """
 from __future__ import annotations
 
@@ -127,10 +132,59 @@ def _streams(seed, b):
     return block_rng(seed, b), block_rng(seed, b, child=0), block_rng(seed, b, child=1)
 
 
+#: the largest dimension whose least squares the NumPy path sums in index order (:func:`_explicit`) and
+#: :func:`kernels.gated_ls` runs (``kernels.GATED_MAX_DIM``)
+EXPLICIT_MAX_DIM = 8
+
+
+def _explicit(model) -> bool:
+    """Whether the NumPy path sums the model's dot products in index order (:func:`_dot_rows`) instead of by
+    ``einsum``/``matmul``: the adapter's own methods on a :class:`LeastSquares` in 2..``EXPLICIT_MAX_DIM``
+    dimensions (one dimension: every sum has one term, the same either way). Those sums are then a fixed
+    sequence of IEEE operations, which :func:`kernels.gated_ls` repeats term for term; ``einsum`` and BLAS
+    choose their order (pairs, vector lanes, fused multiply-adds) by shape and machine."""
+    cls = type(model)
+    return (isinstance(model, LinearModelAdapter) and type(model.problem) is LeastSquares
+            and 2 <= model.dim <= EXPLICIT_MAX_DIM and cls.sample_grad is LinearModelAdapter.sample_grad
+            and cls.point_grad is LinearModelAdapter.point_grad)
+
+
+def _dot_rows(a, b):
+    """``sum_d a[:, d] * b[:, d]`` in index order from ``0.0``: ``(((0.0 + a_0 b_0) + a_1 b_1) + ...)``."""
+    s = 0.0 + a[:, 0] * b[:, 0]
+    for d in range(1, a.shape[1]):
+        s = s + a[:, d] * b[:, d]
+    return s
+
+
+def _explicit_sample_grad(model, theta, idx):
+    """:meth:`LinearModelAdapter.sample_grad` of a least-squares model, its dot product by :func:`_dot_rows`."""
+    x = model.X[idx]
+    r = _dot_rows(x, theta) - model.y[idx]
+    return r[:, None] * x + model.problem.lam * theta
+
+
+def _explicit_point_grad(model, theta, x, y):
+    """:meth:`LinearModelAdapter.point_grad` of a least-squares model, its dot product by :func:`_dot_rows`."""
+    x = np.asarray(x, float)
+    r = _dot_rows(theta, x[None, :]) - float(y)
+    return r[:, None] * x[None, :] + model.problem.lam * theta
+
+
+def _explicit_influence(Hinv, g, shared):
+    """``H^-1 g`` per run, each coordinate by :func:`_dot_rows` (``Hinv`` one inverse when ``shared``)."""
+    c = np.empty_like(g)
+    for i in range(g.shape[1]):
+        c[:, i] = _dot_rows(g, Hinv[0, i][None, :]) if shared else _dot_rows(Hinv[:, i, :], g)
+    return c
+
+
 def _fusable(model) -> bool:
-    """Whether :func:`kernels.gated_ls1` runs the model: a one-dimensional :class:`LeastSquares`, where
-    every sum of the NumPy path (``einsum``, ``matmul``) has one term, so a kernel reproduces it bit for bit."""
-    return (isinstance(model, LinearModelAdapter) and type(model.problem) is LeastSquares and model.dim == 1
+    """Whether a kernel runs the model: :func:`kernels.gated_ls1` a one-dimensional :class:`LeastSquares`
+    (every sum of the NumPy path has one term), :func:`kernels.gated_ls` one the NumPy path sums in index
+    order (:func:`_explicit`); either way the kernel reproduces the NumPy path bit for bit."""
+    return (isinstance(model, LinearModelAdapter) and type(model.problem) is LeastSquares
+            and (model.dim == 1 or _explicit(model))
             and model.n_samples < 2**32 - 1 and _kernels().fused_enabled())
 
 
@@ -143,6 +197,8 @@ def _kernels():
 
 
 _HESSIAN_SHARED: bool | None = None
+#: :func:`_hessian_is_shared` of least squares in more than one dimension, by dimension
+_HESSIAN_SHARED_DIMS: dict = {}
 
 # (runs, samples) of the check of :func:`_hessian_is_shared`: one run and two, block edges, a sample
 # count past the 8192 elements of NumPy's iterator buffer (a reduction it may split).
@@ -150,30 +206,46 @@ _HESSIAN_CHECK_SHAPES = ((2, 1), (3, 2), (5, 7), (17, 100), (1023, 64), (1025, 3
                          (2, 20000))
 
 
-def _hessian_is_shared() -> bool:
-    """Whether, on this machine, the NumPy loop's round Hessian of a one-dimensional :class:`LeastSquares`
-    equals for every run, bit for bit, its value at one run (checked once per process).
+def _hessian_is_shared(dim: int = 1) -> bool:
+    """Whether, on this machine, the NumPy loop's round Hessian of a :class:`LeastSquares` in ``dim``
+    dimensions equals for every run, bit for bit, its value at one run (checked once per process).
 
     The Hessian does not depend on ``theta`` (the weights of ``LinearModelAdapter.hessian`` are ones),
     but NumPy could order the ``einsum``'s sum over the samples differently for a stack of runs than for
     one run (the iterator picks its loops by shape), and ``np.linalg.inv`` of a stack of ``1 x 1``
     matrices need not be computed as the inverse of one.  Both are compared here on stacks of the shapes
     of :data:`_HESSIAN_CHECK_SHAPES`, with features and weights of mixed magnitudes; if one differs, the
-    fused path computes every round's Hessians for all runs, as the NumPy loop does.
+    fused path computes every round's Hessians for all runs, as the NumPy loop does. In ``dim > 1``
+    dimensions the same check with ``dim`` features, once per dimension.
     """
     global _HESSIAN_SHARED
+    if dim != 1:
+        if dim not in _HESSIAN_SHARED_DIMS:
+            _HESSIAN_SHARED_DIMS[dim] = _hessians_agree(dim)
+        return _HESSIAN_SHARED_DIMS[dim]
     if _HESSIAN_SHARED is None:
-        rng = np.random.default_rng(11)
-        ok = True
-        for rows, n in _HESSIAN_CHECK_SHAPES:
-            X = rng.standard_normal((n, 1)) * 10.0 ** rng.integers(-6, 7, (n, 1))
-            model = LinearModelAdapter(LeastSquares(X, rng.uniform(-1.0, 1.0, n), 0.05 * (n % 2)))
-            theta = rng.standard_normal((rows, 1))
-            one, many = model.hessian(theta[:1]), model.hessian(theta)
-            ok &= bool(np.array_equal(many, np.broadcast_to(one, many.shape)))
-            ok &= bool(np.array_equal(np.linalg.inv(many), np.broadcast_to(np.linalg.inv(one), many.shape)))
-        _HESSIAN_SHARED = ok
+        _HESSIAN_SHARED = _hessians_agree(1)
     return _HESSIAN_SHARED
+
+
+def _hessians_agree(dim: int) -> bool:
+    """:func:`_hessian_is_shared`'s comparison, on ``dim`` features."""
+    rng = np.random.default_rng(11 + 1000 * (dim - 1))
+    ok = True
+    for rows, n in _HESSIAN_CHECK_SHAPES:
+        X = rng.standard_normal((n, dim)) * 10.0 ** rng.integers(-6, 7, (n, dim))
+        lam = 0.05 * (n % 2) if dim == 1 else 0.05 * (1 + n % 2)   # more features than samples: a ridge
+        model = LinearModelAdapter(LeastSquares(X, rng.uniform(-1.0, 1.0, n), lam))
+        theta = rng.standard_normal((rows, dim))
+        one, many = model.hessian(theta[:1]), model.hessian(theta)
+        ok &= bool(np.array_equal(many, np.broadcast_to(one, many.shape)))
+        with np.errstate(all="ignore"):       # a singular draw: the same inf/NaN either way, or a difference
+            try:
+                ok &= bool(np.array_equal(np.linalg.inv(many), np.broadcast_to(np.linalg.inv(one), many.shape),
+                                          equal_nan=True))
+            except np.linalg.LinAlgError:
+                ok = False
+    return ok
 
 
 def _shared_hessian(model) -> bool:
@@ -182,7 +254,7 @@ def _shared_hessian(model) -> bool:
     features, where :func:`_hessian_is_shared` holds."""
     X = model.X
     return (type(model).hessian is LinearModelAdapter.hessian and type(model.problem) is LeastSquares
-            and X.dtype == np.float64 and X.flags.c_contiguous and _hessian_is_shared())
+            and X.dtype == np.float64 and X.flags.c_contiguous and _hessian_is_shared(model.dim))
 
 
 def _round_inverse(model, theta_g, ridge_hessian) -> np.ndarray:
@@ -216,6 +288,11 @@ def _fused_chunk(model, theta1, eta, sigma, rounds, local_steps, seed, test_std,
     tstates = _block_states(seed, b0, b1, child=1)
     ibuf = np.zeros((b1 - b0, 2), dtype=np.uint64)
     theta = np.repeat(theta1[None, :], rows, axis=0)
+    dim = model.dim
+    if dim > 1:
+        return _fused_chunk_dims(model, theta, states, istates, tstates, ibuf, eta, sigma, rounds, local_steps,
+                                 test_std, threshold, offset, scale, watch, ridge_hessian, gate, hinv_all,
+                                 theta_out, esc, mat)
     X = _f64(model.X[:, 0])
     y = _f64(model.y)
     lam = float(model.problem.lam)
@@ -239,6 +316,38 @@ def _fused_chunk(model, theta1, eta, sigma, rounds, local_steps, seed, test_std,
                            float(scale), watch is not None, wx, wy, esc, mat_arr)
         theta[:, 0] = flat
     theta_out[...] = theta
+
+
+def _fused_chunk_dims(model, theta, states, istates, tstates, ibuf, eta, sigma, rounds, local_steps, test_std,
+                      threshold, offset, scale, watch, ridge_hessian, gate, hinv_all, theta_out, esc, mat):
+    """:func:`_fused_chunk` in 2..``EXPLICIT_MAX_DIM`` dimensions, on :func:`kernels.gated_ls` (the iterates
+    and round starts row-major and flat, the inverse Hessians flat)."""
+    from ._fused import _f64
+
+    rows, dim = theta.shape
+    X = np.ascontiguousarray(model.X, dtype=np.float64)
+    y = _f64(model.y)
+    lam = float(model.problem.lam)
+    wx = _f64(np.asarray(watch[0], float).reshape(dim)) if watch is not None else np.zeros(dim)
+    wy = float(watch[1]) if watch is not None else 0.0
+    mat_arr = np.zeros(rows, dtype=np.int64) if mat is None else mat
+    flat = _f64(theta.reshape(-1))
+    theta_g = np.empty(rows * dim)
+    hinv = np.zeros(dim * dim)
+    constant = hinv_all is not None
+    if constant:
+        hinv = hinv_all
+    for _ in range(rounds):
+        if gate:
+            theta_g = flat.copy()
+            if not constant:
+                start = flat.reshape(rows, dim)
+                shared = bool(np.all(start == start[:1]))
+                hinv = _round_hinv(model, start[:1] if shared else start, ridge_hessian)
+        _kernels().gated_ls(states, istates, tstates, ibuf, rows, local_steps, dim, flat, theta_g, hinv, X, y, lam,
+                            float(eta), float(sigma), gate, float(test_std), float(threshold), float(offset),
+                            float(scale), watch is not None, wx, float(wy), esc, mat_arr)
+    theta_out[...] = flat.reshape(rows, dim)
 
 
 def gated_sgd(model, theta1, eta: float, sigma: float, *, rounds: int, local_steps: int, runs: int, seed: int,
@@ -309,6 +418,7 @@ def gated_sgd(model, theta1, eta: float, sigma: float, *, rounds: int, local_ste
                 pass
         return GatedSGDResult(thetas=thetas, escapes=escapes, matches=matches, seed=seed,
                               steps=rounds * local_steps)
+    explicit = _explicit(model)
     for start, stop, blocks in iter_chunks(runs, chunk_runs):
         rows = stop - start
         slices = block_slices(start, stop)
@@ -333,16 +443,21 @@ def gated_sgd(model, theta1, eta: float, sigma: float, *, rounds: int, local_ste
                     if gate:
                         trng.standard_normal(out=xi[sl])
                 if gate:
-                    g_g = model.sample_grad(theta_g, idx)
-                    c = (g_g @ Hinv[0].T if shared else np.einsum("rde,re->rd", Hinv, g_g)) / n + offset
+                    if explicit:
+                        g_g = _explicit_sample_grad(model, theta_g, idx)
+                        c = _explicit_influence(Hinv, g_g, shared) / n + offset
+                    else:
+                        g_g = model.sample_grad(theta_g, idx)
+                        c = (g_g @ Hinv[0].T if shared else np.einsum("rde,re->rd", Hinv, g_g)) / n + offset
                     passed = np.max(np.abs(scale * c + test_std * xi), axis=1) <= threshold
                 else:
                     passed = never
-                step = model.sample_grad(theta, idx)
+                step = _explicit_sample_grad(model, theta, idx) if explicit else model.sample_grad(theta, idx)
                 step += np.where(passed, 0.0, sigma)[:, None] * nu
                 step *= eta
                 if watch is not None:
-                    target = eta * model.point_grad(theta, wx, wy)
+                    target = eta * (_explicit_point_grad(model, theta, wx, wy) if explicit
+                                    else model.point_grad(theta, wx, wy))
                     tol = 1e-12 * (1.0 + np.abs(target).max(axis=1))
                     mat += np.abs(step - target).max(axis=1) <= tol
                 theta -= step

@@ -22,11 +22,12 @@ def test_gated_job_declares_its_three_draws_a_step(bench):
     jobs = bench.new_path_jobs(quick=True)
     _, runs, D, T, draws = jobs["gated_sgd_ls1"]
     assert (D, T, draws) == (1, 100, 3)
+    assert jobs["gated_sgd_ls3"][2:] == (3, 100, 7)          # an index, 3 noise and 3 test-noise values
     _, runs, D, T, draws, samples = jobs["adaptive_logistic"]
     assert (D, T, draws, samples) == (3, 10, None, 60)
     assert jobs["adaptive_cosine"][3:] == (25, None, 1)
     assert all(len(spec) == 4 for name, spec in jobs.items()
-               if name not in ("gated_sgd_ls1", "adaptive_logistic", "adaptive_cosine"))
+               if name not in ("gated_sgd_ls1", "gated_sgd_ls3", "adaptive_logistic", "adaptive_cosine"))
 
 
 def test_per_draw_ratio_is_the_per_step_ratio_times_draws_over_dim(bench, monkeypatch):

@@ -235,3 +235,177 @@ def test_gated_sgd_rejects_bad_workers():
     for bad in (0, -1, 1.5, True):
         with pytest.raises(ValueError, match="workers"):
             gated_sgd(prob, [0.2], 0.5, 0.5, rounds=1, local_steps=2, runs=10, seed=1, workers=bad)
+
+
+# -- least squares in 2..8 dimensions: kernels.gated_ls -------------------------------------------------
+
+def _both(prob, theta1, **kw):
+    """gated_sgd on the NumPy loop and on the fused path."""
+    from dpverify import sim
+
+    out = []
+    for on in (False, True):
+        sim.set_fused(on)
+        try:
+            out.append(gated_sgd(prob, theta1, **kw))
+        finally:
+            sim.set_fused(None)
+    return out
+
+
+def _equal(a, b):
+    """The same iterates bit for bit (NaN where the other has NaN), escape counts and matches."""
+    same_nan = np.array_equal(np.isnan(a.thetas), np.isnan(b.thetas))
+    bits = np.array_equal(np.where(np.isnan(a.thetas), 0.0, a.thetas).view(np.uint64),
+                          np.where(np.isnan(b.thetas), 0.0, b.thetas).view(np.uint64))
+    return (same_nan and bits and np.array_equal(a.escapes, b.escapes)
+            and ((a.matches is None and b.matches is None) or np.array_equal(a.matches, b.matches)))
+
+
+DIMS_CASES = [  # dim, samples, threshold, test std, watch, ridge_hessian, lam, feature scales (powers of 10)
+    (2, 5, 0.5, 0.3, True, 0.0, 0.0, 0),
+    (3, 11, 0.2, 0.1, True, 0.0, 0.05, 2),     # features from 1e-2 to 1e2: sums of spread magnitudes
+    (5, 4, math.inf, 0.0, True, 0.1, 0.0, 1),  # always passes; fewer samples than features (the ridge)
+    (8, 30, 0.3, 0.2, False, 0.0, 0.01, 1),
+    (4, 7, -1.0, 0.0, True, 0.0, 0.0, 0),      # never passes: no Hessian, no test draws
+    (6, 9, 0.0, 0.0, True, 0.0, 0.02, 0),      # threshold 0: passes only where c is exactly 0
+]
+
+
+@pytest.mark.parametrize("case", DIMS_CASES)
+def test_gated_sgd_fused_least_squares_in_several_dimensions_is_bit_identical(case):
+    """kernels.gated_ls gives exactly the NumPy loop's iterates, escape counts and watched matches."""
+    from dpverify.sim import kernels
+
+    if not kernels.numba_available():
+        pytest.skip("numba not installed")
+    D, n, thr, ts, watch, ridge, lam, spread = case
+    rng = np.random.default_rng(D * 100 + n)
+    X = rng.standard_normal((n, D)) * 10.0 ** rng.integers(-spread, spread + 1, (n, D))
+    y = rng.standard_normal(n)
+    prob = LeastSquares(X, y, lam)
+    eta = 0.3 / max(1.0, float(np.max(np.sum(X * X, axis=1))))
+    ref, got = _both(prob, rng.standard_normal(D) * 0.2, eta=eta, sigma=0.4, rounds=2, local_steps=5, runs=2100,
+                     seed=D, test_std=ts, threshold=thr, offset=0.01, chunk_runs=1024,
+                     watch=(X[1], y[1]) if watch else None, ridge_hessian=ridge)
+    assert _equal(ref, got)
+    if 0 < thr < math.inf:
+        assert 0 < ref.escapes.sum() < 2100 * 10       # both branches of the test ran
+    if watch and thr == math.inf:
+        assert ref.matches.sum() > 0
+
+
+def test_gated_sgd_fused_several_dimensions_hostile_iterates():
+    """Iterates that overflow to inf and NaN (a start at 1e300, a step size far too large; a subnormal and a
+    negative zero in the start): the same NaN patterns, escape counts and matches in both paths."""
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((6, 3)) * 1e3
+    prob = LeastSquares(X, rng.standard_normal(6), 0.0)
+    with np.errstate(all="ignore"):
+        for theta1, eta in (([1e300, -1e300, 3.0], 50.0), ([1e200, 1e-300, -0.0], 1e5)):
+            ref, got = _both(prob, theta1, eta=eta, sigma=0.5, rounds=2, local_steps=6, runs=1500, seed=4,
+                             test_std=0.2, threshold=0.4, offset=0.0, watch=(X[0], 1.0))
+            assert _equal(ref, got)
+            assert not np.all(np.isfinite(ref.thetas))
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_gated_sgd_several_dimensions_bit_identical_for_every_workers_and_chunk_runs(monkeypatch, shared):
+    """With the round's inverse Hessian shared by all runs (blocks as tasks on threads) or computed per run
+    every round (chunk by chunk, as the NumPy loop): every workers and chunk_runs gives the NumPy loop."""
+    from dpverify import sim
+    from dpverify.sim import gated_sgd as gs
+    from dpverify.sim import kernels, parallel
+
+    if not kernels.numba_available():
+        pytest.skip("numba not installed")
+    monkeypatch.setattr(parallel, "TASK_WORK", 1.0)
+    monkeypatch.setattr(gs, "_HESSIAN_SHARED_DIMS", {3: shared})
+    rng = np.random.default_rng(8)
+    X = rng.uniform(-1, 1, (10, 3))
+    y = rng.uniform(-1, 1, 10)
+    prob = LeastSquares(X, y, 0.01)
+    kw = dict(rounds=3, local_steps=3, runs=3500, seed=9, test_std=0.1, threshold=0.3, offset=0.01, watch=(X[2], y[2]))
+    sim.set_fused(False)
+    try:
+        ref = gated_sgd(prob, [0.2, -0.1, 0.05], 0.6, 0.5, **kw)
+    finally:
+        sim.set_fused(None)
+    for workers in (1, 2):
+        for chunk_runs in (1024, 3000, 65536):
+            got = gated_sgd(prob, [0.2, -0.1, 0.05], 0.6, 0.5, chunk_runs=chunk_runs, workers=workers, **kw)
+            assert _equal(ref, got)
+    assert 0 < ref.escapes.sum() < 3500 * 9 and ref.matches.sum() > 0
+
+
+def test_the_several_dimensions_numpy_path_is_the_einsum_path_to_rounding():
+    """The NumPy path sums these dot products in index order (gated_sgd._dot_rows) instead of by einsum and
+    BLAS: the same algorithm, so the iterates agree to rounding (1e-12 relative over 20 steps) and the
+    escape counts nearly everywhere (a test at its threshold may flip)."""
+    from dpverify import sim
+    from dpverify.sim import gated_sgd as gs
+
+    rng = np.random.default_rng(5)
+    X = rng.uniform(-1, 1, (9, 4))
+    prob = LeastSquares(X, rng.uniform(-1, 1, 9), 0.02)
+    kw = dict(rounds=2, local_steps=10, runs=2000, seed=1, test_std=0.1, threshold=0.3, offset=0.01)
+    sim.set_fused(False)
+    try:
+        explicit = gated_sgd(prob, np.full(4, 0.1), 0.5, 0.4, **kw)
+        original = gs._explicit
+        try:
+            gs._explicit = lambda model: False          # einsum / matmul, as before
+            blas = gated_sgd(prob, np.full(4, 0.1), 0.5, 0.4, **kw)
+        finally:
+            gs._explicit = original
+    finally:
+        sim.set_fused(None)
+    assert np.allclose(explicit.thetas, blas.thetas, rtol=1e-12, atol=1e-14)
+    assert abs(int(explicit.escapes.sum()) - int(blas.escapes.sum())) <= 2
+
+
+def test_a_sum_in_another_order_is_seen():
+    """Planted: the NumPy path summing in reverse index order. The kernel (index order) then differs from it
+    in the last bits, and the comparison above sees it: the tests can fail."""
+    from dpverify.sim import gated_sgd as gs
+    from dpverify.sim import kernels
+
+    if not kernels.numba_available():
+        pytest.skip("numba not installed")
+    rng = np.random.default_rng(11)
+    X = rng.standard_normal((12, 5)) * 10.0 ** rng.integers(-3, 4, (12, 5))
+    prob = LeastSquares(X, rng.standard_normal(12), 0.0)
+    eta = 0.3 / float(np.max(np.sum(X * X, axis=1)))
+
+    def reversed_dot(a, b):
+        s = 0.0 + a[:, -1] * b[:, -1]
+        for d in range(a.shape[1] - 2, -1, -1):
+            s = s + a[:, d] * b[:, d]
+        return s
+
+    original = gs._dot_rows
+    gs._dot_rows = reversed_dot
+    try:
+        ref, got = _both(prob, rng.standard_normal(5), eta=eta, sigma=0.4, rounds=1, local_steps=8, runs=1100,
+                         seed=2, test_std=0.1, threshold=0.3, offset=0.0)
+    finally:
+        gs._dot_rows = original
+    assert not np.array_equal(ref.thetas, got.thetas)
+
+
+def test_more_than_eight_dimensions_and_other_models_run_numpy():
+    from dpverify.sim import gated_sgd as gs
+
+    rng = np.random.default_rng(2)
+    X = rng.uniform(-1, 1, (12, 9))
+    assert not gs._fusable(gs.LinearModelAdapter(LeastSquares(X, rng.uniform(-1, 1, 12))))
+    assert not gs._explicit(gs.LinearModelAdapter(LogisticRegression(X[:, :3], np.sign(rng.uniform(-1, 1, 12)), 0.1)))
+
+    class Own(gs.LinearModelAdapter):            # a model that overrides the gradient: its own sums
+        def sample_grad(self, theta, idx):
+            return super().sample_grad(theta, idx)
+
+    assert not gs._explicit(Own(LeastSquares(X[:, :3], rng.uniform(-1, 1, 12))))
+    res = gated_sgd(LeastSquares(X, rng.uniform(-1, 1, 12)), np.zeros(9), 0.1, 0.3, rounds=1, local_steps=3, runs=50,
+                    seed=1, test_std=0.1, threshold=0.3)
+    assert np.all(np.isfinite(res.thetas))
