@@ -113,7 +113,8 @@ def _trapezoid(integrand, dps: int, prec: int, rnd):
 
     For such an integrand the trapezoidal rule with step ``h`` errs by about ``2 exp(-2 pi^2 / h^2)``
     relative (Poisson summation; the rule behind tanh-sinh), and cutting the line at ``|t| = L`` drops
-    ``erfc(L / sqrt 2)`` of it: ``h = 2^-j`` and ``L`` are chosen so that both are below ``10^-(dps + 10)``
+    ``erfc(L / sqrt 2)`` of it: ``h = 2^-j`` and ``L`` are chosen so that both are below ``10^-(dps + 10)``,
+    and the rule at ``2 h`` errs by less than ``10^-(dps / 2 + 5)``
     (``h = 1/4`` and ``L = 14`` at 25 digits: 113 evaluations, where ``mpmath.quad``'s tanh-sinh took about
     3,500 for the same digits). The rule at ``2 h`` (the even nodes) is the check: if the two differ by more
     than ``10^-(dps / 2)`` relative, the integrand is not what this rule assumes (or the working precision
@@ -123,8 +124,9 @@ def _trapezoid(integrand, dps: int, prec: int, rnd):
 
     digits = dps + 10
     L = math.ceil(math.sqrt(2 * math.log(10) * digits)) + 1
-    j = 2
-    while 2 * math.pi**2 * 4.0**j < math.log(10) * digits + math.log(2):
+    j = 2       # the fine rule good to `digits`, the coarse one (step 2h, the check) to dps / 2 and 5 more
+    while (2 * math.pi**2 * 4.0**j < math.log(10) * digits + math.log(2)
+           or 2 * math.pi**2 * 4.0**(j - 1) < math.log(10) * (dps // 2 + 5) + math.log(2)):
         j += 1
     n = L << j
     even = odd = fzero

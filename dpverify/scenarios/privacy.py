@@ -4,7 +4,8 @@
 claim, one privacy quantity of ``M(x) = f(x) + N(0, s^2 I)`` with ``||f(x) - f(x')|| <= Delta``:
 
 * ``measure="renyi_over_order"`` (needs ``order``): D_a(N(0, s^2) || N(Delta, s^2)) / a, by quadrature
-  in mpmath (25 digits, its error measured against 50 digits), not by its closed form;
+  in mpmath (25 digits, its error measured against 50, more digits where that error is large), not by
+  its closed form;
 * ``measure="delta_at_eps"`` (needs ``eps``): the exact privacy profile delta(eps) [Balle & Wang 2018,
   Thm. 8];
 * ``measure="eps_at_delta"`` (needs ``delta``): the smallest eps with ``delta(eps) <= delta``, the same
@@ -76,19 +77,25 @@ class GaussianMechanism(MappedScenario):
         return self.name
 
 
-def renyi_over_order_measured(sensitivity, noise_std, order) -> Measured:
-    """``D_a(N(0, s^2) || N(Delta, s^2)) / a`` by quadrature at 25 digits, as an exact value whose error is
-    at least :data:`QUADRATURE_REL_ERROR` relative, and at least its distance from the same quadrature at
-    50 digits: where ``a Delta^2 / s^2`` is tiny, the integral is ``1 + tiny`` and its logarithm keeps only
-    the digits the working precision has beyond that (at ``sigma = s / Delta = 1e12`` about 10 of 35), which
-    the 50-digit quadrature exposes."""
-    lo = privacy.renyi_divergence_gaussians(0.0, sensitivity, noise_std, order, dps=25)
-    v = float(lo) / order
-    with mpmath.workdps(50):
-        hi = privacy.renyi_divergence_gaussians(0.0, sensitivity, noise_std, order, dps=50)
-        a = mpmath.mpf(order)
-        gap = abs(hi - lo) / a + abs(hi / a - v) + abs(hi / a) * mpmath.mpf(10) ** -49
-    return Measured.exact(v, max(abs(v) * QUADRATURE_REL_ERROR, math.nextafter(float(gap), math.inf)))
+def renyi_over_order_measured(sensitivity, noise_std, order, dps: int = 25, max_dps: int = 200) -> Measured:
+    """``D_a(N(0, s^2) || N(Delta, s^2)) / a`` by quadrature at ``dps`` digits, as an exact value whose error
+    is its distance from the same quadrature at twice the digits, and never below
+    :data:`QUADRATURE_REL_ERROR` relative. Where ``a Delta^2 / s^2`` is tiny the integral is ``1 + tiny`` and
+    its logarithm keeps only the working digits beyond that (at ``sigma = s / Delta = 1e12`` about 10 of
+    35); when that distance exceeds the floor, the digits double (the value then the higher-precision
+    quadrature's), up to ``max_dps``."""
+    lo = privacy.renyi_divergence_gaussians(0.0, sensitivity, noise_std, order, dps=dps)
+    while True:
+        v = float(lo) / order
+        with mpmath.workdps(2 * dps):
+            hi = privacy.renyi_divergence_gaussians(0.0, sensitivity, noise_std, order, dps=2 * dps)
+            a = mpmath.mpf(order)
+            gap = abs(hi - lo) / a + abs(hi / a - v) + abs(hi / a) * mpmath.mpf(10) ** (1 - 2 * dps)
+        floor = abs(v) * QUADRATURE_REL_ERROR
+        error = math.nextafter(float(gap), math.inf)
+        if error <= floor or 2 * dps >= max_dps:
+            return Measured.exact(v, max(floor, error))
+        lo, dps = hi, 2 * dps
 
 
 def gaussian_eps_at(delta: float, mu: float, mu_rel: float = 8 * 2.0**-52) -> Measured:

@@ -534,9 +534,10 @@ def test_renyi_quadrature_refuses_an_integrand_it_does_not_fit():
 @pytest.mark.parametrize("sigma", [0.5, 1e6, 1e9, 1e12, 1e15])
 def test_renyi_measurement_brackets_the_closed_form_where_the_logarithm_cancels(sigma):
     """``gaussian_mechanism(measure="renyi_over_order")``'s measurement contains the true 1/(2 sigma^2) at every
-    sigma: at sigma = 1e12 the integral is 1 + 1e-25 and its logarithm at 35 working digits is off by about
-    1e-9 relative, which a flat 1e-12 error hid (the claim's check then said `violated`); the 50-digit
-    quadrature now measures that error. Where nothing cancels the error stays the 1e-12 floor."""
+    sigma. At sigma = 1e12 the integral is 1 + 1e-25 and its logarithm at 25 digits (35 working) is off by
+    about 1e-9 relative, which a flat 1e-12 error hid (the claim's check then said `violated` at such a
+    pinned point); the distance to 50 digits exposes it and the digits double until it is below the floor:
+    the value is then right to it, and the measurement as decisive as anywhere else."""
     from dpverify.scenarios.privacy import QUADRATURE_REL_ERROR, renyi_over_order_measured
 
     order = 1.01
@@ -544,8 +545,24 @@ def test_renyi_measurement_brackets_the_closed_form_where_the_logarithm_cancels(
     with mpmath.workdps(60):
         true = 1 / (2 * mpmath.mpf(sigma) ** 2)
         assert m.lower <= true <= m.upper
-    if sigma < 1e3:
-        assert m.upper - m.value == pytest.approx(abs(m.value) * QUADRATURE_REL_ERROR, rel=1e-6)
+        first = float(P.renyi_divergence_gaussians(0.0, 1.0, sigma, order, dps=25)) / order
+        off = abs(first - true) / true
+    assert m.upper - m.value == pytest.approx(abs(m.value) * QUADRATURE_REL_ERROR, rel=1e-6)   # the floor
+    # decisive at the floor: a bound 1e-11 above the truth holds, one 1e-11 below is violated
+    assert m.decide(float(true) * (1 + 1e-11)) == "holds" and m.decide(float(true) * (1 - 1e-11)) == "violated"
     if sigma >= 1e12:
-        assert (m.upper - m.value) / m.value > 1e-10
-        assert m.decide(float(true)) != "violated"
+        assert off > 1e-10             # the edge is real: 25 digits alone miss by more than the floor
+        assert abs(m.value - float(true)) <= 4e-16 * float(true)
+    if sigma < 1e3:
+        assert off < 1e-20
+
+
+def test_renyi_measurement_reports_a_large_error_when_the_digits_run_out():
+    """With no room to double (max_dps = 25 digits), the distance to 50 digits is the error: wide, and the
+    interval still holds the truth."""
+    from dpverify.scenarios.privacy import QUADRATURE_REL_ERROR, renyi_over_order_measured
+
+    m = renyi_over_order_measured(1.0, 1e12, 1.01, max_dps=50)
+    true = 1 / (2 * 1e24)
+    assert m.lower <= true <= m.upper
+    assert (m.upper - m.value) / m.value > 1e3 * QUADRATURE_REL_ERROR
