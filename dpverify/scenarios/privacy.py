@@ -82,20 +82,38 @@ def renyi_over_order_measured(sensitivity, noise_std, order, dps: int = 25, max_
     is its distance from the same quadrature at twice the digits, and never below
     :data:`QUADRATURE_REL_ERROR` relative. Where ``a Delta^2 / s^2`` is tiny the integral is ``1 + tiny`` and
     its logarithm keeps only the working digits beyond that (at ``sigma = s / Delta = 1e12`` about 10 of
-    35); when that distance exceeds the floor, the digits double (the value then the higher-precision
-    quadrature's), up to ``max_dps``."""
-    lo = privacy.renyi_divergence_gaussians(0.0, sensitivity, noise_std, order, dps=dps)
+    35); when that distance exceeds the floor, or a quadrature's own check fails (cancellation in its
+    integrand: ``ArithmeticError``), the digits double (the value then the higher-precision quadrature's),
+    up to ``max_dps``; with no two quadratures to compare by then, ``EvaluationError`` (no measurement here).
+    """
+    from ..search import EvaluationError
+
+    def quad(digits, own_precision):
+        try:
+            if not own_precision:       # the first: rounded to the caller's precision, as it always was
+                return privacy.renyi_divergence_gaussians(0.0, sensitivity, noise_std, order, dps=digits)
+            with mpmath.workdps(digits):
+                return privacy.renyi_divergence_gaussians(0.0, sensitivity, noise_std, order, dps=digits)
+        except ArithmeticError:
+            return None
+
+    lo = quad(dps, False)
     while True:
-        v = float(lo) / order
-        with mpmath.workdps(2 * dps):
-            hi = privacy.renyi_divergence_gaussians(0.0, sensitivity, noise_std, order, dps=2 * dps)
-            a = mpmath.mpf(order)
-            gap = abs(hi - lo) / a + abs(hi / a - v) + abs(hi / a) * mpmath.mpf(10) ** (1 - 2 * dps)
-        floor = abs(v) * QUADRATURE_REL_ERROR
-        error = math.nextafter(float(gap), math.inf)
-        if error <= floor or 2 * dps >= max_dps:
-            return Measured.exact(v, max(floor, error))
-        lo, dps = hi, 2 * dps
+        nxt = 2 * dps
+        if nxt > max_dps:
+            raise EvaluationError(f"the Renyi quadrature did not converge within {max_dps} digits "
+                                  f"(sensitivity {sensitivity!r}, noise_std {noise_std!r}, order {order!r})")
+        hi = quad(nxt, True)
+        if lo is not None and hi is not None:
+            v = float(lo) / order
+            with mpmath.workdps(nxt):
+                a = mpmath.mpf(order)
+                gap = abs(hi - lo) / a + abs(hi / a - v) + abs(hi / a) * mpmath.mpf(10) ** (1 - nxt)
+            floor = abs(v) * QUADRATURE_REL_ERROR
+            error = math.nextafter(float(gap), math.inf)
+            if error <= floor or 2 * nxt > max_dps:
+                return Measured.exact(v, max(floor, error))
+        lo, dps = hi, nxt
 
 
 def gaussian_eps_at(delta: float, mu: float, mu_rel: float = 8 * 2.0**-52) -> Measured:

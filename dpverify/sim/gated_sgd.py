@@ -399,7 +399,9 @@ def gated_sgd(model, theta1, eta: float, sigma: float, *, rounds: int, local_ste
     escapes = np.zeros(runs, dtype=np.int64)
     matches = np.zeros(runs, dtype=np.int64) if watch is not None else None
     if _fusable(model):
-        hinv_all = _round_hinv(model, theta1[None, :], ridge_hessian) if gate and _shared_hessian(model) else None
+        # (no round, no Hessian: the NumPy loop inverts none, so neither may this, a singular one included)
+        hinv_all = (_round_hinv(model, theta1[None, :], ridge_hessian) if gate and rounds > 0 and _shared_hessian(model)
+                    else None)
         args = (model, theta1, eta, sigma, rounds, local_steps, seed, test_std, threshold, offset, scale, watch,
                 ridge_hessian, gate, hinv_all)
 

@@ -566,3 +566,19 @@ def test_renyi_measurement_reports_a_large_error_when_the_digits_run_out():
     true = 1 / (2 * 1e24)
     assert m.lower <= true <= m.upper
     assert (m.upper - m.value) / m.value > 1e3 * QUADRATURE_REL_ERROR
+
+
+@pytest.mark.parametrize("sensitivity,noise_std,order", [(1.0, 1e15, 1.0), (1.0, 1.5e11, 1.0), (1.0, 1e-12, 10.0),
+                                                         (1.0, 1e-9, 50.0), (1.0, 1e12, 1.0000001),
+                                                         (1.0, 1e15, 1.0000001)])
+def test_renyi_measurement_where_the_25_digit_quadrature_cannot_answer(sensitivity, noise_std, order):
+    """Points a referee found where the 25-digit quadrature's own check fails (KL at a huge noise multiplier:
+    its two log densities cancel to 1e-30; a tiny s at a high order) or answers 240 times too large (order
+    1 + 1e-7, s = 1e15): the measurement doubles its digits there and returns an interval at the floor that
+    holds the truth, never an error or a wrong value."""
+    from dpverify.scenarios.privacy import QUADRATURE_REL_ERROR, renyi_over_order_measured
+
+    m = renyi_over_order_measured(sensitivity, noise_std, order)
+    true = 1 / (2 * (noise_std / sensitivity) ** 2)
+    assert m.lower <= true <= m.upper
+    assert (m.upper - m.value) <= 1.001 * QUADRATURE_REL_ERROR * abs(m.value)

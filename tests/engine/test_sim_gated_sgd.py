@@ -409,3 +409,13 @@ def test_more_than_eight_dimensions_and_other_models_run_numpy():
     res = gated_sgd(LeastSquares(X, rng.uniform(-1, 1, 12)), np.zeros(9), 0.1, 0.3, rounds=1, local_steps=3, runs=50,
                     seed=1, test_std=0.1, threshold=0.3)
     assert np.all(np.isfinite(res.thetas))
+
+
+@pytest.mark.parametrize("X", [[[0.0, 1.0], [0.0, 2.0]], [[0.0], [0.0]]])
+def test_no_round_inverts_no_hessian_on_either_path(X):
+    """Found by a referee: with the test on, no round and a singular Hessian (a zero feature column), the NumPy
+    loop returns the start, but the fused path inverted the shared Hessian up front and raised LinAlgError."""
+    prob = LeastSquares(np.array(X), np.array([1.0, 2.0]), 0.0)
+    D = prob.dim
+    ref, got = _both(prob, np.zeros(D), eta=0.1, sigma=1.0, rounds=0, local_steps=3, runs=4, seed=1, threshold=0.5)
+    assert _equal(ref, got) and np.array_equal(got.thetas, np.zeros((4, D))) and got.escapes.sum() == 0
