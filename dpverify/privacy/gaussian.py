@@ -44,6 +44,11 @@ def renyi_divergence_gaussians(mu0, mu1, s, alpha, dps: int = 50):
     ------
     ValueError
         On non-finite means, non-positive ``s``, ``alpha < 1`` or bad ``dps``.
+    ArithmeticError
+        When the rule's check fails (:func:`_trapezoid`): the working precision lost to cancellation in
+        the integrand (a huge ``s / |mu0 - mu1|`` for KL, a tiny ``s`` at a high order, means far apart
+        at few digits). More ``dps`` answers there (``scenarios.privacy.renyi_over_order_measured``
+        doubles them).
     """
     check_finite("mu0", mu0)
     check_finite("mu1", mu1)
