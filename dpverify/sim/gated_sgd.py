@@ -267,7 +267,7 @@ def _round_inverse(model, theta_g, ridge_hessian) -> np.ndarray:
 
 
 def _round_hinv(model, theta_g, ridge_hessian) -> np.ndarray:
-    """:func:`_round_inverse` flattened, as :func:`kernels.gated_ls1` takes it."""
+    """:func:`_round_inverse` flattened, as :func:`kernels.gated_ls1` and :func:`kernels.gated_ls` take it."""
     from ._fused import _f64
 
     return _f64(_round_inverse(model, theta_g, ridge_hessian).reshape(-1))
@@ -275,78 +275,48 @@ def _round_hinv(model, theta_g, ridge_hessian) -> np.ndarray:
 
 def _fused_chunk(model, theta1, eta, sigma, rounds, local_steps, seed, test_std, threshold, offset, scale, watch,
                  ridge_hessian, gate, hinv_all, blocks, theta_out, esc, mat):
-    """Consecutive blocks of runs on :func:`kernels.gated_ls1`, the steps in the kernel (bit-identical with the
-    NumPy loop).  The inverse Hessians: ``hinv_all`` for all rounds and runs (:func:`_shared_hessian`; the
-    blocks may then be any task of blocks), else every round's by the NumPy path's own calls on the
-    runs of ``blocks`` (which must then be a chunk of the NumPy loop)."""
+    """Consecutive blocks of runs on :func:`kernels.gated_ls1` (one dimension) or :func:`kernels.gated_ls`
+    (2..``EXPLICIT_MAX_DIM``; at one dimension it took 2.4 times the CPU of the specialised kernel), the
+    steps in the kernel (bit-identical with the NumPy loop); the iterates and round starts row-major and
+    flat, the inverse Hessians flat.  The inverse Hessians: ``hinv_all`` for all rounds and runs
+    (:func:`_shared_hessian`; the blocks may then be any task of blocks), else every round's by the NumPy
+    path's own calls on the runs of ``blocks`` (which must then be a chunk of the NumPy loop)."""
     from ._fused import _block_states, _f64
 
-    rows = theta_out.shape[0]
+    rows, dim = theta_out.shape
     b0, b1 = blocks[0], blocks[-1] + 1
     states = _block_states(seed, b0, b1)
     istates = _block_states(seed, b0, b1, child=0)
     tstates = _block_states(seed, b0, b1, child=1)
     ibuf = np.zeros((b1 - b0, 2), dtype=np.uint64)
-    theta = np.repeat(theta1[None, :], rows, axis=0)
-    dim = model.dim
-    if dim > 1:
-        return _fused_chunk_dims(model, theta, states, istates, tstates, ibuf, eta, sigma, rounds, local_steps,
-                                 test_std, threshold, offset, scale, watch, ridge_hessian, gate, hinv_all,
-                                 theta_out, esc, mat)
-    X = _f64(model.X[:, 0])
     y = _f64(model.y)
     lam = float(model.problem.lam)
-    wx, wy = (float(np.asarray(watch[0], float)[0]), float(watch[1])) if watch is not None else (0.0, 0.0)
-    mat_arr = np.zeros(rows, dtype=np.int64) if mat is None else mat
-    theta_g = np.empty(rows)
-    hinv = np.zeros(1)
-    constant = hinv_all is not None
-    if constant:
-        hinv = hinv_all
-    for _ in range(rounds):
-        if gate:
-            theta_g = theta.copy()
-            if not constant:
-                shared = bool(np.all(theta_g == theta_g[:1]))
-                hinv = _round_hinv(model, theta_g[:1] if shared else theta_g, ridge_hessian)
-            theta_g = _f64(theta_g[:, 0])
-        flat = _f64(theta[:, 0])
-        _kernels().gated_ls1(states, istates, tstates, ibuf, rows, local_steps, flat, theta_g, hinv, X, y, lam,
-                           float(eta), float(sigma), gate, float(test_std), float(threshold), float(offset),
-                           float(scale), watch is not None, wx, wy, esc, mat_arr)
-        theta[:, 0] = flat
-    theta_out[...] = theta
-
-
-def _fused_chunk_dims(model, theta, states, istates, tstates, ibuf, eta, sigma, rounds, local_steps, test_std,
-                      threshold, offset, scale, watch, ridge_hessian, gate, hinv_all, theta_out, esc, mat):
-    """:func:`_fused_chunk` in 2..``EXPLICIT_MAX_DIM`` dimensions, on :func:`kernels.gated_ls` (the iterates
-    and round starts row-major and flat, the inverse Hessians flat)."""
-    from ._fused import _f64
-
-    rows, dim = theta.shape
-    X = np.ascontiguousarray(model.X, dtype=np.float64)
-    y = _f64(model.y)
-    lam = float(model.problem.lam)
-    wx = _f64(np.asarray(watch[0], float).reshape(dim)) if watch is not None else np.zeros(dim)
     wy = float(watch[1]) if watch is not None else 0.0
+    if dim == 1:
+        X = _f64(model.X[:, 0])
+        wx = float(np.asarray(watch[0], float)[0]) if watch is not None else 0.0
+    else:
+        X = np.ascontiguousarray(model.X, dtype=np.float64)
+        wx = _f64(np.asarray(watch[0], float).reshape(dim)) if watch is not None else np.zeros(dim)
     mat_arr = np.zeros(rows, dtype=np.int64) if mat is None else mat
-    flat = _f64(theta.reshape(-1))
+    flat = _f64(np.repeat(theta1[None, :], rows, axis=0).reshape(-1))
     theta_g = np.empty(rows * dim)
-    hinv = np.zeros(dim * dim)
-    constant = hinv_all is not None
-    if constant:
-        hinv = hinv_all
+    hinv = np.zeros(dim * dim) if hinv_all is None else hinv_all
     for _ in range(rounds):
         if gate:
             theta_g = flat.copy()
-            if not constant:
+            if hinv_all is None:
                 start = flat.reshape(rows, dim)
                 shared = bool(np.all(start == start[:1]))
                 hinv = _round_hinv(model, start[:1] if shared else start, ridge_hessian)
-        _kernels().gated_ls(states, istates, tstates, ibuf, rows, local_steps, dim, flat, theta_g, hinv, X, y, lam,
-                            float(eta), float(sigma), gate, float(test_std), float(threshold), float(offset),
-                            float(scale), watch is not None, wx, float(wy), esc, mat_arr)
+        if dim == 1:
+            _kernels().gated_ls1(states, istates, tstates, ibuf, rows, local_steps, flat, theta_g, hinv, X, y, lam,
+                                 float(eta), float(sigma), gate, float(test_std), float(threshold), float(offset),
+                                 float(scale), watch is not None, wx, wy, esc, mat_arr)
+        else:
+            _kernels().gated_ls(states, istates, tstates, ibuf, rows, local_steps, dim, flat, theta_g, hinv, X, y,
+                                lam, float(eta), float(sigma), gate, float(test_std), float(threshold), float(offset),
+                                float(scale), watch is not None, wx, wy, esc, mat_arr)
     theta_out[...] = flat.reshape(rows, dim)
 
 
