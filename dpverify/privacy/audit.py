@@ -102,17 +102,43 @@ def _exp_times(eps: float, p):
         return np.where(np.asarray(p) > 0, np.exp(float(eps)) * np.asarray(p, dtype=float), 0.0)
 
 
+#: candidate thresholds per score function: the quantiles at 0, 1/200, ..., 1 of both samples
+GRID_POINTS = 201
+
+
+def quantile_grid(sorted_values: np.ndarray, points: int) -> np.ndarray:
+    """The quantiles at ``k/(points - 1)``, ``k = 0..points-1``, of an ascending array: the linear
+    interpolation between order statistics (Hyndman & Fan's definition 7, NumPy's default ``linear``)
+    at the position ``k (n - 1)/(points - 1)``, computed here rather than by ``np.quantile`` so that
+    the audit's thresholds are a function of the sorted values alone, the same bits under every NumPy
+    release (NumPy promises the definition, not the rounding of its arithmetic). The position is an
+    exact rational ``k (n - 1) / (points - 1)``: its integer part and remainder are integer arithmetic,
+    and the value ``x[i] + (x[i+1] - x[i]) r`` lies between the two order statistics it interpolates
+    (it is ``x[i]`` where ``r = 0``)."""
+    x = np.asarray(sorted_values, dtype=float)
+    n = x.size
+    if n == 0 or points < 2:
+        raise ValueError(f"quantile_grid needs a non-empty array and points >= 2. Found n={n}, points={points}.")
+    num = np.arange(points, dtype=np.int64) * (n - 1)
+    lo, rem = np.divmod(num, points - 1)
+    hi = np.minimum(lo + 1, n - 1)
+    frac = rem / (points - 1)
+    a, b = x[lo], x[hi]
+    with np.errstate(invalid="ignore"):
+        out = np.where(rem == 0, a, a + (b - a) * frac)
+    # an infinite neighbour makes b - a infinite or NaN: the order statistic's side decides
+    return np.where(np.isnan(out) & (rem != 0), np.where(frac < 0.5, a, b), np.clip(out, a, b))
+
+
 def _best_set(a_sel, b_sel, eps: float):
     """The threshold set with the largest empirical P_A(S) - e^eps P_B(S) on the selection samples."""
     best = (-math.inf, None)
     for name, score in _scores(a_sel, b_sel):
         sa, sb = score(a_sel), score(b_sel)
         sa_sorted, sb_sorted = np.sort(sa), np.sort(sb)
-        # the quantiles of both samples from their merged sorted runs: np.quantile takes order
-        # statistics, so sorted input gives the same values (and spares it 201 partitions of the data)
         both = np.concatenate([sa_sorted, sb_sorted])
         both.sort(kind="stable")
-        grid = np.unique(np.quantile(both, np.linspace(0.0, 1.0, 201)))
+        grid = np.unique(quantile_grid(both, GRID_POINTS))
         na, nb = len(sa), len(sb)
         above_a = na - np.searchsorted(sa_sorted, grid, side="right")
         above_b = nb - np.searchsorted(sb_sorted, grid, side="right")
@@ -179,4 +205,4 @@ def gaussian_noise_for(eps: float, delta: float, sensitivity: float = 1.0) -> fl
     return float(brentq(f, lo, hi, xtol=1e-14, rtol=1e-12))
 
 
-__all__ = ["AuditResult", "audit", "clopper_pearson", "gaussian_noise_for"]
+__all__ = ["AuditResult", "GRID_POINTS", "audit", "clopper_pearson", "gaussian_noise_for", "quantile_grid"]
