@@ -31,12 +31,15 @@ def _fused_at_any_size(monkeypatch):
 
 
 def _blas_architecture() -> str:
-    """The kernel family OpenBLAS chose on this machine (threadpoolctl), '' when unknown."""
+    """The kernel family NumPy's OpenBLAS chose on this machine (threadpoolctl), '' when unknown."""
     try:
         from threadpoolctl import threadpool_info
     except ImportError:  # pragma: no cover - scikit-learn brings it
         return ""
-    return next((i.get("architecture") or "" for i in threadpool_info() if i.get("internal_api") == "openblas"), "")
+    # NumPy's own OpenBLAS (in numpy.libs); other packages (a solver's wheel) may load another one
+    libs = [i for i in threadpool_info() if i.get("internal_api") == "openblas"]
+    mine = [i for i in libs if "numpy" in str(i.get("filepath", ""))] or libs
+    return (mine[0].get("architecture") or "") if mine else ""
 
 
 #: OpenBLAS kernel families whose dgemm sums each element as one FMA chain from 0.0 in two and three
