@@ -12,3 +12,11 @@ class ClaimError(ValueError):
 
 #: The verdicts a claim can be expected to get (its vocabulary; a check may also end in ``error``).
 VERDICTS = ("verified", "holds", "violated", "inconclusive")
+
+#: A claim id: ``paper/name`` in lower case, matched whole (``re.fullmatch``; ``spec.ID_RE`` compiles it).
+ID_PATTERN = r"[a-z0-9_]+/[a-z0-9][a-z0-9.\-_]*"
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, ``docker stop``, ``timeout``) received by the command line: handled as Ctrl-C
+    is (workers ended, the verdicts finished so far written, marked incomplete), exit status 143."""

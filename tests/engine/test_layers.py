@@ -6,11 +6,13 @@ import pathlib
 ROOT = pathlib.Path(__file__).resolve().parents[2] / "dpverify"
 
 LAYERS = {
-    1: ["errors", "_lazy", "_gc", "_resources", "spec", "arb_source", "numeric", "search", "stats", "quantifiers", "constants", "tables", "measured"],
+    1: ["errors", "_lazy", "_gc", "_resources", "spec", "arb_source", "numeric", "search", "stats", "quantifiers", "constants", "tables", "measured",
+        "files", "escape", "sealed", "shape"],
     2: ["sim", "privacy"],
     3: ["scenarios"],
     4: ["checks", "verdict"],
-    5: ["cache", "registry", "report", "replay", "experiments", "distributed", "contract", "strategies", "certify"],
+    5: ["cache", "registry", "report", "replay", "experiments", "distributed", "contract", "strategies", "certify",
+        "runner"],
     6: ["cli", "pytest_plugin", "testing", "__init__", "__main__"],
 }
 LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}
