@@ -64,6 +64,9 @@ def _claims_of(mod, what: str) -> tuple[Claim, ...]:
     claims = getattr(mod, "CLAIMS", None)
     if claims is None:
         raise RegistryError(f"{what} defines no CLAIMS (a sequence of dpverify Claim values)")
+    if not isinstance(claims, (list, tuple)):   # a generator would be empty the second time it is read
+        raise RegistryError(f"{what}: CLAIMS must be a list or tuple of dpverify Claim values, got "
+                            f"{type(claims).__name__} {claims!r:.60}")
     claims = tuple(claims)
     for c in claims:
         if not isinstance(c, Claim):
@@ -261,20 +264,67 @@ def paper_listing(key: str, use_cache: bool = True) -> list[dict]:
     for p in _paper_sources(key):
         h.update(str(p).encode() + b"\0" + p.read_bytes() + b"\0")
     path = cache_dir() / "listing" / f"{key}-{h.hexdigest()[:32]}.json"
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        pass
+    rows = _read_listing(path, key)
+    if rows is not None:
+        return rows
     rows = [c.to_json() for c in _claims_of(_paper_module(key), f"paper {key!r}")]
     try:
         from .cache import VerdictCache
+        from .files import write_atomic
+        from .sealed import SealError, seal
         from .verdict import dumps
 
         VerdictCache(path.parent.parent).prepare()
         path.parent.mkdir(parents=True, exist_ok=True)
         for old in path.parent.glob(f"{key}-*.json"):
             old.unlink(missing_ok=True)
-        path.write_text(dumps(rows), encoding="utf-8")
-    except OSError:
-        pass
+        write_atomic(path, seal("listing", dumps(rows).encode("utf-8")))
+    except (OSError, SealError):
+        pass    # the listing index is only a shortcut: a listing not stored is built again next time
     return rows
+
+
+def _listing_shape():
+    from .errors import VERDICTS
+    from .shape import JSON, DictOf, ListOf, Optional, Record
+
+    survives = Optional(bool)
+    reading = Record({"name": str, "expected": VERDICTS, "summary": str, "reason": str,
+                      "witness": Optional(DictOf(JSON)), "replaces": ListOf(str), "error_in": Optional(str),
+                      "statement_survives": survives})
+    return ListOf(Record({
+        "id": str, "label": str, "kind": str, "statements": ListOf(str), "hypotheses": ListOf(str),
+        "source": Record({"document": str, "label": str, "eq": Optional(str), "text": str, "url": Optional(str)}),
+        "expected": VERDICTS, "reason": str, "summary": str, "witness": Optional(DictOf(JSON)), "about": Optional(str),
+        "algebra_why": str, "builds_on": ListOf(str), "error_in": Optional(str), "statement_survives": survives,
+        "readings": ListOf(reading)}))
+
+
+def _read_listing(path: Path, key: str) -> list[dict] | None:
+    """The rows of the listing index ``path`` when it is sealed by this user, of the exact shape and of
+    paper ``key``'s claims; None when absent (silently) or not to be trusted (one warning: rebuilt)."""
+    import json
+
+    import re
+
+    from .errors import ID_PATTERN
+    from .sealed import SealError, read_sealed
+    from .shape import problem
+
+    if not path.exists():
+        return None
+    try:
+        rows = json.loads(read_sealed(path, "listing"))
+        why = problem(rows, _listing_shape())
+        if why is None and not all(re.fullmatch(ID_PATTERN, r["id"]) and r["id"].split("/")[0] == key for r in rows):
+            why = f"a row is not a claim of paper {key!r}"
+    except SealError as exc:
+        why = str(exc)
+    except (OSError, ValueError, RecursionError) as exc:
+        why = f"cannot read it ({type(exc).__name__})"
+    if why is None:
+        return rows
+    from .cache import warn
+
+    warn(f"ignoring the listing index {path.name} ({why}); building it again")
+    return None

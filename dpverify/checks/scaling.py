@@ -35,6 +35,8 @@ def _sides(stmt):
 def _scaled(claim, point, c, s):
     out = dict(point)
     for name, p in claim.domain.params.items():
+        if p.units is None:     # no units declared: a parameter the sides do not use (check() ensures it)
+            continue
         a, b = p.units
         f = c ** a * s ** b
         if isinstance(p, Seq):

@@ -6,16 +6,17 @@ from dataclasses import KW_ONLY, dataclass, field, fields, replace
 from typing import Any, Callable, Mapping
 
 import sympy as sp
-from .domain import ClaimError, Domain, DomainError, Int, Real
+from .domain import Choice, ClaimError, Domain, DomainError, Int, Real
 from .statements import Constant, Minimiser, Statement, _set, expand_definitions, symbol_names
-from ..errors import VERDICTS
+from ..errors import ID_PATTERN, VERDICTS
 
 #: What a claim is about (``Claim.about``): a mathematical fact, or what an algorithm attains.
 ABOUT = ("math", "algorithm")
 #: Where the error of a claim found wrong lies (``Claim.error_in``): in what the claim states, or in
 #: a step of a proof (the claim is a step of the paper's proof; the result it serves may survive).
 ERROR_IN = ("statement", "proof-step")
-ID_RE = re.compile(r"^[a-z0-9_]+/[a-z0-9][a-z0-9.\-_]*$")
+#: A claim id: ``paper/name`` in lower case (matched whole: ``\Z``, so that no trailing newline passes).
+ID_RE = re.compile(rf"^{ID_PATTERN}\Z")
 
 
 # --------------------------------------------------------------------------- source
@@ -181,7 +182,8 @@ class Claim:
 
     def __post_init__(self):
         if not isinstance(self.id, str) or not ID_RE.match(self.id):
-            raise ClaimError(f"claim id must look like 'paper/thm-4.1' (lower case, one '/'), got {self.id!r}")
+            raise ClaimError(f"claim id must look like 'paper/thm-4.1' (lower case, one '/', no space or control "
+                             f"character), got {self.id!r}")
         if not isinstance(self.source, Source):
             self._fail("source", f"must be a Source(document, label, ...), got {self.source!r}")
         if not isinstance(self.domain, Domain):
@@ -318,6 +320,8 @@ class Claim:
         def_syms = set()
         for v in self.definitions.values():
             def_syms |= symbol_names(sp.sympify(v))
+        used: set[str] = set()
+        measured = False        # a statement measured by a scenario may read any parameter of the point
         for s in self.statements:
             extra = set()
             for sc in (getattr(s, "scenario", None), getattr(s, "audit", None)):
@@ -337,9 +341,14 @@ class Claim:
                 if not isinstance(self.domain.params[q], (Real, Int)):
                     self._fail(f"statement {s.name!r}: exists", f"{q!r} must be a Real or Int parameter to be "
                                                                 "quantified existentially")
+            paths = getattr(s, "paths", None) or ((s.path,) if getattr(s, "path", None) is not None else ())
+            measured = measured or any(getattr(s, k, None) is not None for k in ("scenario", "audit")) \
+                or any(p.tied for p in paths)          # a tied function reads the point
+            used |= set(s.exists) | {n for p in paths for n in (p.param, *p.worst_over)}
             for fname, expr in s.expressions().items():
-                used = self.expanded_names(expr)
-                unknown = sorted(used - allowed - extra)
+                names = self.expanded_names(expr)
+                used |= names
+                unknown = sorted(names - allowed - extra)
                 if unknown:
                     self._fail(f"statement {s.name!r}: {fname}",
                                f"symbol(s) {', '.join(unknown)} are neither domain parameters "
@@ -347,12 +356,19 @@ class Claim:
                                + (f" nor scenario observables ({', '.join(sorted(extra))})" if extra else ""))
             trivial = getattr(s, "trivial", None)
             if trivial is not None:  # in the claim's own symbols (a scenario's observables are not at its points)
+                used |= self.expanded_names(trivial)
                 unknown = sorted(self.expanded_names(trivial) - allowed)
                 if unknown:
                     self._fail(f"statement {s.name!r}: trivial",
                                f"symbol(s) {', '.join(unknown)} of {trivial} are neither domain parameters "
                                f"({', '.join(self.domain.params)}) nor definitions")
         del def_syms
+        for r in self.domain.relations:
+            used |= {str(v) for v in r.rel.free_symbols}
+        unread = [n for n, p in self.domain.params.items() if isinstance(p, Choice) and n not in used]
+        if unread and not measured:
+            self._fail("domain", f"the Choice parameter {unread[0]!r} is used by no statement (a choice nothing "
+                                 "reads only repeats the same check); remove it or use it in a statement")
 
     def expanded_names(self, expr) -> set[str]:
         """The symbol names of ``expr`` with the definitions it uses (transitively) -- the names of
