@@ -26,6 +26,14 @@ test_cache.py`` changes each part in turn). A verdict ``error`` is never stored.
 The stored verdict is the verdict's JSON with every number exact (not the 10 digits of
 ``--json``), so a replayed verdict prints and serialises exactly as the computed one did; it is
 marked ``cached`` (``"cached": true`` in ``--json``, a note under the table).
+
+**Nothing read from the folder is trusted** (SECURITY.md): each entry is sealed with an HMAC-SHA256
+under a key that lives outside the project, in the user's cache directory (:mod:`dpverify.sealed`),
+and has an exact shape (:mod:`dpverify.shape`); before a stored verdict is replayed it must be sealed
+by this user, of that shape, stored under the claim's key and hold the claim's own id -- else it is
+ignored with a one-line warning and the claim checked again. What the claim says of itself (its
+``expected`` verdict, its readings', its label and reason) always comes from the claim. Entries are
+written atomically: a full disk leaves no partial entry, temporary file or empty ``.gitignore``.
 """
 from __future__ import annotations
 
@@ -47,7 +55,7 @@ DIRNAME = ".dpverify_cache"
 DEPENDENCIES = ("numpy", "scipy", "sympy", "mpmath", "numba", "llvmlite", "hypothesis", "dp-accounting",
                 "python-flint", "pepit", "cvxpy", "clarabel", "scikit-learn")
 
-_FORMAT = 1   # of the stored files; a change makes every old entry a miss
+_FORMAT = 2   # of the stored files; a change makes every old entry a miss (2: sealed, exact shape)
 
 
 def enabled(no_cache: bool = False) -> bool:
@@ -370,62 +378,158 @@ def _canonical(options: dict):
 
 _README = """# dpverify's verdict cache
 
-Stored verdicts of `dpverify check`, one file per (claim, options, engine, dependencies) key.
+Stored verdicts of `dpverify check`, one file per (claim, options, engine, dependencies) key, each
+sealed with your key (~/.cache/dpverify/cache-key): an entry you did not write is never replayed.
 Safe to delete at any time; `dpverify check --no-cache` neither reads nor writes it.
 """
 
+_FILES = (("CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n# dpverify's verdict cache (see README.md)\n"),
+          ("README.md", _README))
+_GITIGNORE = "# created by dpverify\n*\n"
+
+
+def warn(message: str) -> None:
+    """One line on standard error: ``dpverify: warning: <message>``."""
+    print(f"dpverify: warning: {message}", file=sys.stderr)
+
+
+def verdict_shape(saved: bool = False):
+    """The exact shape (:mod:`dpverify.shape`) of a verdict's JSON as ``Verdict.to_json`` writes it: in
+    a cache entry, or (``saved``) in the output of ``dpverify check --json`` (which may say ``cached``)."""
+    from .errors import VERDICTS
+    from .shape import JSON, NUMBER, DictOf, ListOf, Optional, Record
+    from .verdict import BASIS_KINDS, RESULTS
+
+    evidence = Record({"kind": str, "statement": str, "verdict": RESULTS, "samples": int,
+                       "confidence": Optional(NUMBER), "min_margin": Optional(NUMBER), "tightness": Optional(NUMBER),
+                       "value": Optional(NUMBER), "bound": Optional(NUMBER), "worst_point": Optional(DictOf(JSON)),
+                       "counterexample": Optional(DictOf(JSON)), "seconds": NUMBER, "detail": str,
+                       "basis": Optional(Record({"kind": tuple(BASIS_KINDS), "on": str})),
+                       "coverage": Optional(NUMBER), "data": DictOf(JSON)}, frozenset({"data"}))
+    verdict = Record({"id": str, "label": str, "verdict": RESULTS, "expected": VERDICTS, "ok": bool, "reason": str,
+                      "seed": int, "at": Optional(DictOf(JSON)), "about": Optional(str), "algebra_why": str,
+                      "basis": ListOf(str), "scope": Optional(str), "coverage": Optional(NUMBER),
+                      "flags": ListOf(str), "readings": DictOf(Record({"verdict": RESULTS, "expected": VERDICTS})),
+                      "tightness": Optional(NUMBER), "seconds": NUMBER, "evidence": ListOf(evidence),
+                      **({"cached": bool} if saved else {})}, frozenset({"cached"}))
+    return verdict
+
+
+def _entry_shape():
+    from .shape import Record
+
+    return Record({"format": int, "key": str, "verdict": verdict_shape()})
+
 
 class VerdictCache:
-    """Verdicts stored under :func:`verdict_key` in :func:`cache_dir` (``folder`` to override)."""
+    """Verdicts stored under :func:`verdict_key` in :func:`cache_dir` (``folder`` to override).
+
+    Every entry is sealed with the user's key (:mod:`dpverify.sealed`) and has an exact shape; one that
+    is not sealed by this user, not of that shape, stored under another key or holding another claim's
+    verdict is ignored with a one-line warning (the claim is checked again and the entry rewritten).
+    Writes are atomic (:func:`dpverify.files.write_atomic`); a write that fails is a warning, once."""
 
     def __init__(self, folder: str | os.PathLike | None = None):
         self.folder = Path(folder) if folder is not None else cache_dir()
+        self._off: str | None = None        # why the cache cannot be used (the key), once known
+        self._write_warned = False
 
     def _path(self, key: str) -> Path:
         return self.folder / "verdicts" / key[:2] / f"{key}.json"
 
-    def get(self, key: str):
-        """The stored verdict (marked ``cached``), or None."""
+    def usable(self) -> bool:
+        """Whether the user's key can be read or made (else one warning, and the cache is off)."""
+        from .sealed import SealError, user_key
+
+        if self._off is None:
+            try:
+                user_key()
+                self._off = ""
+            except SealError as exc:
+                self._off = str(exc)
+                warn(f"the verdict cache is off: {exc}")
+        return not self._off
+
+    def _ignored(self, path: Path, claim, why: str) -> None:
+        what = f"of {claim.id}" if claim is not None else path.name
+        warn(f"ignoring the verdict cache's entry {what} ({why}); checking it again")
+        return None
+
+    def get(self, key: str, claim=None):
+        """The stored verdict (marked ``cached``), or None. With ``claim``, an entry holding another
+        claim's verdict is refused, and the claim's own fields (``expected``, its readings' expected,
+        label, reason) replace the stored ones."""
+        from .sealed import SealError, read_sealed
+        from .shape import problem
         from .verdict import Verdict
 
+        path = self._path(key)
+        if not path.exists() or not self.usable():
+            return None
         try:
-            data = json.loads(self._path(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        if data.get("format") != _FORMAT or data.get("key") != key:
-            return None
+            data = json.loads(read_sealed(path, "verdict"))
+        except SealError as exc:
+            return self._ignored(path, claim, str(exc))
+        except OSError as exc:
+            return self._ignored(path, claim, f"cannot read it: {exc.strerror or exc}")
+        except (ValueError, RecursionError):
+            return self._ignored(path, claim, "not JSON")
+        bad = problem(data, _entry_shape())
+        if bad is None and (data["format"] != _FORMAT or data["key"] != key):
+            bad = "stored under another key"
+        if bad is None and claim is not None and data["verdict"]["id"] != claim.id:
+            bad = f"it holds the verdict of {data['verdict']['id'][:60]!r}"
+        if bad is None and claim is not None and set(data["verdict"]["readings"]) != {r.name for r in claim.readings}:
+            bad = "its readings are not the claim's"
+        if bad:
+            return self._ignored(path, claim, bad)
         try:
             v = Verdict.from_json(data["verdict"])
-        except (KeyError, TypeError, ValueError):
-            return None
+        except Exception as exc:  # noqa: BLE001 - whatever an entry holds, it is only a miss
+            return self._ignored(path, claim, f"{type(exc).__name__}: {exc}"[:80])
+        if claim is not None:    # what the claim says of itself comes from the claim, never from the entry
+            v.label, v.expected, v.reason = claim.label, claim.expected, claim.reason
+            v.about, v.algebra_why = claim.about, claim.algebra_why
+            for r in claim.readings:
+                v.readings[r.name]["expected"] = r.expected
         v.cached = True
         return v
 
     def put(self, key: str, verdict) -> bool:
-        """Store ``verdict`` (not an ``error``); False when the folder cannot be written (the run goes on)."""
+        """Store ``verdict`` (not an ``error``); False when it cannot be written (one warning; the run goes on)."""
+        from .files import write_atomic
+        from .sealed import seal
         from .verdict import ERROR, dumps
 
-        if verdict.verdict == ERROR:
+        if verdict.verdict == ERROR or not self.usable():
             return False
         path = self._path(key)
         try:
             self.prepare()
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(dumps({"format": _FORMAT, "key": key, "verdict": verdict.to_json(exact=True)}),
-                           encoding="utf-8")
-            os.replace(tmp, path)
-        except OSError:
+            payload = dumps({"format": _FORMAT, "key": key, "verdict": verdict.to_json(exact=True)})
+            write_atomic(path, seal("verdict", payload.encode("utf-8")))
+        except OSError as exc:
+            if not self._write_warned:
+                self._write_warned = True
+                warn(f"cannot write the verdict cache in {str(self.folder)!r} "
+                     f"({getattr(exc, 'strerror', None) or exc}); the run goes on without storing verdicts")
             return False
         return True
 
     def prepare(self) -> None:
-        """Create the folder with its README, a ``.gitignore`` of everything and a CACHEDIR.TAG."""
-        if (self.folder / "README.md").exists():
-            return
+        """Create the folder with a ``.gitignore`` of everything, a CACHEDIR.TAG and a README (each
+        written atomically, the ``.gitignore`` first: never an empty one)."""
+        from .files import write_atomic
+
+        gitignore = self.folder / ".gitignore"
         self.folder.mkdir(parents=True, exist_ok=True)
-        (self.folder / "README.md").write_text(_README, encoding="utf-8")
-        (self.folder / ".gitignore").write_text("# created by dpverify\n*\n", encoding="utf-8")
-        (self.folder / "CACHEDIR.TAG").write_text(
-            "Signature: 8a477f597d28d172789f06886806bc55\n# dpverify's verdict cache (see README.md)\n",
-            encoding="utf-8")
+        try:
+            ok = gitignore.read_text(encoding="utf-8") == _GITIGNORE
+        except (OSError, ValueError):
+            ok = False
+        if not ok:
+            write_atomic(gitignore, _GITIGNORE)
+        for name, text in _FILES:
+            if not (self.folder / name).is_file():
+                write_atomic(self.folder / name, text)
