@@ -1,7 +1,7 @@
 """The command line that replays a verdict at one point (used by the CLI, the report, pytest and notebooks)."""
 from __future__ import annotations
 
-import shlex
+from .escape import shell_line
 
 
 def replay_command(claim_id: str, params: dict, module: str | None = None, seed: int | None = None) -> str:
@@ -10,7 +10,10 @@ def replay_command(claim_id: str, params: dict, module: str | None = None, seed:
 
     ``module``: the claims file to name with ``--module``; by default the one the claim was loaded
     from (:func:`dpverify.registry.module_of`), so that the line works from every front end (the
-    command line, pytest, a report, a notebook)."""
+    command line, pytest, a report, a notebook).
+
+    Every token is quoted for a POSIX shell (``shlex.quote``): a value with ``;``, ``$`` or a space in it
+    is passed to dpverify as written, never run (``--at 'c=b;touch x'``)."""
     parts = []
     for k, v in params.items():
         if isinstance(v, (list, tuple)):
@@ -21,11 +24,10 @@ def replay_command(claim_id: str, params: dict, module: str | None = None, seed:
         from .registry import module_of
 
         module = module_of(claim_id)
-    mod = f" --module {shlex.quote(str(module))}" if module else ""
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
         raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
-    tail = "" if seed is None else f" --seed {seed}"
-    return f"dpverify check {claim_id}{mod} --at {','.join(parts)}{tail}"
+    return shell_line("dpverify", "check", claim_id, *(("--module", module) if module else ()),
+                      "--at", ",".join(parts), *(() if seed is None else ("--seed", seed)))
 
 
 def replay_counterexample(claim_id: str, counterexample: dict, module: str | None = None) -> str:

@@ -1,11 +1,17 @@
-"""Tables of verdicts, claims and constants; the errata; full reports in Markdown, HTML or JSON."""
+"""Tables of verdicts, claims and constants; the errata; full reports in Markdown, HTML, LaTeX or JSON.
+
+Every field written into a report -- a claim's text, an id, a verdict, a number, a path, a witness value
+-- goes through the escaping rule of the format (:mod:`dpverify.escape`), whatever its origin: verdicts
+may come from a saved JSON file (``report --from``), certificate links from a folder on disk
+(``--certificates``), and neither is trusted to be free of markup.
+"""
 from __future__ import annotations
 
-import html
 import json
 import os
 import re
 
+from .escape import html_text, md_code, md_text, relative_link, tex_text
 from .tables import fmt3, margin_cell, table, text_table  # noqa: F401  (table: re-exported)
 from .verdict import ERROR
 
@@ -44,15 +50,39 @@ def error_text(error_in, statement_survives) -> str:
 
 
 def load_certificates(directory: str, relative_to: str = ".") -> dict:
-    """Claim id -> its certificate's folder, relative to ``relative_to`` (where the report is written),
-    from ``directory/index.json`` as written by ``dpverify certify --out directory``."""
-    with open(os.path.join(directory, "index.json")) as fh:
-        index = json.load(fh)
+    """Claim id -> the link, from ``relative_to`` (where the report is written), to its certificate's
+    folder (percent-encoded), from ``directory/index.json`` as written by ``dpverify certify --out directory``.
+
+    The index is data from a folder anyone may have written: it must be a list of objects with a
+    claim id and a status; a certified one's folder must be the certificate folder of its id, inside
+    ``directory`` (no absolute path, no ``..``, no URL such as ``javascript:``) and hold a ``check.py``.
+    Anything else raises ``ValueError`` naming it."""
+    import re as _re
+
+    from .certify.writer import folder_name
+    from .errors import ID_PATTERN
+
+    with open(os.path.join(directory, "index.json"), "rb") as fh:
+        index = json.loads(fh.read())
+    if not isinstance(index, list):
+        raise ValueError("index.json is not a list of certificate outcomes")
     out = {}
-    for o in index:
-        if o.get("status") == "certified" and o.get("folder"):
-            folder = os.path.join(os.path.abspath(directory), os.path.basename(os.path.normpath(o["folder"])))
-            out[o["id"]] = os.path.relpath(folder, os.path.abspath(relative_to))
+    for k, o in enumerate(index):
+        if not isinstance(o, dict) or not isinstance(o.get("id"), str) or not isinstance(o.get("status"), str):
+            raise ValueError(f"entry {k} of index.json is not an outcome with an id and a status")
+        if not _re.fullmatch(ID_PATTERN, o["id"]):
+            raise ValueError(f"entry {k} of index.json: {o['id'][:60]!r} is not a claim id")
+        if o["status"] != "certified":
+            continue
+        folder = o.get("folder")
+        name = os.path.basename(os.path.normpath(folder)) if isinstance(folder, str) else None
+        if name != folder_name(o["id"]):
+            raise ValueError(f"entry {k} of index.json: folder {str(folder)[:80]!r} is not {o['id']}'s certificate "
+                             "folder")
+        link = relative_link(directory, name, relative_to)
+        if link is None or not os.path.isfile(os.path.join(directory, name, "check.py")):
+            raise ValueError(f"entry {k} of index.json: {name}/check.py is not a file inside {directory!r}")
+        out[o["id"]] = link
     return out
 
 
@@ -92,15 +122,7 @@ def errata_rows(claims, certificates: dict | None = None) -> list[dict]:
     return rows
 
 
-_HTML_START = re.compile(r"<(?=[A-Za-z/!?])")          # what would open a tag, a comment or a declaration
-_HTML_ENTITY = re.compile(r"&(?=#?\w+;)")              # what would read as an entity
-
-
-def _md_cell(s: str) -> str:
-    """Text for Markdown (a table cell or a line): raw HTML in claim text is shown as text, never passed
-    on (a tag's '<' and an entity's '&' are escaped; '<=' and 'a < b' stay as they are)."""
-    s = _HTML_ENTITY.sub("&amp;", str(s))
-    return _HTML_START.sub("&lt;", s).replace("|", "\\|").replace("\n", " ")
+_md_cell = md_text     # every Markdown field: raw HTML shown as text, no link, no code span (dpverify.escape)
 
 
 def errata_markdown(claims, certificates: dict | None = None, rows=None) -> str:
@@ -111,16 +133,25 @@ def errata_markdown(claims, certificates: dict | None = None, rows=None) -> str:
     lines = ["| claim | printed | what is wrong | where | what holds | replay |" + (" certificate |" if cert else ""),
              "|---|---|---|---|---|---|" + ("---|" if cert else "")]
     for r in errata_rows(claims, certificates) if rows is None else rows:
-        holds = (f"`{r['corrected_id']}`: " + r["holds"]) if r["corrected_id"] else "(no corrected claim)"
-        replay = f"`{r['replay']}`" if r["replay"] else "(no witness)"
+        holds = (f"{md_code(r['corrected_id'])}: " + _md_cell(r["holds"])) if r["corrected_id"] \
+            else "(no corrected claim)"
+        replay = md_code(r["replay"]) if r["replay"] else "(no witness)"
         reading = f", reading '{_md_cell(r['reading'])}'" if r.get("reading") else ""
         link = ""
         if cert:
             c = "" if r.get("reading") else (r.get("certificate") or certificates.get(r["id"], ""))
-            link = f" [{_md_cell(c)}]({c}/check.py) |" if c else " (none) |"
-        lines.append(f"| `{r['id']}` ({_md_cell(r['label'])}{reading}) | {_md_cell(_filled(r, 'printed'))} | {_md_cell(r['reason'])} "
-                     f"| {_md_cell(r.get('error') or '-')} | {_md_cell(holds)} | {replay} |{link}")
+            link = f" [{_md_cell(c)}]({_md_link(c + '/check.py')}) |" if c else " (none) |"
+        lines.append(f"| {md_code(r['id'])} ({_md_cell(r['label'])}{reading}) | {_md_cell(_filled(r, 'printed'))} "
+                     f"| {_md_cell(r['reason'])} | {_md_cell(r.get('error') or '-')} | {holds} | {replay} |{link}")
     return "\n".join(lines) + "\n"
+
+
+def _md_link(target: str) -> str:
+    """A Markdown link target: a relative path (from :func:`load_certificates`), percent-encoded so
+    that nothing in it can end the link or start a URL scheme."""
+    from urllib.parse import quote
+
+    return quote(target, safe="/%")
 
 
 # --------------------------------------------------------------------------- errata of a run (from verdicts)
@@ -165,37 +196,57 @@ def _filled(row: dict, key: str) -> str:
             "holds": "(no corrected claim)", "replay": "(no witness)"}.get(key, "")
 
 
-_TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
-        "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}"}
+tex_escape = tex_text    # every LaTeX text field (dpverify.escape)
+
+#: names that ``sympy.latex`` prints as themselves (letters, digits, subscripts): anything else in an
+#: expression (a symbol or function named ``\\input{...}``) makes it printed as escaped text instead
+_TEX_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_(?:[A-Za-z0-9]+|\{[A-Za-z0-9]+\}))*'*")
 
 
-def tex_escape(text: str) -> str:
-    """``text`` with LaTeX's special characters escaped (safe in a table cell)."""
-    return "".join(_TEX.get(ch, ch) for ch in str(text))
+def _tex_math(expr) -> str:
+    """``expr`` as LaTeX math: ``sympy.latex`` when every name in it is plain and SymPy can print it
+    (its printer raises on some expressions, e.g. ``Max`` of ``zoo``), else its text, escaped."""
+    import sympy as sp
+    from sympy.core.function import AppliedUndef
+
+    try:
+        expr = sp.sympify(expr)
+        names = {str(a) for a in expr.atoms(sp.Symbol, sp.IndexedBase)} | \
+            {type(f).__name__ for f in expr.atoms(AppliedUndef)}
+        if all(_TEX_NAME.fullmatch(n) for n in names):
+            return sp.latex(expr)
+    except Exception:  # noqa: BLE001 - SymPy's printer failing on an expression is not the report's failure
+        pass
+    try:
+        text = sp.sstr(expr)
+    except Exception:  # noqa: BLE001
+        text = str(expr)
+    return r"\mbox{\texttt{" + tex_text(text) + "}}"
 
 
 def _tex_claim_math(claim) -> str:
-    """The printed statements of ``claim`` as LaTeX math (``sympy.latex``), '' when it has none to show."""
-    import sympy as sp
-
+    """The printed statements of ``claim`` as LaTeX math (:func:`_tex_math`), '' when it has none to show."""
     out = []
     for st in claim.statements:
         ex = st.expressions()
         if {"lhs", "rhs"} <= set(ex):
             rel = r"<" if getattr(st, "strict", False) else (r"=" if "Identity" in type(st).__name__ else r"\le")
-            out.append(f"${sp.latex(ex['lhs'])} {rel} {sp.latex(ex['rhs'])}$")
+            out.append(f"${_tex_math(ex['lhs'])} {rel} {_tex_math(ex['rhs'])}$")
         elif "bound" in ex:
-            out.append(f"{tex_escape(getattr(st, 'kind', 'value'))} $\\le {sp.latex(ex['bound'])}$")
+            out.append(f"{tex_text(getattr(st, 'kind', 'value'))} $\\le {_tex_math(ex['bound'])}$")
         elif {"expr", "rate"} <= set(ex):
             op = r"\Theta" if st.kind == "Theta" else r"\mathcal{O}"
-            out.append(f"${sp.latex(ex['expr'])} = {op}({sp.latex(ex['rate'])})$")
+            out.append(f"${_tex_math(ex['expr'])} = {op}({_tex_math(ex['rate'])})$")
     return "; ".join(out)
 
 
 def errata_latex(rows, claims=()) -> str:
     """The errata as a LaTeX ``longtable`` an author can paste into an erratum note (needs
-    ``\\usepackage{longtable}``): claim, printed (with the printed expressions via ``sympy.latex``
-    when ``claims`` are given), what is wrong, what holds, and the replay command (verbatim-safe)."""
+    ``\\usepackage{longtable,amsmath}``; ``\\usepackage[T1]{fontenc}`` shows ``<`` and ``>`` as such):
+    claim, printed (with the printed expressions via ``sympy.latex`` when ``claims`` are given), what is
+    wrong, what holds, and the replay command. Every text field is escaped (:func:`dpverify.escape.tex_text`);
+    an expression with a name SymPy would print raw is shown as escaped text (``tests/engine/
+    test_security_output.py`` compiles the registry's errata with pdflatex when it is installed)."""
     by_id = {c.id: c for c in claims}
     lines = [r"\begin{longtable}{p{0.14\linewidth}p{0.26\linewidth}p{0.22\linewidth}p{0.2\linewidth}p{0.1\linewidth}}",
              r"\textbf{Claim} & \textbf{Printed} & \textbf{What is wrong} & \textbf{What holds} & \textbf{Replay} \\",
@@ -254,34 +305,36 @@ def render(verdicts, claims, fmt: str = "md", title: str = "dpverify report", ce
     summary = f"{len(verdicts)} claims checked: {ok} as expected, {len(verdicts) - ok} differ" + \
         (f", {len(errors)} errors." if errors else ".")
     if fmt == "md":
+        md = _md_cell
         out = [f"# {_md_cell(title)}", "", summary, "",
                "## Errata (printed claims found wrong)", "", errata_markdown(claims, certificates, rows=errata), ""]
         if unreproduced:
             out += ["Expected violated, but not found violated by this run (not errata): "
-                    + "; ".join(f"`{u}`" for u in unreproduced), ""]
+                    + "; ".join(md_code(u) for u in unreproduced), ""]
         if errors:
             out += ["## Errors (claims that could not be checked)", ""] + [f"- {_md_cell(e)}" for e in errors] + [""]
         out += ["## Every claim", ""]
         for v in verdicts:
             c = by_id[v.id]
             mark = "" if v.ok else " **(differs from expected)**"
-            flags = "".join(f" **[{f}]**" for f in v.flags)
-            out.append(f"### `{v.id}` -- {_md_cell(c.label)}: {v.verdict}{flags} (expected {v.expected}){mark}")
+            flags = "".join(f" **[{md(f)}]**" for f in v.flags)
+            out.append(f"### {md_code(v.id, table=False)} -- {md(c.label)}: {md(v.verdict)}{flags} "
+                       f"(expected {md(v.expected)}){mark}")
             out.append("")
             if "algebra-only" in v.flags and v.algebra_why:
                 out.append(f"*Algebra-only because:* {_md_cell(v.algebra_why)}")
                 out.append("")
             if v.basis:
-                out.append(f"*Basis:* {', '.join(v.basis)}" + ("" if v.coverage is None else
-                                                                f"; coverage {v.coverage:.0%}")
-                           + (f"; verified on the {v.scope}" if (v.scope or "").startswith("box") else ""))
+                out.append(f"*Basis:* {md(', '.join(v.basis))}" + ("" if v.coverage is None else
+                                                                    f"; coverage {v.coverage:.0%}")
+                           + (f"; verified on the {md(v.scope)}" if (v.scope or "").startswith("box") else ""))
                 out.append("")
             out.append(f"{_md_cell(c.source.cite())} {_md_cell(c.summary)}")
             if c.reason:
                 out.append(f"\n*Why it fails:* {_md_cell(c.reason)}")
             for r in c.readings:
                 got = v.readings.get(r.name, {}).get("verdict", "not checked")
-                out.append(f"\n*Reading '{_md_cell(r.name)}'* ({_md_cell(r.summary)}): {got} (expected {r.expected})"
+                out.append(f"\n*Reading '{_md_cell(r.name)}'* ({_md_cell(r.summary)}): {md(got)} (expected {md(r.expected)})"
                            + (f". {_md_cell(r.reason)}" if r.reason else ""))
             out.append("")
             for e in v.evidence:
@@ -289,13 +342,13 @@ def render(verdicts, claims, fmt: str = "md", title: str = "dpverify report", ce
             out.append("")
         return "\n".join(out)
     if fmt == "html":
-        def esc(s):
-            return html.escape(str(s))
+        esc = html_text
+
         def cert_cell(r):
             if certificates is None:
                 return ""
             c = "" if r.get("reading") else (r.get("certificate") or certificates.get(r["id"], ""))
-            return f"<td><a href='{esc(c)}/check.py'>{esc(c)}</a></td>" if c else "<td>(none)</td>"
+            return f"<td><a href='{esc(_md_link(c + '/check.py'))}'>{esc(c)}</a></td>" if c else "<td>(none)</td>"
         rows = "".join(
             f"<tr><td><code>{esc(r['id'])}</code></td><td>{esc(_filled(r, 'printed'))}</td><td>{esc(r['reason'])}</td>"
             f"<td>{esc(r.get('error') or '-')}</td><td>{esc(_filled(r, 'holds'))}</td>"

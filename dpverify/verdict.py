@@ -479,5 +479,6 @@ class Verdict:
         flags = "".join(f" <b style='color:#c62828'>[{html.escape(f)}]</b>" for f in self.flags)
         basis = f"; basis: {html.escape(', '.join(self.basis))}" if self.basis else ""
         return (f"<div><b>{html.escape(self.id)}</b> ({html.escape(self.label)}): "
-                f"<b style='color:{colour}'>{self.verdict}</b>{flags} (expected {self.expected}{basis}){reason}"
+                f"<b style='color:{colour}'>{html.escape(str(self.verdict))}</b>{flags} "
+                f"(expected {html.escape(str(self.expected))}{basis}){reason}"
                 f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>")
