@@ -164,9 +164,16 @@ def ball_function(fn, source: str):
     >>> ArbSource(real=["x"], defined=True)(half(sp.Symbol("x")))
     "half(P['x'])"
     """
+    from .escape import py_identifier
+
     name = getattr(fn, "__name__", None)
-    if not callable(getattr(fn, "_imp_", None)) or not isinstance(name, str) or not name.isidentifier():
-        raise TypeError(f"ball_function: {fn!r} is not an implemented function with an identifier for a name")
+    try:
+        py_identifier(name)
+    except ValueError:
+        name = None
+    if not callable(getattr(fn, "_imp_", None)) or name is None or name.startswith("_"):
+        raise TypeError(f"ball_function: {fn!r} is not an implemented function with an identifier for a name "
+                        "(ASCII, not a keyword, not starting with '_')")
     try:
         compile(source, f"<ball definition of {name}>", "exec")
     except SyntaxError as exc:
@@ -242,7 +249,12 @@ class ArbSource:
         if isinstance(e, (sp.Sum, sp.Product)):
             return self._loop(e, bound)
         if isinstance(e, sp.Function) and self.defined and getattr(type(e), "_arb_source_", None):
-            name = type(e).__name__
+            from .escape import py_identifier
+
+            try:
+                name = py_identifier(type(e).__name__, "the ball-defined function")
+            except ValueError as exc:
+                raise Unprintable(str(exc)) from None
             self.definitions[name] = type(e)._arb_source_
             return f"{name}(" + ", ".join(self.arb(a, bound) for a in e.args) + ")"
         if isinstance(e, sp.Function) and hasattr(type(e), "_imp_"):
@@ -275,7 +287,7 @@ class ArbSource:
         if not (lo.is_finite is not False and hi.is_finite is not False) or lo.has(sp.oo, -sp.oo) \
                 or hi.has(sp.oo, -sp.oo):
             raise Unprintable(f"{type(e).__name__} over {var} from {lo} to {hi}: an infinite range")
-        name = f"_{var}"
+        name = f"_i{len(bound)}"       # never the symbol's own name: it may be any text (Python code)
         inner = dict(bound)
         inner[str(var)] = name
         return (f"{fn}(lambda {name}: {self.arb(e.function, inner)}, "

@@ -48,6 +48,7 @@ import subprocess
 import sys
 from dataclasses import asdict, dataclass
 
+from ..files import write_atomic
 from ..spec import ExpectationBound, Identity, Inequality, SupBound
 from . import runtime
 from .expectation import exact_plan
@@ -251,9 +252,7 @@ def certify_all(claims, verdicts, out_dir: str, echo=print) -> int:
     kinds = ", ".join(f"{k} {sum(o.kind == k for o in done)}" for k in sorted({o.kind for o in done}))
     echo(f"{len(done)} of {len(outcomes)} violated claims certified" + (f" ({kinds})" if kinds else "")
          + f"; certificates in {out_dir}")
-    with open(os.path.join(out_dir, "index.json"), "w") as fh:
-        json.dump([asdict(o) for o in outcomes], fh, indent=2)
-        fh.write("\n")
+    write_atomic(os.path.join(out_dir, "index.json"), json.dumps([asdict(o) for o in outcomes], indent=2) + "\n")
     return 0 if len(done) == len(outcomes) else 1
 
 

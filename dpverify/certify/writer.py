@@ -11,6 +11,8 @@ import sympy as sp
 from ..spec import Choice, Int, Real, Seq
 from . import runtime
 from ..arb_source import ArbSource, Unprintable, printer_for, rational_text
+from ..escape import py_docstring, py_identifier, py_literal
+from ..files import write_atomic
 
 
 class NoCertificate(Exception):
@@ -71,6 +73,9 @@ def exact_witness(domain, point: dict) -> dict:
             elif isinstance(p, Int):
                 out[name] = str(int(v))
             elif isinstance(p, Choice):
+                py_literal(v, f"the value of {name}")       # a string, number or boolean: JSON and Python alike
+                if not isinstance(v, (str, int, float, bool)) or (isinstance(v, float) and v != v):
+                    raise ValueError(f"{v!r} is not a string, number or boolean")
                 out[name] = v
             else:
                 out[name] = rational_text(v)
@@ -91,24 +96,36 @@ def relations_source(domain, printer: ArbSource) -> list[tuple[str, str]]:
 
 
 def check_source(claim, plan: Plan) -> str:
-    """The text of ``check.py`` for ``plan``."""
+    """The text of ``check.py`` for ``plan``.
+
+    What comes from the claim enters the source only as a validated identifier (a function's name), as a
+    ``repr()`` literal that reads back equal (ids, statement names, parameter specifications, hypotheses)
+    or as text in the docstring with every quote escaped; expressions are printed by
+    :class:`~dpverify.arb_source.ArbSource`, which names symbols only inside string literals. The one
+    exception is the ball-arithmetic definition a claims module gives a function
+    (:func:`~dpverify.arb_source.ball_function`): its source is copied, for the reader to read."""
     printer = printer_for(claim.domain, plan.extra_ints, defined=True)
     lines = []
     for name, expr in plan.functions.items():
+        py_identifier(name, "a certificate function")
         try:
             src = printer(claim.expand(expr))
         except Unprintable as exc:
             raise NoCertificate(f"{name.lower()} cannot be printed in ball arithmetic: {exc}") from None
         lines.append(f"def {name}(P):\n    return {src}\n")
     rels = relations_source(claim.domain, printer)
-    head = (f'#!/usr/bin/env python3\n"""Standalone check of a certificate that claim {claim.id} is violated '
-            f"({plan.kind}).\n\nRun `python check.py` (needs python-flint, not dpverify): it reads certificate.json "
-            "beside it, checks\nthat the witness satisfies every hypothesis of the claim exactly, and decides the "
-            "statement's\nfailure in ball arithmetic (python-flint arb) at increasing precision. Prints one line; "
-            f'exit status 0\nwhen the certificate holds, 1 otherwise.\n{plan.note}"""\n')
-    gen = [f"CLAIM_ID = {claim.id!r}", f"STATEMENT = {plan.statement!r}",
-           f"PARAMS = {params_spec(claim.domain)!r}",
-           "RELATIONS = [\n" + "".join(f"    ({t!r}, lambda P: {s}),\n" for t, s in rels) + "]", ""]
+    doc = (f"Standalone check of a certificate that claim {claim.id} is violated ({plan.kind}).\n\nRun `python "
+           "check.py` (needs python-flint, not dpverify): it reads certificate.json beside it, checks\nthat the witness "
+           "satisfies every hypothesis of the claim exactly, and decides the statement's\nfailure in ball arithmetic "
+           "(python-flint arb) at increasing precision. Prints one line; exit status 0\nwhen the certificate holds, 1 "
+           f"otherwise.\n{plan.note}")
+    head = "#!/usr/bin/env python3\n" + py_docstring(doc) + "\n"
+    try:
+        gen = [f"CLAIM_ID = {py_literal(claim.id)}", f"STATEMENT = {py_literal(plan.statement)}",
+               f"PARAMS = {py_literal(params_spec(claim.domain), 'the parameters')}",
+               "RELATIONS = [\n" + "".join(f"    ({py_literal(t)}, lambda P: {s}),\n" for t, s in rels) + "]", ""]
+    except ValueError as exc:
+        raise NoCertificate(f"check.py cannot state it: {exc}") from None
     defs = "".join(f"\n# ---- a function of the claim, defined in ball arithmetic\n{src.strip()}\n\n"
                    for src in printer.definitions.values())
     return (head + runtime.RUNTIME + defs + "\n\n# ---- generated from the claim\n" + "\n".join(gen) + "\n"
@@ -131,11 +148,8 @@ def write(claim, plan: Plan, out_dir: str) -> str:
             **plan.data}
     if plan.note:
         cert["note"] = plan.note.strip()
-    with open(os.path.join(folder, "certificate.json"), "w") as fh:
-        json.dump(cert, fh, indent=2)
-        fh.write("\n")
-    with open(os.path.join(folder, "check.py"), "w") as fh:
-        fh.write(source)
+    write_atomic(os.path.join(folder, "certificate.json"), json.dumps(cert, indent=2) + "\n")
+    write_atomic(os.path.join(folder, "check.py"), source)
     return folder
 
 
