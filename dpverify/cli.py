@@ -5,19 +5,26 @@ Exit status: 0 when every verdict meets its claim's expected verdict (``expected
 error (bad option, unknown claim or module, a pinned point outside the claim's hypotheses, an output
 that cannot be written: refused before any check runs), 3 when a claim's check raised (its verdict is
 ``error``; the other claims are still checked and ``--json`` is still written), 130 when interrupted
-(Ctrl-C: ``--json`` holds the verdicts finished so far, marked incomplete).
+(Ctrl-C: ``--json`` holds the verdicts finished so far, marked incomplete), 143 when terminated
+(SIGTERM, as from ``kill``, ``docker stop`` or ``timeout``: the same as Ctrl-C), 141 when standard output
+was closed by its reader (``| head``: no traceback). Nothing is done before every input is validated; every
+file is written atomically, so that a failure (a full disk: exit 2, naming the file) leaves the previous
+one whole. See SECURITY.md for what the command line trusts.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
+import signal
 import sys
 from typing import Any
 
 from . import __version__
 from ._resources import MB_PER_JOB, default_jobs
+from .runner import check_one as _check_one  # noqa: F401  (dpverify.cli._check_one: what the pools ran)
 
 
 class UsageError(Exception):
@@ -28,13 +35,20 @@ _INT = re.compile(r"^[+-]?\d+$")
 
 
 def _at_number(name: str, value: str):
-    """An integer literal as an int (exactly, never through a float), else a float, else None."""
+    """An integer literal as an int (exactly, never through a float), else a float, else None; a number
+    that is not finite, or an integer too large for a float, is refused naming ``name``."""
+    shown = value if len(value) <= 24 else f"{value[:12]}...{value[-4:]} ({len(value)} characters)"
     if _INT.match(value):
+        if len(value.lstrip("+-")) > 308:     # beyond every float: no check can evaluate it
+            raise UsageError(f"--at: {name} = {shown} is too large (at most 308 digits)")
         return int(value)
     try:
-        return float(value)
+        v = float(value)
     except ValueError:
         return None
+    if not math.isfinite(v):
+        raise UsageError(f"--at: {name} = {shown} is not a finite number")
+    return v
 
 
 def parse_at(text: str) -> dict[str, Any]:
@@ -116,8 +130,8 @@ def _nonneg_float(name):
             v = float(s)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{name} must be a number >= 0, got {s!r}") from None
-        if not v >= 0:
-            raise argparse.ArgumentTypeError(f"{name} must be a number >= 0, got {s!r}")
+        if not (v >= 0 and math.isfinite(v)):
+            raise argparse.ArgumentTypeError(f"{name} must be a finite number >= 0, got {s!r}")
         return v
     return parse
 
@@ -237,19 +251,6 @@ def _check_options(ck):
                          "of --jobs workers); results are the same as a local run")
 
 
-def _check_one(args):
-    """One claim's verdict; anything that goes wrong becomes the verdict ``error`` naming the cause."""
-    claim_id, cfg_kw, modules = args
-    from . import registry
-    from .checks import Config, run
-    from .verdict import Verdict
-
-    try:
-        return run(registry.get(claim_id, modules), Config(**cfg_kw))
-    except Exception as exc:  # noqa: BLE001 - a claim that cannot be checked is reported, never a crash
-        return Verdict.errored(claim_id, exc, seed=cfg_kw.get("seed", 0), at=cfg_kw.get("at"))
-
-
 def _claims(ns):
     from . import registry
 
@@ -286,108 +287,41 @@ def cmd_list(ns) -> int:
     return 0
 
 
-def _one_thread_per_process() -> None:
-    """In each of several check processes the simulators use one worker thread (the processes
-    already fill the cores; threads on top would only compete)."""
-    from .sim import set_workers
-
-    set_workers(1)
-
-
-def _lost(claims, cfg_kw):
-    """``on_lost`` of the pools: a claim whose worker died every time gets the verdict ``error``."""
-    from .verdict import Verdict
-
-    def lost(i, exc):
-        c = claims[i]
-        return Verdict.errored(c.id, exc, label=c.label, expected=c.expected, seed=cfg_kw["seed"], at=cfg_kw["at"])
-    return lost
-
-
 def _run_checks(claims, ns, at=None, done: dict | None = None) -> list:
-    """The verdicts of ``claims`` in their order. ``done`` (index -> verdict) is filled as verdicts
-    arrive, so that an interrupted run can still write those finished."""
+    """The verdicts of ``claims`` in their order (:func:`dpverify.runner.run_checks`); ``done`` (index ->
+    verdict) is filled as verdicts arrive, so that an interrupted run can still write those finished."""
+    from .cache import enabled
+    from .runner import SchedulerFailed, run_checks
+
     cfg_kw = dict(seed=ns.seed, runs=ns.runs, samples=ns.samples, confidence=ns.confidence,
                   at=at, chunk_runs=ns.chunk, prove_box=ns.prove_box, box_budget=ns.box_budget,
                   adversary=ns.adversary, deep_proofs=ns.deep_proofs)
-    jobs = ns.jobs or default_jobs()     # the CPUs and memory at hand (dpverify._resources)
-    done = {} if done is None else done
-    from tqdm import tqdm
-
-    bar = tqdm(total=len(claims), desc="checking", unit="claim", file=sys.stderr,
-               disable=ns.no_progress or None)
-    cache, keys = _cached_verdicts(claims, cfg_kw, ns, done)
-    bar.update(len(done))
-    todo = [i for i in range(len(claims)) if i not in done]
-    tasks = [(claims[i].id, cfg_kw, tuple(ns.module)) for i in todo]
-
-    def arrived(j, v):
-        i = todo[j]
-        done[i] = v
-        if cache is not None and keys.get(i) is not None:
-            cache.put(keys[i], v)
-        bar.set_postfix_str(f"{v.id}: {v.verdict}")
-        bar.update()
-
     try:
-        pending = [claims[i] for i in todo]
-        if tasks and getattr(ns, "scheduler", None) is not None:
-            from .distributed import SchedulerError, dask_map
-
-            try:
-                dask_map(_check_one, tasks, scheduler=ns.scheduler, workers=ns.jobs, desc="checking",
-                         progress=False, initializer=_one_thread_per_process, on_result=arrived,
-                         on_lost=_lost(pending, cfg_kw))
-            except SchedulerError as exc:
-                raise UsageError(str(exc)) from None
-        elif jobs > 1 and len(tasks) > 1:
-            from .distributed import process_map
-
-            process_map(_check_one, tasks, workers=min(jobs, len(tasks)), initializer=_one_thread_per_process,
-                        on_result=arrived, on_lost=_lost(pending, cfg_kw))
-        else:   # one process (or every verdict replayed: no task)
-            for j, t in enumerate(tasks):
-                bar.set_postfix_str(t[0])
-                arrived(j, _check_one(t))
-        return [done[i] for i in range(len(claims))]
-    finally:
-        bar.close()
-
-
-def _cached_verdicts(claims, cfg_kw, ns, done: dict):
-    """Fill ``done`` with the verdicts the cache holds for ``claims`` under ``cfg_kw``; return the
-    cache (None with ``--no-cache``) and each claim's key (None for a claim that cannot be
-    fingerprinted: it is always checked)."""
-    from .cache import VerdictCache, enabled, verdict_key
-
-    if not enabled(getattr(ns, "no_cache", False)):
-        return None, {}
-
-    cache, keys = VerdictCache(), {}
-    for i, c in enumerate(claims):
-        try:
-            keys[i] = verdict_key(c, cfg_kw)
-        except (TypeError, ValueError, RecursionError) as exc:
-            print(f"dpverify: note: {c.id} is not cached (cannot fingerprint it: {exc})", file=sys.stderr)
-            keys[i] = None
-            continue
-        v = cache.get(keys[i])
-        if v is not None:
-            done[i] = v
-    return cache, keys
+        return run_checks(claims, cfg_kw, jobs=ns.jobs or default_jobs(), modules=ns.module,
+                          use_cache=enabled(getattr(ns, "no_cache", False)), scheduler=getattr(ns, "scheduler", None),
+                          progress=not ns.no_progress, done=done)
+    except SchedulerFailed as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _check_writable(option: str, path: str | None) -> None:
-    """Refuse, before any work, an output file that cannot be written (its folder missing, a folder)."""
-    if not path:
-        return
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise UsageError(f"{option} {path!r} is a directory; give a file name")
-    if not os.path.isdir(folder):
-        raise UsageError(f"{option} {path!r}: the folder {folder!r} does not exist")
-    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise UsageError(f"{option} {path!r}: not writable")
+    """Refuse, before any work, an output file that cannot be written (its folder missing, a folder, a
+    folder where no file can be made, such as /proc): checked by doing what the write will do."""
+    from .files import cannot_write
+
+    why = cannot_write(path) if path else None
+    if why:
+        raise UsageError(f"{option} {path!r}: {why}")
+
+
+def _write(option: str, path: str, text: str) -> None:
+    """Write an output file atomically (the previous one stays whole if this fails, e.g. on a full disk)."""
+    from .files import WriteError, write_atomic
+
+    try:
+        write_atomic(path, text)
+    except WriteError as exc:
+        raise UsageError(f"{option} {path!r}: cannot write it ({exc.strerror}); the previous file is unchanged") from None
 
 
 def _check_scheduler(ns) -> None:
@@ -434,7 +368,7 @@ def cmd_check(ns) -> int:
     if ns.paper and not ns.all:
         raise UsageError("--paper goes with --all")
     _check_scheduler(ns)
-    claims = _claims(ns) if ns.all else [_get(i, ns.module) for i in ns.ids]
+    claims = _nonempty(_claims(ns) if ns.all else [_get(i, ns.module) for i in ns.ids], ns)
     at = parse_at(ns.at) if ns.at is not None else None
     if at is not None:
         if len(claims) != 1:
@@ -443,16 +377,16 @@ def cmd_check(ns) -> int:
     done: dict = {}
     try:
         verdicts = _run_checks(claims, ns, at, done)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:    # Ctrl-C, or SIGTERM (errors.Terminated)
         verdicts = [done[i] for i in sorted(done)]
         missing = [c.id for i, c in enumerate(claims) if i not in done]
         if ns.json:
             print(_verdicts_json(verdicts, not ns.no_timing, missing), flush=True)
         else:
             print(table(verdicts))
-        print(f"dpverify: interrupted: {len(verdicts)} of {len(claims)} claims checked"
+        print(f"dpverify: {_stopped(exc)}: {len(verdicts)} of {len(claims)} claims checked"
               + (" (the JSON is marked incomplete)" if ns.json else ""), file=sys.stderr)
-        return 130
+        return _stopped_status(exc)
     module = None   # replay finds the claims file of a claim loaded from one (dpverify.replay)
     if ns.json:
         print(_verdicts_json(verdicts, not ns.no_timing))
@@ -473,27 +407,53 @@ def cmd_check(ns) -> int:
 
 
 def _saved_verdicts(path: str, claims) -> list:
-    """The verdicts saved by ``check --json`` in ``path``; each must be of a loaded claim."""
+    """The verdicts saved by ``check --json`` in ``path``, read as data from a file anyone may have
+    written: each must have a verdict's exact shape and be of a loaded claim, whose own ``expected``
+    verdicts (not the file's) are used."""
+    from .cache import verdict_shape
+    from .shape import ListOf, problem
     from .verdict import Verdict
 
     try:
-        data = json.loads(open(path).read())
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"--from {path!r}: cannot read it ({exc})") from None
+        with open(path, "rb") as fh:
+            data = json.loads(fh.read())
+    except (OSError, ValueError, RecursionError) as exc:
+        raise UsageError(f"--from {path!r}: cannot read it ({type(exc).__name__}: {exc})"[:300]) from None
     if not isinstance(data, list) or not all(isinstance(d, dict) for d in data):
         raise UsageError(f"--from {path!r}: not the output of `dpverify check --json` (a JSON array of verdicts)")
     if data and data[-1].get("incomplete"):
         raise UsageError(f"--from {path!r}: an interrupted run (marked incomplete; "
-                         f"{len(data[-1].get('missing', []))} claims not checked): check again")
-    loaded = {c.id for c in claims}
-    unknown = [d.get("id") for d in data if d.get("id") not in loaded]
+                         f"{len(data[-1].get('missing', []) or [])} claims not checked): check again")
+    bad = problem(data, ListOf(verdict_shape(saved=True)))
+    if bad:
+        raise UsageError(f"--from {path!r}: not the output of `dpverify check --json` ({bad})")
+    by_id = {c.id: c for c in claims}
+    unknown = [d["id"] for d in data if d["id"] not in by_id]
     if unknown:
-        raise UsageError(f"--from {path!r}: {len(unknown)} claim(s) not loaded ({', '.join(map(str, unknown[:3]))}"
+        raise UsageError(f"--from {path!r}: {len(unknown)} claim(s) not loaded ({', '.join(repr(u[:60]) for u in unknown[:3])}"
                          f"{', ...' if len(unknown) > 3 else ''}): give the --module (or --paper) they were checked with")
-    try:
-        return [Verdict.from_json(d) for d in data]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise UsageError(f"--from {path!r}: not a saved verdict ({type(exc).__name__}: {exc})") from None
+    out = []
+    for d in data:
+        c = by_id[d["id"]]
+        if set(d["readings"]) != {r.name for r in c.readings}:
+            raise UsageError(f"--from {path!r}: the readings saved for {c.id} are not the claim's")
+        try:
+            v = Verdict.from_json(d)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise UsageError(f"--from {path!r}: not a saved verdict ({type(exc).__name__}: {exc})"[:300]) from None
+        v.expected = c.expected        # what is true of a claim is the claim's, not the file's
+        for r in c.readings:
+            v.readings[r.name]["expected"] = r.expected
+        out.append(v)
+    return out
+
+
+def _nonempty(claims, ns):
+    """``claims``, refused when there is none: a run that checked no claim is not a pass."""
+    if not claims:
+        where = ", ".join(f"--module {m!r}" for m in ns.module) or (f"--paper {ns.paper!r}" if ns.paper else "the registry")
+        raise UsageError(f"no claims to check: {where} defines none (CLAIMS is empty)")
+    return claims
 
 
 def cmd_report(ns) -> int:
@@ -506,27 +466,27 @@ def cmd_report(ns) -> int:
         _check_writable("--update", ns.update)
     _check_writable("--out", ns.out)
     _check_scheduler(ns)
-    claims = _claims(ns)
+    claims = _claims(ns) if ns.errata else _nonempty(_claims(ns), ns)
     status = 0
     certs = None
     if ns.certificates:
         try:
             certs = report.load_certificates(ns.certificates, os.path.dirname(ns.out or "") or ".")
-        except (OSError, ValueError) as exc:
-            raise UsageError(f"--certificates {ns.certificates!r}: cannot read its index.json ({exc})") from None
+        except (OSError, ValueError, RecursionError) as exc:
+            raise UsageError(f"--certificates {ns.certificates!r}: cannot read its index.json ({exc})"[:300]) from None
     if ns.errata:
         if ns.update:
             try:
-                text = open(ns.update).read()
-            except OSError as exc:
-                raise UsageError(f"--update {ns.update!r}: {exc}") from None
+                with open(ns.update, encoding="utf-8") as fh:
+                    text = fh.read()
+            except (OSError, ValueError) as exc:
+                raise UsageError(f"--update {ns.update!r}: cannot read it ({exc})") from None
             if report.ERRATA_BEGIN not in text or report.ERRATA_END not in text:
                 raise UsageError(f"--update {ns.update!r}: no errata markers ({report.ERRATA_BEGIN} ... {report.ERRATA_END})")
             head, rest = text.split(report.ERRATA_BEGIN, 1)
             tail = rest.split(report.ERRATA_END, 1)[1]
-            with open(ns.update, "w") as fh:
-                fh.write(head + report.ERRATA_BEGIN + "\n" + report.errata_markdown(claims, certs) + report.ERRATA_END
-                         + tail)
+            _write("--update", ns.update, head + report.ERRATA_BEGIN + "\n" + report.errata_markdown(claims, certs)
+                   + report.ERRATA_END + tail)
             print(f"updated the errata in {ns.update}", file=sys.stderr)
             return 0
         if ns.format == "md":
@@ -545,8 +505,7 @@ def cmd_report(ns) -> int:
             status = exit_status(verdicts) if exit_status(verdicts) == EXIT_ERROR else 0
         text = report.render(verdicts, claims, ns.format, certificates=certs)
     if ns.out:
-        with open(ns.out, "w") as fh:
-            fh.write(text)
+        _write("--out", ns.out, text)
         print(f"wrote {ns.out}", file=sys.stderr)
     else:
         print(text, end="")
@@ -561,7 +520,7 @@ def cmd_certify(ns) -> int:
     if os.path.exists(ns.out) and not os.path.isdir(ns.out):
         raise UsageError(f"--out {ns.out!r} exists and is not a directory")
     _check_scheduler(ns)
-    claims = _claims(ns) if ns.all else [_get(i, ns.module) for i in ns.ids]
+    claims = _nonempty(_claims(ns) if ns.all else [_get(i, ns.module) for i in ns.ids], ns)
     return certify_all(claims, _run_checks(claims, ns), ns.out)
 
 
@@ -613,8 +572,45 @@ def cmd_reproduce(ns) -> int:
     return 0
 
 
+#: exit status after SIGTERM (128 + 15, what a shell reports for a process it ended) and SIGPIPE
+EXIT_TERMINATED, EXIT_BROKEN_PIPE = 143, 141
+
+
+def _stopped(exc: BaseException) -> str:
+    from .errors import Terminated
+
+    return "terminated" if isinstance(exc, Terminated) else "interrupted"
+
+
+def _stopped_status(exc: BaseException) -> int:
+    from .errors import Terminated
+
+    return EXIT_TERMINATED if isinstance(exc, Terminated) else 130
+
+
+def _on_sigterm(signum, frame):
+    """SIGTERM (``kill``, ``docker stop``, ``timeout``) is handled as Ctrl-C: raise in the main thread
+    (once: a second SIGTERM while the partial results are written is ignored)."""
+    from .errors import Terminated
+
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise Terminated()
+
+
+def _quiet_stdout() -> None:
+    """After a broken pipe (``dpverify list | head -1``): standard output to /dev/null, so that the
+    interpreter's last flush does not complain either."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     from .errors import ClaimError, DomainError
+    from .files import WriteError
     from .registry import RegistryError
     from .verdict import EXIT_ERROR, EXIT_USAGE
 
@@ -627,6 +623,11 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"dpverify: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    import threading
+
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         with fewer_collections(gc_threshold):   # workers forked inside inherit the thresholds
             return {"list": cmd_list, "check": cmd_check, "constants": cmd_constants, "report": cmd_report,
@@ -635,15 +636,24 @@ def main(argv: list[str] | None = None) -> int:
         msg = exc.args[0] if exc.args else str(exc)
         print(f"dpverify: error: {msg}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("dpverify: interrupted", file=sys.stderr)
-        return 130
+    except WriteError as exc:     # a full disk, a quota, a read-only folder: the environment, not a bug
+        print(f"dpverify: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:       # the reader of our output went away (| head): stop quietly, as cat does
+        _quiet_stdout()
+        return EXIT_BROKEN_PIPE
+    except KeyboardInterrupt as exc:
+        print(f"dpverify: {_stopped(exc)}", file=sys.stderr)
+        return _stopped_status(exc)
     except Exception as exc:  # noqa: BLE001 - one line, never a traceback (DPVERIFY_TRACEBACK=1 shows it)
         if os.environ.get("DPVERIFY_TRACEBACK"):
             raise
         print(f"dpverify: internal error: {type(exc).__name__}: {exc} (a bug of dpverify; "
               "DPVERIFY_TRACEBACK=1 shows where)", file=sys.stderr)
         return EXIT_ERROR
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -43,6 +43,8 @@ def check_address(address: str) -> str:
     if address != "local" and not _ADDRESS.match(address):
         raise SchedulerError(f"--scheduler {address!r}: not a scheduler address; give 'local' or "
                              "[tcp://]host:port, e.g. tcp://127.0.0.1:8786")
+    if address != "local" and not 1 <= int(address.rsplit(":", 1)[1]) <= 65535:
+        raise SchedulerError(f"--scheduler {address!r}: port {address.rsplit(':', 1)[1]} is not in 1..65535")
     return address
 
 
@@ -144,6 +146,12 @@ def _pool_init(started, initializer, initargs):
     global _STARTED
     _STARTED = started
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent handles Ctrl-C and ends its workers
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler: SIGTERM ends a worker
+    try:    # what a worker (or a C library in it: "gmp: overflow ...") prints never mixes into the parent's
+        sys.stdout.flush()                          # standard output (``--json``): it goes to standard error
+        os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):   # no real file descriptors (a notebook, a test's capture)
+        pass
     if initializer is not None:
         initializer(*initargs)
 
@@ -154,9 +162,27 @@ def _announced(fn, item):
     return fn(task)
 
 
-def _round(fn, tasks, indices, workers, initializer, initargs, collect) -> list[int]:
+#: signals by which a process ends itself when its own computation fails (a C library's abort, a bad
+#: memory access): the same task in a fresh process fails the same way, so it is not run again
+CRASHES = frozenset({signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS, signal.SIGFPE, signal.SIGILL})
+
+
+def death(exitcode: int | None) -> str:
+    """How a worker process ended, in words: ``signal 6 (SIGABRT)``, ``exit status 1``."""
+    if exitcode is None:
+        return "an unknown cause"
+    if exitcode < 0:
+        try:
+            return f"signal {-exitcode} ({signal.Signals(-exitcode).name})"
+        except ValueError:
+            return f"signal {-exitcode}"
+    return f"exit status {exitcode}"
+
+
+def _round(fn, tasks, indices, workers, initializer, initargs, collect, deaths=None) -> list[int]:
     """Run ``indices`` in a fresh pool of ``workers`` forked processes, ``collect(i, result)`` as they
-    finish; return the tasks started but not finished when a worker died (empty when none did)."""
+    finish; return the tasks started but not finished when a worker died (empty when none did), and
+    append to ``deaths`` the exit codes of the workers that ended before the pool did."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
 
@@ -165,6 +191,7 @@ def _round(fn, tasks, indices, workers, initializer, initargs, collect) -> list[
     ex = ProcessPoolExecutor(min(workers, len(indices)), mp_context=ctx, initializer=_pool_init,
                              initargs=(started, initializer, initargs))
     futures = {ex.submit(_announced, fn, (i, tasks[i])): i for i in indices}
+    procs = list(getattr(ex, "_processes", {}).values())   # to tell afterwards how a dead one ended
     finished: set[int] = set()
     try:
         try:
@@ -181,6 +208,10 @@ def _round(fn, tasks, indices, workers, initializer, initargs, collect) -> list[
             begun = []
             while not started.empty():
                 begun.append(started.get())
+            if deaths is not None:
+                for p in procs:
+                    p.join(timeout=5)
+                deaths.extend(p.exitcode for p in procs if p.exitcode not in (0, None, -signal.SIGTERM))
             return [i for i in dict.fromkeys(begun) if i not in finished]
     except BaseException:                    # Ctrl-C or an error of ours: end the workers, now
         for p in list(getattr(ex, "_processes", {}).values()):
@@ -206,8 +237,9 @@ def process_map(fn: Callable[[Any], Any], tasks: Sequence, *, workers: int, init
     A worker that dies (killed, out of memory) is replaced: the pool is rebuilt and its unfinished
     tasks rerun. The tasks that had started when it died are rerun first, each alone in a fresh
     process, so one task that kills its process cannot take others down with it; a task whose process
-    dies ``retries + 1`` times alone gets ``on_lost(index, exc)`` as its result (without ``on_lost``,
-    a ``RuntimeError`` is raised). ``initializer(*initargs)`` runs once in each worker; workers ignore
+    dies ``retries + 1`` times alone -- or once, by a signal of :data:`CRASHES` (it aborted itself) -- gets
+    ``on_lost(index, exc)`` as its result, ``exc`` naming how it died ("worker died: signal 6 (SIGABRT)";
+    without ``on_lost``, a ``RuntimeError`` is raised). ``initializer(*initargs)`` runs once in each worker; workers ignore
     SIGINT (Ctrl-C interrupts the caller, which ends them). ``on_result(index, result)`` is called as
     results arrive, in the parent.
     """
@@ -225,12 +257,18 @@ def process_map(fn: Callable[[Any], Any], tasks: Sequence, *, workers: int, init
     while pending:
         suspects = _round(fn, tasks, pending, workers, initializer, initargs, collect)
         for i in suspects:
+            deaths: list = []
             for _ in range(retries + 1):
-                if not _round(fn, tasks, [i], 1, initializer, initargs, collect):
+                if not _round(fn, tasks, [i], 1, initializer, initargs, collect, deaths):
+                    break
+                if deaths and -deaths[-1] in CRASHES:    # it crashed its process itself: it would again
                     break
             if i not in done:
-                exc = RuntimeError(f"its worker process died {retries + 1} times running it alone "
-                                   "(killed by a signal, or out of memory)")
+                n = len(deaths) or retries + 1
+                how = death(deaths[-1] if deaths else None)
+                exc = RuntimeError(f"its worker process died {n} time{'s' if n != 1 else ''} running it alone "
+                                   f"(worker died: {how}"
+                                   + ("; killed, or out of memory)" if how == "signal 9 (SIGKILL)" else ")"))
                 if on_lost is None:
                     raise exc
                 collect(i, on_lost(i, exc))
@@ -238,4 +276,4 @@ def process_map(fn: Callable[[Any], Any], tasks: Sequence, *, workers: int, init
     return out
 
 
-__all__ = ["SchedulerError", "check_address", "client", "dask_map", "process_map"]
+__all__ = ["CRASHES", "SchedulerError", "check_address", "client", "dask_map", "death", "process_map"]

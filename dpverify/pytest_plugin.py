@@ -55,14 +55,33 @@ def pytest_collect_file(file_path, parent):
     return None
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makemodule(module_path, parent):
+    """A claims file that is also named like a test module (``test_claims.py``) is collected as claims
+    only: pytest does not import it a second time as a test module (where ``sys.exit()`` at import would
+    end the session with an internal error)."""
+    if _is_claims_file(parent.config, Path(module_path)):
+        return _NoTests.from_parent(parent, path=Path(module_path))
+    return None
+
+
+class _NoTests(pytest.File):
+    """The test-module side of a claims file: its claims are :class:`ClaimsFile`'s items."""
+
+    def collect(self):
+        return []
+
+
 class ClaimsFile(pytest.File):
     def collect(self):
         from dpverify import registry
+        from dpverify.errors import ClaimError
 
         try:
             mod = registry.load_module(str(self.path))
-        except registry.RegistryError as exc:
-            raise self.CollectError(str(exc)) from None
+        except (registry.RegistryError, ClaimError) as exc:   # one line, naming the file: a collection error
+            msg = str(exc).replace(f"--module {str(self.path)!r}", f"claims file {str(self.path)!r}")
+            raise self.CollectError(msg) from None
         for claim in mod.CLAIMS:
             yield ClaimItem.from_parent(self, name=claim.id, claim=claim)
 
