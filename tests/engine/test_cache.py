@@ -238,7 +238,9 @@ def test_a_paper_edit_rebuilds_its_listing(tmp_path, monkeypatch):
     monkeypatch.setenv("DPVERIFY_CACHE", "1")
     rows = registry.paper_listing("stage")
     files = list((tmp_path / ".dpverify_cache" / "listing").glob("stage-*.json"))
-    assert len(files) == 1 and json.loads(files[0].read_text()) == rows
+    from dpverify.sealed import unseal
+
+    assert len(files) == 1 and json.loads(unseal("listing", files[0].read_bytes())) == rows   # sealed (issue 36)
     src = registry._paper_sources("stage")
     assert src and all(p.suffix == ".py" for p in src)
     real = Path.read_bytes

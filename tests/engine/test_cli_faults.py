@@ -195,8 +195,9 @@ def test_a_killed_worker_is_replaced_and_its_claim_rerun(tmp_path):
     pooled = dpverify(*args, "--jobs", "2", env={"FAULTS_MARKER": str(marker)})
     assert marker.exists(), "a worker was killed"
     assert pooled.returncode == 0, pooled.stderr
-    alone = dpverify_here(*args, "--jobs", "1", env={"FAULTS_MARKER": str(tmp_path / "never")})
-    assert not (tmp_path / "never").exists()     # --jobs 1 runs in the dpverify process: nothing killed
+    alone = dpverify_here(*args, "--jobs", "1", env={"FAULTS_MARKER": str(tmp_path / "alone")})
+    assert (tmp_path / "alone").exists()         # --jobs 1 checks in a worker process too (issue 36): it
+    assert alone.returncode == 0, alone.stderr   # was killed, replaced, and its claim checked again
     assert strict_json(pooled.stdout) == strict_json(alone.stdout)
 
 
