@@ -13,6 +13,7 @@ expression -- raises :class:`Unprintable` naming it.
 """
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import sympy as sp
@@ -113,6 +114,20 @@ def _piecewise(*pairs):
     raise Undecided("no branch of a piecewise expression applies")
 
 '''
+
+#: names the helpers define (a sum's variable must not shadow one)
+_HELPER_NAMES = frozenset(re.findall(r"^(?:def|class) (\w+)", HELPERS, re.M))
+
+
+def _loop_name(symbol: str, depth: int) -> str:
+    """The Python name of a sum's variable: ``_t`` for a plain name ``t`` (ASCII letters and digits, not
+    a helper's), else a generated ``_i<depth>_`` -- never the symbol's text itself, which may be any
+    string (even Python code)."""
+    name = f"_{symbol}"
+    if re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", symbol) and name not in _HELPER_NAMES:
+        return name
+    return f"_i{depth}_"
+
 
 class Unprintable(ValueError):
     """The expression has a part the ball-arithmetic printer cannot write exactly."""
@@ -280,18 +295,20 @@ class ArbSource:
         return f"P[{name!r}][_index({self.int(e.indices[0], bound)}, len(P[{name!r}]))]"
 
     def _loop(self, e, bound) -> str:
-        fn = "_sum" if isinstance(e, sp.Sum) else "_prod"
-        if len(e.limits) != 1:
-            return self.arb(type(e)(type(e)(e.function, *e.limits[1:]), e.limits[0]), bound)
-        var, lo, hi = e.limits[0]
+        """A sum or product; with several limits ``(i, a, b), (j, c, d)`` the last is the outermost loop
+        (SymPy's order), and an inner range may use an outer variable."""
+        return self._limits("_sum" if isinstance(e, sp.Sum) else "_prod", e, e.function, list(e.limits), bound)
+
+    def _limits(self, fn, e, body, limits, bound) -> str:
+        var, lo, hi = limits[-1]
         if not (lo.is_finite is not False and hi.is_finite is not False) or lo.has(sp.oo, -sp.oo) \
                 or hi.has(sp.oo, -sp.oo):
             raise Unprintable(f"{type(e).__name__} over {var} from {lo} to {hi}: an infinite range")
-        name = f"_i{len(bound)}"       # never the symbol's own name: it may be any text (Python code)
+        name = _loop_name(str(var), len(bound))
         inner = dict(bound)
         inner[str(var)] = name
-        return (f"{fn}(lambda {name}: {self.arb(e.function, inner)}, "
-                f"{self.int(lo, bound)}, {self.int(hi, bound)})")
+        inside = self._limits(fn, e, body, limits[:-1], inner) if len(limits) > 1 else self.arb(body, inner)
+        return f"{fn}(lambda {name}: {inside}, {self.int(lo, bound)}, {self.int(hi, bound)})"
 
     # ----------------------------------------------------------------- integers (indices, limits)
     def int(self, e, bound) -> str:
