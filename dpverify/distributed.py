@@ -158,7 +158,7 @@ def _pool_init(started, initializer, initargs):
 
 def _announced(fn, item):
     i, task = item
-    _STARTED.put(i)
+    _STARTED.put((i, os.getpid()))
     return fn(task)
 
 
@@ -179,10 +179,10 @@ def death(exitcode: int | None) -> str:
     return f"exit status {exitcode}"
 
 
-def _round(fn, tasks, indices, workers, initializer, initargs, collect, deaths=None) -> list[int]:
+def _round(fn, tasks, indices, workers, initializer, initargs, collect, deaths: dict | None = None) -> list[int]:
     """Run ``indices`` in a fresh pool of ``workers`` forked processes, ``collect(i, result)`` as they
     finish; return the tasks started but not finished when a worker died (empty when none did), and
-    append to ``deaths`` the exit codes of the workers that ended before the pool did."""
+    set ``deaths[i]`` to the exit code of the worker that died running task ``i``."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
 
@@ -205,14 +205,17 @@ def _round(fn, tasks, indices, workers, initializer, initargs, collect, deaths=N
                 if i not in finished and fut.done() and not fut.cancelled() and fut.exception() is None:
                     collect(i, fut.result())
                     finished.add(i)
-            begun = []
+            begun = {}
             while not started.empty():
-                begun.append(started.get())
+                i, pid = started.get()
+                begun[i] = pid
             if deaths is not None:
                 for p in procs:
                     p.join(timeout=5)
-                deaths.extend(p.exitcode for p in procs if p.exitcode not in (0, None, -signal.SIGTERM))
-            return [i for i in dict.fromkeys(begun) if i not in finished]
+                code = {p.pid: p.exitcode for p in procs}
+                deaths.update((i, code[pid]) for i, pid in begun.items() if i not in finished
+                              and code.get(pid) not in (0, None, -signal.SIGTERM))
+            return [i for i in begun if i not in finished]
     except BaseException:                    # Ctrl-C or an error of ours: end the workers, now
         for p in list(getattr(ex, "_processes", {}).values()):
             p.terminate()
@@ -237,7 +240,7 @@ def process_map(fn: Callable[[Any], Any], tasks: Sequence, *, workers: int, init
     A worker that dies (killed, out of memory) is replaced: the pool is rebuilt and its unfinished
     tasks rerun. The tasks that had started when it died are rerun first, each alone in a fresh
     process, so one task that kills its process cannot take others down with it; a task whose process
-    dies ``retries + 1`` times alone -- or once, by a signal of :data:`CRASHES` (it aborted itself) -- gets
+    dies ``retries + 1`` times alone -- or once by a signal of :data:`CRASHES` (it aborted itself) -- gets
     ``on_lost(index, exc)`` as its result, ``exc`` naming how it died ("worker died: signal 6 (SIGABRT)";
     without ``on_lost``, a ``RuntimeError`` is raised). ``initializer(*initargs)`` runs once in each worker; workers ignore
     SIGINT (Ctrl-C interrupts the caller, which ends them). ``on_result(index, result)`` is called as
@@ -255,19 +258,24 @@ def process_map(fn: Callable[[Any], Any], tasks: Sequence, *, workers: int, init
 
     pending = list(range(len(tasks)))
     while pending:
-        suspects = _round(fn, tasks, pending, workers, initializer, initargs, collect)
+        crashed: dict = {}
+        suspects = _round(fn, tasks, pending, workers, initializer, initargs, collect, crashed)
         for i in suspects:
             deaths: list = []
-            for _ in range(retries + 1):
-                if not _round(fn, tasks, [i], 1, initializer, initargs, collect, deaths):
+            if -crashed.get(i, 0) in CRASHES:     # its own worker aborted running it: it would again
+                deaths.append(crashed[i])
+            for _ in range(0 if deaths else retries + 1):
+                alone: dict = {}
+                if not _round(fn, tasks, [i], 1, initializer, initargs, collect, alone):
                     break
-                if deaths and -deaths[-1] in CRASHES:    # it crashed its process itself: it would again
+                deaths.append(alone.get(i))
+                if -(alone.get(i) or 0) in CRASHES:
                     break
             if i not in done:
                 n = len(deaths) or retries + 1
                 how = death(deaths[-1] if deaths else None)
-                exc = RuntimeError(f"its worker process died {n} time{'s' if n != 1 else ''} running it alone "
-                                   f"(worker died: {how}"
+                exc = RuntimeError(f"its worker process died {n} time{'s' if n != 1 else ''} running it "
+                                   f"{'alone ' if not crashed.get(i) else ''}(worker died: {how}"
                                    + ("; killed, or out of memory)" if how == "signal 9 (SIGKILL)" else ")"))
                 if on_lost is None:
                     raise exc

@@ -30,7 +30,8 @@ from urllib.parse import quote
 __all__ = ["html_text", "md_code", "md_text", "py_docstring", "py_identifier", "py_literal", "relative_link",
            "shell_line", "tex_text"]
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+#: control characters (C0 but tab and line feed, DEL, C1) and Unicode's line and paragraph separators
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def html_text(value) -> str:
