@@ -51,6 +51,11 @@ def _at_number(name: str, value: str):
     return v
 
 
+def _cut(text: str) -> str:
+    """``repr(text)``, cut to a readable length (an error message stays one short line)."""
+    return repr(text) if len(text) <= 60 else f"{text[:40]!r}... ({len(text)} characters)"
+
+
 def parse_at(text: str) -> dict[str, Any]:
     """Parse ``name=value,...``; a sequence is ``[v1,v2,...]`` or ``v1;v2;...``. Integers are read
     exactly; a repeated name, an unbalanced bracket or a non-numeric sequence is refused."""
@@ -62,37 +67,37 @@ def parse_at(text: str) -> dict[str, Any]:
         if ch == "[":
             depth += 1
             if depth > 1:
-                raise UsageError(f"--at {text!r}: nested brackets (a sequence is [v1,v2,...])")
+                raise UsageError(f"--at {_cut(text)}: nested brackets (a sequence is [v1,v2,...])")
         elif ch == "]":
             depth -= 1
             if depth < 0:
-                raise UsageError(f"--at {text!r}: ']' without '['")
+                raise UsageError(f"--at {_cut(text)}: ']' without '['")
         if ch == "," and depth == 0:
             parts.append(cur)
             cur = ""
         else:
             cur += ch
     if depth:
-        raise UsageError(f"--at {text!r}: '[' without ']'")
+        raise UsageError(f"--at {_cut(text)}: '[' without ']'")
     parts.append(cur)
     for part in parts:
         if "=" not in part:
-            raise UsageError(f"--at: {part.strip()!r} is not name=value")
+            raise UsageError(f"--at: {_cut(part.strip())} is not name=value")
         name, value = (s.strip() for s in part.split("=", 1))
         if not name:
-            raise UsageError(f"--at: missing name in {part.strip()!r}")
+            raise UsageError(f"--at: missing name in {_cut(part.strip())}")
         if name in out:
             raise UsageError(f"--at: {name} is given twice")
         if not value:
             raise UsageError(f"--at: {name} has no value")
         if value.startswith("[") or ";" in value:
             if value.startswith("[") != value.endswith("]"):
-                raise UsageError(f"--at: {name} = {value!r} is not a sequence [v1,v2,...]")
+                raise UsageError(f"--at: {name} = {_cut(value)} is not a sequence [v1,v2,...]")
             items = [v.strip() for v in value[1 if value.startswith("[") else 0:
                                               -1 if value.endswith("]") else None].replace(";", ",").split(",")]
             nums = [_at_number(name, v) for v in items if v]
             if any(v is None for v in nums) or any(not v for v in items[:-1]):
-                raise UsageError(f"--at: {name} = {value!r} is not a list of numbers")
+                raise UsageError(f"--at: {name} = {_cut(value)} is not a list of numbers")
             out[name] = [float(v) for v in nums]
             continue
         num = _at_number(name, value)
@@ -112,6 +117,8 @@ def _int_at_least(name: str, minimum: int):
             raise argparse.ArgumentTypeError(f"{name} must be {what}, got {s!r}") from None
         if v < minimum:
             raise argparse.ArgumentTypeError(f"{name} must be {what}, got {s!r}")
+        if v >= 2**63:                   # what a 64-bit integer holds (NumPy, seeds, counts)
+            raise argparse.ArgumentTypeError(f"{name} must be below 2^63, got {s[:24]!r}... ({len(s)} digits)")
         return v
     return conv
 
