@@ -15,142 +15,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
-import re
 import signal
 import sys
-from typing import Any
 
 from . import __version__
 from ._resources import MB_PER_JOB, default_jobs
+from .options import UsageError, confidence, nonneg_float, nonneg_int, parse_at, positive_int  # noqa: F401
 from .runner import check_one as _check_one  # noqa: F401  (dpverify.cli._check_one: what the pools ran)
-
-
-class UsageError(Exception):
-    pass
-
-
-_INT = re.compile(r"^[+-]?\d+$")
-
-
-def _at_number(name: str, value: str):
-    """An integer literal as an int (exactly, never through a float), else a float, else None; a number
-    that is not finite, or an integer too large for a float, is refused naming ``name``."""
-    shown = value if len(value) <= 24 else f"{value[:12]}...{value[-4:]} ({len(value)} characters)"
-    if _INT.match(value):
-        if len(value.lstrip("+-")) > 308:     # beyond every float: no check can evaluate it
-            raise UsageError(f"--at: {name} = {shown} is too large (at most 308 digits)")
-        return int(value)
-    try:
-        v = float(value)
-    except ValueError:
-        return None
-    if not math.isfinite(v):
-        raise UsageError(f"--at: {name} = {shown} is not a finite number")
-    return v
-
-
-def _cut(text: str) -> str:
-    """``repr(text)``, cut to a readable length (an error message stays one short line)."""
-    return repr(text) if len(text) <= 60 else f"{text[:40]!r}... ({len(text)} characters)"
-
-
-def parse_at(text: str) -> dict[str, Any]:
-    """Parse ``name=value,...``; a sequence is ``[v1,v2,...]`` or ``v1;v2;...``. Integers are read
-    exactly; a repeated name, an unbalanced bracket or a non-numeric sequence is refused."""
-    out: dict[str, Any] = {}
-    if not text or not text.strip():
-        raise UsageError("--at needs name=value pairs, e.g. --at kappa=2,alpha=0.1,T=5")
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        if ch == "[":
-            depth += 1
-            if depth > 1:
-                raise UsageError(f"--at {_cut(text)}: nested brackets (a sequence is [v1,v2,...])")
-        elif ch == "]":
-            depth -= 1
-            if depth < 0:
-                raise UsageError(f"--at {_cut(text)}: ']' without '['")
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if depth:
-        raise UsageError(f"--at {_cut(text)}: '[' without ']'")
-    parts.append(cur)
-    for part in parts:
-        if "=" not in part:
-            raise UsageError(f"--at: {_cut(part.strip())} is not name=value")
-        name, value = (s.strip() for s in part.split("=", 1))
-        if not name:
-            raise UsageError(f"--at: missing name in {_cut(part.strip())}")
-        if name in out:
-            raise UsageError(f"--at: {name} is given twice")
-        if not value:
-            raise UsageError(f"--at: {name} has no value")
-        if value.startswith("[") or ";" in value:
-            if value.startswith("[") != value.endswith("]"):
-                raise UsageError(f"--at: {name} = {_cut(value)} is not a sequence [v1,v2,...]")
-            items = [v.strip() for v in value[1 if value.startswith("[") else 0:
-                                              -1 if value.endswith("]") else None].replace(";", ",").split(",")]
-            nums = [_at_number(name, v) for v in items if v]
-            if any(v is None for v in nums) or any(not v for v in items[:-1]):
-                raise UsageError(f"--at: {name} = {_cut(value)} is not a list of numbers")
-            out[name] = [float(v) for v in nums]
-            continue
-        num = _at_number(name, value)
-        out[name] = value if num is None else num  # not a number: a choice, e.g. adjacency=replace
-    return out
-
-
-def _int_at_least(name: str, minimum: int):
-    """An argparse converter for integers >= ``minimum`` whose error names the option."""
-    what = "a positive integer" if minimum == 1 else "a non-negative integer" if minimum == 0 else \
-        f"an integer >= {minimum}"
-
-    def conv(s):
-        try:
-            v = int(s)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be {what}, got {s!r}") from None
-        if v < minimum:
-            raise argparse.ArgumentTypeError(f"{name} must be {what}, got {s!r}")
-        if v >= 2**63:                   # what a 64-bit integer holds (NumPy, seeds, counts)
-            raise argparse.ArgumentTypeError(f"{name} must be below 2^63, got {s[:24]!r}... ({len(s)} digits)")
-        return v
-    return conv
-
-
-def _positive_int(name):
-    return _int_at_least(name, 1)
-
-
-def _nonneg_int(name):
-    return _int_at_least(name, 0)
-
-
-def _nonneg_float(name):
-    def parse(s):
-        try:
-            v = float(s)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a number >= 0, got {s!r}") from None
-        if not (v >= 0 and math.isfinite(v)):
-            raise argparse.ArgumentTypeError(f"{name} must be a finite number >= 0, got {s!r}")
-        return v
-    return parse
-
-
-def _confidence(s):
-    try:
-        v = float(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"confidence must be a number in [0.5, 1), got {s!r}") from None
-    if not (0.5 <= v < 1):
-        raise argparse.ArgumentTypeError(f"confidence must be in [0.5, 1), got {s!r}")
-    return v
 
 
 def _add_sources(p, what="claims"):
@@ -211,12 +83,12 @@ def build_parser() -> argparse.ArgumentParser:
     rr = sub.add_parser("reproduce", help="reproduce a paper's experiment figure (a report, not a verdict)")
     rr.add_argument("figure", metavar="FIGURE", help="figure id: <paper>/fig-<n> or <paper>/table-<n> (an unknown id lists the known ones)")
     rr.add_argument("--out", help="output directory (default out/<figure>, e.g. out/fig-3)")
-    rr.add_argument("--reps", type=_positive_int("reps"), default=100,
+    rr.add_argument("--reps", type=positive_int("reps"), default=100,
                     help="repetitions (Monte Carlo runs) per configuration (default 100)")
     rr.add_argument("--quick", action="store_true", help="reduced size (what the notebooks run)")
-    rr.add_argument("--jobs", type=_positive_int("jobs"), default=2,
+    rr.add_argument("--jobs", type=positive_int("jobs"), default=2,
                     help="worker processes (default 2; results do not depend on it)")
-    rr.add_argument("--seed", type=_nonneg_int("seed"), default=0, help="seed (default 0)")
+    rr.add_argument("--seed", type=nonneg_int("seed"), default=0, help="seed (default 0)")
     rr.add_argument("--no-progress", action="store_true", help="no progress bar")
     rr.add_argument("--scheduler", metavar="ADDRESS",
                     help="send the experiment's tasks to a Dask cluster (tcp://host:8786, or 'local'); "
@@ -225,17 +97,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _check_options(ck):
-    ck.add_argument("--seed", type=_nonneg_int("seed"), default=0, help="seed of every random choice (default 0)")
-    ck.add_argument("--runs", type=_positive_int("runs"), default=20000,
+    ck.add_argument("--seed", type=nonneg_int("seed"), default=0, help="seed of every random choice (default 0)")
+    ck.add_argument("--runs", type=positive_int("runs"), default=20000,
                     help="Monte Carlo runs per parameter point (default 20000)")
-    ck.add_argument("--samples", type=_positive_int("samples"), default=150,
+    ck.add_argument("--samples", type=positive_int("samples"), default=150,
                     help="points per sampled search (default 150)")
-    ck.add_argument("--confidence", type=_confidence, default=0.99,
+    ck.add_argument("--confidence", type=confidence, default=0.99,
                     help="one-sided confidence of Monte Carlo decisions (default 0.99)")
-    ck.add_argument("--jobs", type=_positive_int("jobs"), default=None,
+    ck.add_argument("--jobs", type=positive_int("jobs"), default=None,
                     help="worker processes (default: the CPUs this process may use, within a container's CPU "
                          f"quota, fewer where the memory at hand holds fewer at {MB_PER_JOB} MB each)")
-    ck.add_argument("--chunk", type=_positive_int("chunk"), default=65536,
+    ck.add_argument("--chunk", type=positive_int("chunk"), default=65536,
                     help="Monte Carlo runs per chunk (memory bound; results do not depend on it)")
     ck.add_argument("--no-progress", action="store_true", help="no progress bar")
     ck.add_argument("--prove-box", action="store_true",
@@ -245,12 +117,12 @@ def _check_options(ck):
     ck.add_argument("--deep-proofs", action="store_true",
                     help="the symbolic check also tries SymPy's slow rewritings (simplify(expand(.)), "
                          "Expr.equals): slower, and on the registered papers no proof more")
-    ck.add_argument("--box-budget", type=_positive_int("box-budget"), default=20000,
+    ck.add_argument("--box-budget", type=positive_int("box-budget"), default=20000,
                     help="boxes the box proof may decide per statement (default 20000)")
     ck.add_argument("--no-cache", action="store_true",
                     help="neither replay nor store verdicts in the verdict cache (./.dpverify_cache, or "
                          "$DPVERIFY_CACHE_DIR; an unchanged claim checked with the same options replays its verdict)")
-    ck.add_argument("--adversary", type=_nonneg_float("adversary"), default=1.0,
+    ck.add_argument("--adversary", type=nonneg_float("adversary"), default=1.0,
                     help="budget of the adversarial searches over data problems' start, data and replaced "
                          "sample, as a multiple of each scenario's own (default 1; 0: none)")
     ck.add_argument("--scheduler", metavar="ADDRESS",

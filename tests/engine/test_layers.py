@@ -13,7 +13,7 @@ LAYERS = {
     4: ["checks", "verdict"],
     5: ["cache", "registry", "report", "replay", "experiments", "distributed", "contract", "strategies", "certify",
         "runner"],
-    6: ["cli", "pytest_plugin", "testing", "__init__", "__main__"],
+    6: ["cli", "options", "pytest_plugin", "testing", "__init__", "__main__"],
 }
 LAYER_OF = {name: layer for layer, names in LAYERS.items() for name in names}
 
