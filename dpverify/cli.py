@@ -193,6 +193,15 @@ def _check_writable(option: str, path: str | None) -> None:
         raise UsageError(f"{option} {path!r}: {why}")
 
 
+def _check_folder(option: str, folder: str) -> None:
+    """Make an output folder and refuse, before any work, one where no file can be written."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"{option} {folder!r}: cannot make the folder ({exc.strerror or exc})") from None
+    _check_writable(option, os.path.join(folder, "index.json"))
+
+
 def _write(option: str, path: str, text: str) -> None:
     """Write an output file atomically (the previous one stays whole if this fails, e.g. on a full disk)."""
     from .files import WriteError, write_atomic
@@ -400,6 +409,7 @@ def cmd_certify(ns) -> int:
         raise UsageError(f"--out {ns.out!r} exists and is not a directory")
     _check_scheduler(ns)
     claims = _nonempty(_claims(ns) if ns.all else [_get(i, ns.module) for i in ns.ids], ns)
+    _check_folder("--out", ns.out)
     return certify_all(claims, _run_checks(claims, ns), ns.out)
 
 
@@ -437,6 +447,7 @@ def cmd_reproduce(ns) -> int:
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out!r} exists and is not a directory")
     _check_scheduler(ns)
+    _check_folder("--out", out)
     from .distributed import SchedulerError
     from .experiments import use_scheduler
 

@@ -154,22 +154,34 @@ def _fmt(v) -> str:
 
 
 def write_csv(path: Path, comments: Iterable[str], header: Sequence[str], rows: Iterable[Sequence]) -> Path:
-    """A CSV with ``#`` comment lines first (data set, setup, seed), then a header and the rows."""
+    """A CSV with ``#`` comment lines first (data set, setup, seed), then a header and the rows
+    (written atomically: a failure leaves the previous file)."""
+    import io
+
+    from .files import write_atomic
+
     path = Path(path)
-    with open(path, "w", newline="") as fh:
-        for c in comments:
-            fh.write(f"# {c}\n")
-        w = csv.writer(fh)
-        w.writerow(list(header))
-        for r in rows:
-            w.writerow([_fmt(v) for v in r])
+    fh = io.StringIO(newline="")
+    for c in comments:
+        fh.write(f"# {c}\n")
+    w = csv.writer(fh)
+    w.writerow(list(header))
+    for r in rows:
+        w.writerow([_fmt(v) for v in r])
+    write_atomic(path, fh.getvalue())
     return path
 
 
-def save_png(fig, path: Path) -> Path:
-    """Save a matplotlib figure as PNG (Agg backend, 120 dpi) and close it."""
+def save_png(fig, path: Path, dpi: int = 120) -> Path:
+    """Save a matplotlib figure as PNG (Agg backend, ``dpi``) atomically and close it."""
+    import io
+
+    from .files import write_atomic
+
     path = Path(path)
-    fig.savefig(path, dpi=120)
+    buf = io.BytesIO()
+    fig.savefig(buf, dpi=dpi, format="png")
+    write_atomic(path, buf.getvalue())
     import matplotlib.pyplot as plt
 
     plt.close(fig)
@@ -189,8 +201,10 @@ def finding(label: str, quote: str, where: str, paper_method: str, status: str, 
 
 def write_summary(path: Path, header: Iterable[str], body: str) -> str:
     """``summary.txt``: header lines (what was run, data stand-ins, seed, time), a blank line, body."""
+    from .files import write_atomic
+
     text = "\n".join(header) + "\n\n" + body.rstrip("\n") + "\n"
-    Path(path).write_text(text)
+    write_atomic(path, text)
     return text
 
 

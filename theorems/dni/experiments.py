@@ -66,7 +66,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dpverify.experiments import Figure, finding, parallel_map, write_csv, write_summary
+from dpverify.experiments import Figure, finding, parallel_map, save_png, write_csv, write_summary
 from dpverify.privacy import dp_to_zcdp
 from dpverify.sim import LeastSquares, LogisticRegression, pgd, uniform
 
@@ -568,8 +568,7 @@ def plot_row(path: Path, row: str, data: dict, setup: Setup, fig_id: str) -> Non
         title += " [quick mode]"
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    save_png(fig, path, dpi=90)     # atomically; closes the figure
 
 
 # --------------------------------------------------------------------------- #
