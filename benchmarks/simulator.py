@@ -72,7 +72,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dpverify import sim  # noqa: E402
 from dpverify.sim import BLOCK, Quadratic, block_rng, pgd, pgd_quadratic_moments, uniform  # noqa: E402
-from dpverify.sim import kernels, parallel  # noqa: E402
+from dpverify.sim import draws as generator, parallel  # noqa: E402
 from dpverify.sim._fused import _block_states  # noqa: E402
 
 CHUNK_RUNS = 65536
@@ -128,7 +128,7 @@ def fill_fused_job(runs: int, dim: int, T: int, workers: int):
 
     def task(bb):
         buf = np.empty(BLOCK * dim)
-        kernels.fill_repeat(_block_states(SEED, *bb), buf, T)
+        generator.fill_repeat(_block_states(SEED, *bb), buf, T)
 
     def run():
         for _ in parallel.ordered_map(task, tasks, workers, window):
@@ -251,7 +251,7 @@ def bench_new_paths(quick: bool, repeats: int, workers: int) -> list[tuple[str, 
         jobs = {"fused": on, "numpy": off}
         if samples is None:                # a job bound by its draws: against the fill limit too
             jobs["fill_numpy"] = fill_numpy_job(runs, D, T, workers)
-            if kernels.numba_available():
+            if generator.numba_available():
                 jobs["fill_fused"] = fill_fused_job(runs, D, T, workers)
         cpu: dict[str, float] = {}
         best = _best_of(jobs, repeats, cpu=cpu)
@@ -486,7 +486,7 @@ def main(argv: list[str] | None = None) -> None:
     peer_repeats = max(1, min(repeats, 2))
     workers = sim.get_workers()
     fused = sim.fused_enabled()
-    have_numba, have_jax = kernels.numba_available(), _have("jax")
+    have_numba, have_jax = generator.numba_available(), _have("jax")
     if args.new_paths_only:
         for k, v in [("cpus", os.cpu_count()), ("workers", workers), ("fused_enabled", fused),
                      *bench_new_paths(args.quick, repeats, workers)]:

@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify._
     from .algorithms import FUSED_PATHS, coupled_pgd, gd, pgd
     from .heavy_ball import heavy_ball_moments_mp, heavy_ball_pgd, heavy_ball_quadratic_mean_var
     from .huber import HuberRegression
-    from .kernels import fused_enabled, numba_available, set_fused
+    from .draws import fused_enabled, numba_available, set_fused
     from .moments import pgd_quadratic_mean_var, pgd_quadratic_moments, pgd_quadratic_variance
     from .momentum import (momentum_pgd, momentum_quadratic_mean_var, momentum_quadratic_moments,
                            momentum_quadratic_velocity)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import kernels as _kernels
+from . import draws
 from .validation import check_int
 from .parallel import ordered_map, plan_tasks, resolve_workers
 from .results import MCResult, block_moments
@@ -25,7 +25,7 @@ def _fused_moments(x: np.ndarray) -> np.ndarray:
     """Per-block ``(rows, sum, sumsq, centred M2)`` of a statistic computed inside a fused kernel."""
     n = x.shape[0]
     mom = np.empty((-(-n // BLOCK), 4))
-    _kernels._block_moments(x, n, mom)
+    draws.block_moments_into(x, n, mom)
     return mom
 
 

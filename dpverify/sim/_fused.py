@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import kernels as _kernels
+from . import descent_kernels as _kernels
+from . import draws
+from .jit import chunk_width
 from .problems import LeastSquares, LinearLoss, LogisticRegression, Problem, Quadratic
 from .rng import BLOCK, block_rng, sfc64_state
 from .validation import check_seed
@@ -20,7 +22,7 @@ _LINEAR_KINDS = {LeastSquares: 0, LogisticRegression: 1, LinearLoss: 2}
 
 
 def _fused(fast_path: bool) -> bool:
-    return bool(fast_path) and _kernels.fused_enabled()
+    return bool(fast_path) and draws.fused_enabled()
 
 
 def _linear_fusable(*problems: Problem) -> bool:
@@ -35,9 +37,9 @@ def _block_states(seed: int, b0: int, b1: int, child: int | None = None) -> np.n
     :func:`kernels.self_check`; 0.07 instead of 8.9 us a block in a call of 64 blocks) where the
     fused kernels run and the block and child indices are single 32-bit words; by NumPy's
     generators otherwise."""
-    if b1 <= 2**32 and (child is None or child < 2**32) and _kernels.fused_enabled():
+    if b1 <= 2**32 and (child is None or child < 2**32) and draws.fused_enabled():
         out = np.empty((b1 - b0, 4), dtype=np.uint64)
-        _kernels.sfc64_block_states(_kernels.seed_entropy(check_seed(seed)), b0, b1,
+        draws.sfc64_block_states(draws.seed_entropy(check_seed(seed)), b0, b1,
                                     -1 if child is None else child, out)
         return out
     return np.stack([sfc64_state(block_rng(seed, b, child)) for b in range(b0, b1)])
@@ -83,7 +85,7 @@ def _clip_arg(clip: float | None) -> float:
 def _quadratic_theta_task(problems: list[Quadratic], theta1, etas, scales, beta, seed,
                           default_stat: bool):
     """Task function running :func:`kernels.quadratic_theta` on ``len(problems)`` quadratics."""
-    reps = _kernels.chunk_width(problems[0].dim) // problems[0].dim
+    reps = chunk_width(problems[0].dim) // problems[0].dim
     eigs = _f64([np.tile(p.eigs, reps) for p in problems])
     star = _f64([np.tile(p.theta_star, reps) for p in problems])
     th1, et, sc = _f64(theta1), _f64(etas), _f64(scales)

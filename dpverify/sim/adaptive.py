@@ -72,7 +72,9 @@ from dataclasses import dataclass, field
 import mpmath
 import numpy as np
 
-from . import kernels as _kernels
+from . import adaptive_kernels as _kernels
+from .draws import fused_enabled
+from .jit import chunk_width
 from ._driver import _task_plan
 from ._fused import _block_states, _f64
 from .losses import CosineSum, Logistic
@@ -291,7 +293,7 @@ def adaptive_gd(problem: Problem, theta1, rule: Rule, T: int, runs: int, seed: i
     if isinstance(rule, NormRule) and rule.etas.size < T:
         raise ValueError(f"rule has {rule.etas.size} steps, T = {T}")
     fused = (_fused_kernel(problem, theta1, rule, T, runs, need)
-             if isinstance(rule, NormRule) and _kernels.fused_enabled() else None)
+             if isinstance(rule, NormRule) and fused_enabled() else None)
     if fused is not None:
         # no BLAS thread limit here (it costs ~1.5 ms a call; the kernels use no BLAS)
         moments = _simulate_fused(*fused, problem.dim, rule, T, runs, seed, chunk_runs, statistic, need, kept,
@@ -461,7 +463,7 @@ def _fused_kernel(problem, theta1, rule, T, runs, need):
     T_etas, T_noise = _f64(rule.etas[:T]), _f64(rule.noise[:T])
     cosine = type(problem) is CosineSum
     if type(problem) is Quadratic or (cosine and _sines_agree()):
-        reps = _kernels.chunk_width(dim) // dim
+        reps = chunk_width(dim) // dim
         args = (_f64(theta1), _f64(np.tile(problem.a if cosine else problem.eigs, reps)),
                 _f64(np.tile(problem.theta_star, reps)), T_etas, T_noise, rule.proportional)
         return (lambda states, rows, *rest: _kernels.adaptive_quadratic(states, rows, *args, *rest, cosine=cosine),

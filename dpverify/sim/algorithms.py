@@ -57,7 +57,8 @@ import numpy as np
 from ._driver import Statistic, _run_mc, _task_plan
 from ._fused import (_block_states, _f64, _fused, _linear_cost, _linear_fusable, _linear_gd_task,
                      _quadratic_theta_task)
-from . import kernels as _kernels
+from . import descent_kernels as _kernels
+from .jit import chunk_width
 from ._arguments import check_clip, check_noisy_gd, check_problem
 from .validation import (check_etas, check_int, check_runs,
                         check_statistic, check_steps, check_theta1)
@@ -242,7 +243,7 @@ def pgd(problem: Problem, theta1: object, etas: object, noise_stds: object, runs
 
     if _fused(fast_path) and is_quadratic:
         A = (1.0 - etas[:, None] * problem.eigs[None, :]).reshape(T, problem.dim)
-        Atile = _f64(np.tile(A, (1, _kernels.chunk_width(problem.dim) // problem.dim)))
+        Atile = _f64(np.tile(A, (1, chunk_width(problem.dim) // problem.dim)))
         c = _f64(etas * scales)
         delta1 = _f64(theta1 - problem.theta_star)
         shift = _f64(problem.theta_star)

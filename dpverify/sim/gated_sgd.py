@@ -185,15 +185,22 @@ def _fusable(model) -> bool:
     order (:func:`_explicit`); either way the kernel reproduces the NumPy path bit for bit."""
     return (isinstance(model, LinearModelAdapter) and type(model.problem) is LeastSquares
             and (model.dim == 1 or _explicit(model))
-            and model.n_samples < 2**32 - 1 and _kernels().fused_enabled())
+            and model.n_samples < 2**32 - 1 and _draws().fused_enabled())
 
 
 def _kernels():
     """The kernels module, imported on first use (numba, 0.15 s: a claims module that names this
     simulator starts without it)."""
-    from . import kernels
+    from . import gated_sgd_kernels
 
-    return kernels
+    return gated_sgd_kernels
+
+
+def _draws():
+    """The fused path's switch (:mod:`.draws`), imported on first use as :func:`_kernels`."""
+    from . import draws
+
+    return draws
 
 
 _HESSIAN_SHARED: bool | None = None

@@ -29,7 +29,9 @@ from collections.abc import Callable
 import mpmath
 import numpy as np
 
-from . import kernels as _kernels
+from . import random_round_kernels as _kernels
+from .draws import fused_enabled
+from .jit import chunk_width
 from ._driver import _run_mc
 from ._fused import _block_states, _f64
 from .validation import check_array, check_int, check_real, check_seed
@@ -125,7 +127,7 @@ def random_round_sgd(problem: Problem, theta0: object, etas: object, probs: obje
     p = _check_probs(probs, T)
     stat = problem.excess if statistic is None else statistic
     dim = problem.dim
-    if isinstance(problem, Quadratic) and _kernels.fused_enabled():
+    if isinstance(problem, Quadratic) and fused_enabled():
         return _run_mc(_random_round_task(problem, theta0, etas, p, s, seed), dim, runs, chunk_runs, None,
                        seed, T, stat, False, "random_round_sgd", return_thetas, _BLOCK * dim * T)
     out = np.empty((runs, dim)) if return_thetas else None
@@ -154,7 +156,7 @@ def _random_round_task(problem: Quadratic, theta0, etas, p, s, seed):
     """Task function running :func:`kernels.random_round_quadratic` (bit-identical with the NumPy path)."""
     cdf = np.cumsum(p)
     cdf[-1] = 1.0
-    reps = _kernels.chunk_width(problem.dim) // problem.dim
+    reps = chunk_width(problem.dim) // problem.dim
     args = (_f64(cdf), _f64(theta0), _f64(np.tile(problem.eigs, reps)), _f64(np.tile(problem.theta_star, reps)),
             _f64(etas), _f64(s))
 

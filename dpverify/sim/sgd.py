@@ -46,7 +46,7 @@ import numpy as np
 
 from ._arguments import check_clip
 from .validation import check_int, check_real, check_runs, check_statistic, check_steps, check_theta1
-from . import kernels as _kernels
+from . import descent_kernels as _kernels
 from ._driver import Statistic, _run_mc
 from ._fused import _block_states, _clip_arg, _f64, _fused, _linear_fusable, _linear_pack, _momentum_args
 from .results import MCResult

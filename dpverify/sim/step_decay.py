@@ -50,7 +50,9 @@ from dataclasses import dataclass, field
 import mpmath
 import numpy as np
 
-from . import kernels as _kernels
+from . import draws
+from . import step_decay_kernels as _kernels
+from .jit import chunk_width
 from ._driver import _run_mc, _task_plan
 from ._fused import _block_states, _f64
 from .parallel import ordered_map
@@ -289,7 +291,7 @@ def _fused_phases(problems, theta0, etas, lengths, mons, rho, noise_std, batch, 
     """A task ``(b0, b1, start, stop, outs) -> max distance`` running
     :func:`kernels.step_decay_separable` (the fused form of :func:`_phase_kernel`, bit-identical
     with it), or ``None`` when the kernel does not cover the case (the NumPy path runs)."""
-    if not _kernels.fused_enabled() or not all(type(p) is SeparableLoss for p in problems):
+    if not draws.fused_enabled() or not all(type(p) is SeparableLoss for p in problems):
         return None
     n = problems[0].n_samples
     full = batch is None or batch >= n
@@ -299,7 +301,7 @@ def _fused_phases(problems, theta0, etas, lengths, mons, rho, noise_std, batch, 
         return None
     if len({p.phi for p in problems}) != 1:
         return None           # one compiled variant per loss shape
-    reps = _kernels.chunk_width(problems[0].dim) // problems[0].dim
+    reps = chunk_width(problems[0].dim) // problems[0].dim
     tile = lambda v: _f64(np.tile(np.reshape(v, -1), reps))  # noqa: E731 - per-coordinate, to the chunk width
     prob = (_f64([p.params[0] for p in problems]), _f64([(p.params + (0.0,))[1] for p in problems]),
             _f64([tile(p.center) for p in problems]), _f64([tile(p.weights) for p in problems]),
@@ -316,7 +318,7 @@ def _fused_phases(problems, theta0, etas, lengths, mons, rho, noise_std, batch, 
 
     low = 0 if output == "before" else 1
     lows, spans = np.full(len(lengths), low, dtype=np.int64), np.array([T - 1 for T in lengths], dtype=np.int64)
-    entropy = _kernels.seed_entropy(seed)
+    entropy = draws.seed_entropy(seed)
     in_kernel = output != "last" and int(spans.max()) < 2**32 - 1
 
     def task(b0, b1, start, stop, outs):
@@ -326,7 +328,7 @@ def _fused_phases(problems, theta0, etas, lengths, mons, rho, noise_std, batch, 
             picks[...] = np.array(lengths, dtype=np.int64)[:, None]
         elif in_kernel and b1 <= 2**32:        # output_rng's draws, computed in one call
             sizes = np.array([min((b + 1) * BLOCK, stop) - b * BLOCK for b in range(b0, b1)], dtype=np.int64)
-            _kernels.pcg64_block_integers(entropy, b0, 1, lows, spans, sizes, picks)
+            draws.pcg64_block_integers(entropy, b0, 1, lows, spans, sizes, picks)
         else:
             for b in range(b0, b1):
                 lo, hi = b * BLOCK - start, min((b + 1) * BLOCK, stop) - start

@@ -15,11 +15,12 @@ import numpy as np
 import pytest
 
 from dpverify import sim
-from dpverify.sim import adaptive, kernels
+from dpverify.sim import adaptive, draws
+from dpverify.sim import adaptive_kernels as kernels
 from dpverify.sim.adaptive import NormRule, adaptive_gd
 from dpverify.sim.losses import Logistic
 
-pytestmark = pytest.mark.skipif(not kernels.numba_available(), reason="numba not installed")
+pytestmark = pytest.mark.skipif(not draws.numba_available(), reason="numba not installed")
 
 TRACKS = ("grad_norm_sq", "dist", "noise_std", "step")
 

@@ -1,4 +1,4 @@
-"""Fused kernels, worker threads and their invariants (``dpverify.sim.kernels``, ``parallel``).
+"""Fused kernels, worker threads and their invariants (``dpverify.sim.draws``, the kernel modules, ``parallel``).
 
 * the fused generator draws exactly NumPy's numbers (normals and mini-batch indices);
 * results are bit-identical for every ``workers`` and ``chunk_runs``, on both paths;
@@ -39,11 +39,11 @@ from dpverify.sim import (
     sfc64_state,
     uniform,
 )
-from dpverify.sim import kernels, parallel
+from dpverify.sim import draws, parallel
 from dpverify.sim.sgd import index_rng
 from simresults import same_result  # noqa: E402
 
-needs_numba = pytest.mark.skipif(not kernels.numba_available(), reason="numba not installed")
+needs_numba = pytest.mark.skipif(not draws.numba_available(), reason="numba not installed")
 
 THETA1 = np.array([0.5, -0.3, 0.8])
 T = 12
@@ -58,7 +58,7 @@ _same = same_result
 def fused(request):
     """Run a test with the fused kernels on (``True``) or off (``False``)."""
     on = request.param
-    if on and not kernels.numba_available():
+    if on and not draws.numba_available():
         pytest.skip("numba not installed")
     sim.set_fused(on)
     yield on
@@ -78,11 +78,11 @@ def tiny_tasks(monkeypatch):
 
 @needs_numba
 def test_fused_normals_are_numpys():
-    assert kernels.self_check()
+    assert draws.self_check()
     blocks = [0, 1, 977]
     states = np.stack([sfc64_state(block_rng(31, b)) for b in blocks])
     got = np.empty((3, 300_000))   # ~2700 draws a block go through the rejection branches
-    kernels.fill_normal(states, got)
+    draws.fill_normal(states, got)
     for i, b in enumerate(blocks):
         rng = block_rng(31, b)
         np.testing.assert_array_equal(got[i], rng.standard_normal(300_000))
@@ -94,7 +94,7 @@ def test_fused_normals_are_numpys():
 def test_fused_indices_are_numpys(hi):
     state = sfc64_state(index_rng(8, 3))
     got = np.empty(20_000, dtype=np.int64)
-    kernels.fill_index(state, hi, got)
+    draws.fill_index(state, hi, got)
     np.testing.assert_array_equal(got, index_rng(8, 3).integers(0, hi + 1, size=20_000))
 
 

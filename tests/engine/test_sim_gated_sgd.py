@@ -85,9 +85,9 @@ GATED_CASES = [  # n, rounds, local steps, threshold, test std, chunk_runs, runs
 def test_gated_sgd_fused_one_dimensional_least_squares_is_bit_identical(case):
     """The fused kernel (one-dimensional least squares) gives exactly the NumPy loop's iterates and counts."""
     from dpverify import sim
-    from dpverify.sim import kernels
+    from dpverify.sim import draws
 
-    if not kernels.numba_available():
+    if not draws.numba_available():
         pytest.skip("numba not installed")
     n, R, Tl, thr, ts, chunk, runs, watch, ridge, lam, xs = case
     prob = LeastSquares(np.full((n, 1), xs), np.linspace(-1.0, 1.0, n), lam)
@@ -146,9 +146,9 @@ def test_gated_sgd_fused_is_bit_identical_with_and_without_the_shared_hessian(mo
     chunk sizes, a subclass whose Hessian depends on theta included."""
     from dpverify import sim
     from dpverify.sim import gated_sgd as gs
-    from dpverify.sim import kernels
+    from dpverify.sim import draws
 
-    if not kernels.numba_available():
+    if not draws.numba_available():
         pytest.skip("numba not installed")
     monkeypatch.setattr(gs, "_HESSIAN_SHARED", shared)
     X, y = np.linspace(0.5, 1.2, 9)[:, None], np.linspace(-1.0, 1.0, 9)
@@ -181,9 +181,9 @@ def test_gated_sgd_bit_identical_for_every_workers_and_chunk_runs(monkeypatch, s
     results bit for bit."""
     from dpverify import sim
     from dpverify.sim import gated_sgd as gs
-    from dpverify.sim import kernels, parallel
+    from dpverify.sim import draws, parallel
 
-    if not kernels.numba_available():
+    if not draws.numba_available():
         pytest.skip("numba not installed")
     monkeypatch.setattr(parallel, "TASK_WORK", 1.0)
     monkeypatch.setattr(gs, "_HESSIAN_SHARED", shared)
@@ -209,9 +209,9 @@ def test_gated_sgd_fused_tasks_really_run_on_several_threads(monkeypatch):
     import threading
 
     from dpverify.sim import gated_sgd as gs
-    from dpverify.sim import kernels, parallel
+    from dpverify.sim import draws, parallel
 
-    if not kernels.numba_available() or not kernels.fused_enabled():
+    if not draws.numba_available() or not draws.fused_enabled():
         pytest.skip("fused kernels off")
     monkeypatch.setattr(parallel, "TASK_WORK", 1.0)
     seen, meet, inner = set(), threading.Barrier(2, timeout=60), gs._fused_chunk
@@ -275,9 +275,9 @@ DIMS_CASES = [  # dim, samples, threshold, test std, watch, ridge_hessian, lam, 
 @pytest.mark.parametrize("case", DIMS_CASES)
 def test_gated_sgd_fused_least_squares_in_several_dimensions_is_bit_identical(case):
     """kernels.gated_ls gives exactly the NumPy loop's iterates, escape counts and watched matches."""
-    from dpverify.sim import kernels
+    from dpverify.sim import draws
 
-    if not kernels.numba_available():
+    if not draws.numba_available():
         pytest.skip("numba not installed")
     D, n, thr, ts, watch, ridge, lam, spread = case
     rng = np.random.default_rng(D * 100 + n)
@@ -315,9 +315,9 @@ def test_gated_sgd_several_dimensions_bit_identical_for_every_workers_and_chunk_
     every round (chunk by chunk, as the NumPy loop): every workers and chunk_runs gives the NumPy loop."""
     from dpverify import sim
     from dpverify.sim import gated_sgd as gs
-    from dpverify.sim import kernels, parallel
+    from dpverify.sim import draws, parallel
 
-    if not kernels.numba_available():
+    if not draws.numba_available():
         pytest.skip("numba not installed")
     monkeypatch.setattr(parallel, "TASK_WORK", 1.0)
     monkeypatch.setattr(gs, "_HESSIAN_SHARED_DIMS", {3: shared})
@@ -368,9 +368,9 @@ def test_a_sum_in_another_order_is_seen():
     """Planted: the NumPy path summing in reverse index order. The kernel (index order) then differs from it
     in the last bits, and the comparison above sees it: the tests can fail."""
     from dpverify.sim import gated_sgd as gs
-    from dpverify.sim import kernels
+    from dpverify.sim import draws
 
-    if not kernels.numba_available():
+    if not draws.numba_available():
         pytest.skip("numba not installed")
     rng = np.random.default_rng(11)
     X = rng.standard_normal((12, 5)) * 10.0 ** rng.integers(-3, 4, (12, 5))

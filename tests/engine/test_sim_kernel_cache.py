@@ -1,10 +1,12 @@
 """The compiled kernels are cached by the content of their sources, not by the checkout's path.
 
 numba's own locators name a file's cache folder after its absolute path, so a fresh clone compiled
-every kernel again; :class:`dpverify.sim.kernels._ContentKeyedLocator` names it after
-:func:`dpverify.sim.kernels._source_key`. Each process below is a real interpreter with
-``NUMBA_DEBUG_CACHE=1``, which prints numba's own ``data saved to`` / ``data loaded from`` lines.
+every kernel again; :class:`dpverify.sim.jit.ContentKeyedLocator` names it after
+:func:`dpverify.sim.jit.source_key`, a hash of every kernel source file. Each process below is a real
+interpreter with ``NUMBA_DEBUG_CACHE=1``, which prints numba's own ``data saved to`` / ``data loaded
+from`` lines.
 """
+import ast
 import os
 import shutil
 import subprocess
@@ -14,19 +16,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dpverify.sim import kernels
+from dpverify.sim import draws, jit
 
-pytestmark = pytest.mark.skipif(not kernels.numba_available(), reason="numba not installed")
+pytestmark = pytest.mark.skipif(not draws.numba_available(), reason="numba not installed")
 
-PACKAGE = Path(kernels.__file__).resolve().parents[1]          # .../dpverify
+PACKAGE = Path(jit.__file__).resolve().parents[1]              # .../dpverify
+SIM = PACKAGE / "sim"
 PROGRAM = """
 import numpy as np
-from dpverify.sim import kernels
+from dpverify.sim import draws
 from dpverify.sim._fused import _block_states
 out = np.empty((1, 8))
-kernels.fill_normal(_block_states(3, 0, 1), out)
+draws.fill_normal(_block_states(3, 0, 1), out)
 print("VALUES", out.tobytes().hex())
-print("FILE", kernels.__file__)
+print("FILE", draws.__file__)
 """
 
 
@@ -54,7 +57,9 @@ def runs(tmp_path_factory):
     first = _run(_copy(tmp_path_factory.mktemp("checkout-a")), cache)
     second = _run(_copy(tmp_path_factory.mktemp("checkout-b")), cache)
     edited = _copy(tmp_path_factory.mktemp("checkout-c"))
-    with open(edited / "dpverify" / "sim" / "kernels.py", "a") as f:
+    # an edit of another kernel module than the one defining fill_normal: its compiled code may
+    # call any kernel source's functions, so the key covers them all
+    with open(edited / "dpverify" / "sim" / "gated_sgd_kernels.py", "a") as f:
         f.write("\n# an edit: other source, other compiled kernels\n")
     third = _run(edited, cache)
     return cache, first, second, third
@@ -79,14 +84,14 @@ def test_an_edited_kernel_source_compiles_afresh_in_its_own_folder(runs):
 
 
 def test_the_folder_name_is_the_sources_content_key():
-    key = kernels._source_key()
+    key = jit.source_key()
     assert key.startswith("kernels_") and len(key) == len("kernels_") + 40
-    assert key == kernels._source_key()
+    assert key == jit.source_key()
     # the kernels' values do not depend on where they were compiled: a draw equals NumPy's
     from dpverify.sim import block_rng
     from dpverify.sim._fused import _block_states
     out = np.empty((1, 16))
-    kernels.fill_normal(_block_states(11, 0, 1), out)
+    draws.fill_normal(_block_states(11, 0, 1), out)
     assert np.array_equal(out[0], block_rng(11, 0).standard_normal(16))
 
 
@@ -109,3 +114,21 @@ def test_a_copy_imported_under_another_name_compiles_its_own_kernels(tmp_path):
     assert not _fill_lines(original, "data loaded from"), original
     assert len([p for p in cache.iterdir() if p.is_dir()]) == 2
     assert out.stdout.split("VALUES")[1].split()[0] == original.split("VALUES")[1].split()[0]
+
+
+def _compiles(path: Path) -> bool:
+    """Whether a module compiles with :mod:`dpverify.sim.jit`'s decorators (imports one of them)."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] == "jit" and any(
+                a.name in ("jit", "inline", "borrow", "intrinsic") for a in node.names):
+            return True
+    return False
+
+
+def test_every_kernel_source_is_in_the_key():
+    """A module whose functions numba compiles is hashed into the folder's name: an edit of it must
+    compile afresh (a kernel's cached code holds the code of every function it calls)."""
+    listed = set(jit.KERNEL_SOURCES)
+    compiling = {str(p.relative_to(SIM)) for p in SIM.rglob("*.py") if _compiles(p)}
+    assert compiling and compiling <= listed, sorted(compiling - listed)
+    assert all((SIM / name).is_file() for name in listed), sorted(n for n in listed if not (SIM / n).is_file())

@@ -1,19 +1,19 @@
 """The kernels' seeding equals NumPy's: ``SeedSequence`` -> ``SFC64`` block states, and ``PCG64``
 streams with their bounded integers (step-decay's output indices), for every seed size and index.
 
-:func:`kernels.sfc64_block_states` and :func:`kernels.pcg64_block_integers` compute in one compiled
+:func:`draws.sfc64_block_states` and :func:`draws.pcg64_block_integers` compute in one compiled
 call what ``np.random.SeedSequence``, ``SFC64``, ``PCG64`` and ``Generator.integers`` compute per
 block in Python; a simulation must draw the same numbers either way.
 """
 import numpy as np
 import pytest
 
-from dpverify.sim import block_rng, kernels
+from dpverify.sim import block_rng, draws
 from dpverify.sim._fused import _block_states
 from dpverify.sim.rng import sfc64_state
 from dpverify.sim.step_decay import output_rng
 
-pytestmark = pytest.mark.skipif(not kernels.numba_available(), reason="numba not installed")
+pytestmark = pytest.mark.skipif(not draws.numba_available(), reason="numba not installed")
 
 # one, two, three and five 32-bit words; zero; words at the edges of their range
 SEEDS = [0, 1, 12345, 2**32 - 1, 2**32, 2**63 + 11, 2**64 - 1, 2**96 + 2**33 + 7, 2**130 + 5]
@@ -24,7 +24,7 @@ SEEDS = [0, 1, 12345, 2**32 - 1, 2**32, 2**63 + 11, 2**64 - 1, 2**96 + 2**33 + 7
 def test_block_states_equal_numpy_for_every_seed_size_block_and_child(seed, child):
     for b0, b1 in ((0, 3), (1023, 1026), (2**32 - 2, 2**32)):
         got = np.empty((b1 - b0, 4), dtype=np.uint64)
-        kernels.sfc64_block_states(kernels.seed_entropy(seed), b0, b1, -1 if child is None else child, got)
+        draws.sfc64_block_states(draws.seed_entropy(seed), b0, b1, -1 if child is None else child, got)
         want = np.stack([sfc64_state(block_rng(seed, b, child)) for b in range(b0, b1)])
         assert np.array_equal(got, want), (seed, child, b0)
 
@@ -46,7 +46,7 @@ def test_pcg64_integers_equal_output_rng_draws_phase_after_phase(seed):
     spans = np.array([49, 0, 1, 2**31 + 3, 6], dtype=np.int64)
     rows = np.array([1024, 3, 1, 700], dtype=np.int64)
     got = np.empty((len(lows), int(rows.sum())), dtype=np.int64)
-    kernels.pcg64_block_integers(kernels.seed_entropy(seed), 40, 1, lows, spans, rows, got)
+    draws.pcg64_block_integers(draws.seed_entropy(seed), 40, 1, lows, spans, rows, got)
     off = 0
     for i, n in enumerate(rows):
         rng = output_rng(seed, 40 + i)
@@ -57,10 +57,10 @@ def test_pcg64_integers_equal_output_rng_draws_phase_after_phase(seed):
 
 
 def test_seed_entropy_is_numpys_word_split_padded_to_the_pool():
-    assert kernels.seed_entropy(0).tolist() == [0, 0, 0, 0]
-    assert kernels.seed_entropy(2**32 + 5).tolist() == [5, 1, 0, 0]
-    assert kernels.seed_entropy(2**130 + 5).tolist() == [5, 0, 0, 0, 4]
-    assert kernels.seed_entropy(7).dtype == np.uint32
+    assert draws.seed_entropy(0).tolist() == [0, 0, 0, 0]
+    assert draws.seed_entropy(2**32 + 5).tolist() == [5, 1, 0, 0]
+    assert draws.seed_entropy(2**130 + 5).tolist() == [5, 0, 0, 0, 4]
+    assert draws.seed_entropy(7).dtype == np.uint32
 
 
 @pytest.mark.parametrize("output", ["after", "before", "last"])
@@ -87,7 +87,7 @@ def test_step_decay_output_indices_are_the_numpy_paths(output):
 def test_seed_entropy_refuses_what_numpy_refuses():
     for bad in (-1, 2.5):
         with pytest.raises(ValueError, match="seed"):
-            kernels.seed_entropy(bad)
+            draws.seed_entropy(bad)
 
 
 def test_the_compiled_seeding_is_the_path_taken(monkeypatch):
@@ -96,7 +96,7 @@ def test_the_compiled_seeding_is_the_path_taken(monkeypatch):
     from dpverify.sim.step_decay import SeparableLoss, step_decay_sgd
 
     calls = {"sfc64": 0, "pcg64": 0}
-    sfc, pcg = kernels.sfc64_block_states, kernels.pcg64_block_integers
+    sfc, pcg = draws.sfc64_block_states, draws.pcg64_block_integers
 
     def spy_sfc(*a):
         calls["sfc64"] += 1
@@ -106,8 +106,8 @@ def test_the_compiled_seeding_is_the_path_taken(monkeypatch):
         calls["pcg64"] += 1
         return pcg(*a)
 
-    monkeypatch.setattr(kernels, "sfc64_block_states", spy_sfc)
-    monkeypatch.setattr(kernels, "pcg64_block_integers", spy_pcg)
+    monkeypatch.setattr(draws, "sfc64_block_states", spy_sfc)
+    monkeypatch.setattr(draws, "pcg64_block_integers", spy_pcg)
     a = np.random.default_rng(0).standard_normal((10, 2))
     p = SeparableLoss("quadratic", (1.0,), np.zeros(2), a - a.mean(axis=0))
     step_decay_sgd(p, np.ones(2), [0.1], [5], [1], 0.5, 0.3, None, 3000, 1)
