@@ -73,7 +73,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dpverify import sim  # noqa: E402
 from dpverify.sim import BLOCK, Quadratic, block_rng, pgd, pgd_quadratic_moments, uniform  # noqa: E402
 from dpverify.sim import draws as generator, parallel  # noqa: E402
-from dpverify.sim._fused import _block_states  # noqa: E402
+from dpverify.sim.fused import block_states  # noqa: E402
 
 CHUNK_RUNS = 65536
 ETA, G, N, SEED = 0.5, 1.0, 1000, 7
@@ -128,7 +128,7 @@ def fill_fused_job(runs: int, dim: int, T: int, workers: int):
 
     def task(bb):
         buf = np.empty(BLOCK * dim)
-        generator.fill_repeat(_block_states(SEED, *bb), buf, T)
+        generator.fill_repeat(block_states(SEED, *bb), buf, T)
 
     def run():
         for _ in parallel.ordered_map(task, tasks, workers, window):
@@ -167,7 +167,7 @@ def new_path_jobs(quick: bool) -> dict:
     from dpverify.sim import LeastSquares, LogisticRegression
     from dpverify.sim.adaptive import NormRule, adaptive_gd
     from dpverify.sim.gated_sgd import gated_sgd
-    from dpverify.sim.losses import CosineSum
+    from dpverify.sim.problems import CosineSum
     from dpverify.sim.random_round import random_round_probabilities, random_round_sgd
     from dpverify.sim.step_decay import SeparableLoss, step_decay_sgd
 

@@ -65,7 +65,7 @@ from .. import sim
 from ..numeric import Compiled
 from ..sim.adaptive import adaptive_gd as _simulate
 from ..sim.adaptive import adaptive_moments, quadratic_path_moments
-from ..sim.losses import CosineSum
+from ..sim.problems import CosineSum
 from .base import T_INDEX, MappedScenario, ParamMap
 from .gd import ADVERSARY_BUDGET, LogisticData
 
@@ -79,7 +79,7 @@ STARTS = ("init_gap", "init_dist", "init_grad")
 
 @dataclass(frozen=True)
 class CosineData:
-    """The non-convex :class:`~dpverify.sim.losses.CosineSum` ``F = sum_i a_i (1 - cos theta_i)`` started
+    """The non-convex :class:`~dpverify.sim.problems.losses.CosineSum` ``F = sum_i a_i (1 - cos theta_i)`` started
     at ``theta1`` (its smoothness, dimension and starting gap, distance and gradient are measured)."""
 
     a: tuple = (1.0, 0.5, 0.25)

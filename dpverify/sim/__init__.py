@@ -33,7 +33,6 @@ if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify._
     from .adaptive import AdaptiveResult, NormRule, adaptive_gd, adaptive_moments, quadratic_path_moments
     from .algorithms import FUSED_PATHS, coupled_pgd, gd, pgd
     from .heavy_ball import heavy_ball_moments_mp, heavy_ball_pgd, heavy_ball_quadratic_mean_var
-    from .huber import HuberRegression
     from .draws import fused_enabled, numba_available, set_fused
     from .moments import pgd_quadratic_mean_var, pgd_quadratic_moments, pgd_quadratic_variance
     from .momentum import (momentum_pgd, momentum_quadratic_mean_var, momentum_quadratic_moments,
@@ -41,14 +40,15 @@ if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify._
     from .output_perturbation import (add_noise, norm_laplace, norm_laplace_moments, output_perturbation,
                                       output_perturbation_quadratic_excess)
     from .parallel import get_workers, set_workers
-    from .problems import LeastSquares, LinearLoss, LogisticRegression, Problem, Quadratic, make_neighbour, remove_sample
+    from .problems import (CosineSum, HuberRegression, LeastSquares, LinearLoss, Logistic, LogisticRegression, Problem,
+                           Quadratic, SeparableLoss, make_neighbour, remove_sample)
     from .random_round import (random_round_linear, random_round_probabilities, random_round_quadratic,
                                random_round_quadratic_constant, random_round_sgd, trajectory_average)
     from .results import MCResult
     from .rng import BLOCK, block_rng, iter_chunks, sfc64_state
     from .schedules import total_cost, uniform
     from .sgd import index_rng, minibatch_grad, psgd, sampling_noise_moments
-    from .step_decay import (SeparableLoss, coupled_step_decay_sgd, phase_schedule, step_decay_quadratic_moments,
+    from .step_decay import (coupled_step_decay_sgd, phase_schedule, step_decay_quadratic_moments,
                              step_decay_sgd)
 
 __getattr__, __dir__, __all__ = attach(__name__, __file__)

@@ -26,7 +26,7 @@ the steps ``t = 1..T`` (``"noise_std"`` ``s_t``, ``"step"`` ``eta_t``). A per-ru
 
 Declared rules and the fused path: a rule given as a :class:`NormRule` (a step-size schedule and a noise
 level that is a schedule or a schedule times the gradient norm) on a :class:`~dpverify.sim.Quadratic`
-(or a :class:`~dpverify.sim.losses.CosineSum`, whose gradient ``a sin(theta)`` the kernel computes with
+(or a :class:`~dpverify.sim.problems.losses.CosineSum`, whose gradient ``a sin(theta)`` the kernel computes with
 libm's ``sin`` where a check at first use finds it NumPy's, :func:`_sines_agree`)
 runs the fused kernel :func:`dpverify.sim.kernels.adaptive_quadratic`, bit-identical with the NumPy
 path for a seed (tracks ``"grad_norm_sq"``, ``"dist"``, ``"noise_std"``, ``"step"``; the ``"excess"``
@@ -36,7 +36,7 @@ AVX2/AVX-512 machines for ``D <= 4``, and runs only where a check at first use f
 equal to ``einsum`` (:func:`_norms_agree`; elsewhere the NumPy path runs).
 
 On a linear model (:class:`~dpverify.sim.LogisticRegression`, :class:`~dpverify.sim.LeastSquares`,
-:class:`~dpverify.sim.losses.Logistic`) the same rule runs :func:`dpverify.sim.kernels.adaptive_linear`, whose
+:class:`~dpverify.sim.problems.losses.Logistic`) the same rule runs :func:`dpverify.sim.kernels.adaptive_linear`, whose
 gradient reproduces the NumPy path's: BLAS's ``dgemm`` sums (``theta @ X.T``, ``r @ X``) as chains of
 fused multiply-adds over the inner index from ``0.0``, and SciPy's ``expit`` as ``1 / (1 + exp(-z))``
 with libm's ``exp``. That is what OpenBLAS and glibc do on this project's x86-64 machines in two and
@@ -75,11 +75,10 @@ import numpy as np
 from . import adaptive_kernels as _kernels
 from .draws import fused_enabled
 from .jit import chunk_width
-from ._driver import _task_plan
-from ._fused import _block_states, _f64
-from .losses import CosineSum, Logistic
+from .driver import task_plan
+from .fused import block_states, f64
 from .parallel import ordered_map
-from .problems import LeastSquares, LogisticRegression, Problem, Quadratic
+from .problems import CosineSum, LeastSquares, Logistic, LogisticRegression, Problem, Quadratic
 from .results import MCResult, block_moments
 from .rng import BLOCK, block_rng, block_slices, iter_chunks
 
@@ -339,7 +338,7 @@ _SINES_AGREE: list[bool] = []
 
 
 def _sines_agree() -> bool:
-    """Whether :func:`kernels.scaled_sines` (libm's ``sin``) gives :class:`~dpverify.sim.losses.CosineSum`'s
+    """Whether :func:`kernels.scaled_sines` (libm's ``sin``) gives :class:`~dpverify.sim.problems.losses.CosineSum`'s
     gradient ``a * np.sin(theta)`` bit for bit (NaN aside), checked once per process on 65536 arguments:
     spread magnitudes, near multiples of pi/2, huge, subnormal, signed zeros, infinities and NaN.  NumPy's
     ``sin`` is libm's on this project's machines; a NumPy built with its own vectorised ``sin`` may differ,
@@ -383,7 +382,7 @@ def _twin(problem, X: np.ndarray, y: np.ndarray):
     """The same model (class, ridge, divisor) on other data ``X`` (kept in its memory order), ``y``."""
     if type(problem) is Logistic:
         return Logistic(X, y, problem.lam)
-    return problem._with_data(X, y, problem.normaliser)
+    return problem.with_data(X, y, problem.normaliser)
 
 
 def _grads_equal(problem, form, th: np.ndarray) -> bool:
@@ -394,7 +393,7 @@ def _grads_equal(problem, form, th: np.ndarray) -> bool:
     with np.errstate(all="ignore"):                  # the caller limits BLAS to one thread
         want = problem.grad(th)
         got = np.empty(th.shape)
-        _kernels.linear_model_grads(th, _f64(X), _f64(-y), _f64(y), logistic, divisor, ridge, got)
+        _kernels.linear_model_grads(th, f64(X), f64(-y), f64(y), logistic, divisor, ridge, got)
     return bool(np.array_equal(got, want, equal_nan=True))
 
 
@@ -460,12 +459,12 @@ def _fused_kernel(problem, theta1, rule, T, runs, need):
     dim = problem.dim
     if need & {"excess"} or not _norms_agree(dim):
         return None
-    T_etas, T_noise = _f64(rule.etas[:T]), _f64(rule.noise[:T])
+    T_etas, T_noise = f64(rule.etas[:T]), f64(rule.noise[:T])
     cosine = type(problem) is CosineSum
     if type(problem) is Quadratic or (cosine and _sines_agree()):
         reps = chunk_width(dim) // dim
-        args = (_f64(theta1), _f64(np.tile(problem.a if cosine else problem.eigs, reps)),
-                _f64(np.tile(problem.theta_star, reps)), T_etas, T_noise, rule.proportional)
+        args = (f64(theta1), f64(np.tile(problem.a if cosine else problem.eigs, reps)),
+                f64(np.tile(problem.theta_star, reps)), T_etas, T_noise, rule.proportional)
         return (lambda states, rows, *rest: _kernels.adaptive_quadratic(states, rows, *args, *rest, cosine=cosine),
                 dim + 2 * cosine * dim)
     form = _linear_form(problem)
@@ -477,8 +476,8 @@ def _fused_kernel(problem, theta1, rule, T, runs, need):
     if not all(_linear_grads_agree(problem, form, r) for r in rows_seen):
         return None
     logistic, X, y, divisor, ridge = form
-    star = _f64(problem.theta_star) if "dist" in need else np.zeros(dim)
-    args = (_f64(theta1), _f64(X), _f64(-np.asarray(y, dtype=float)), _f64(y), logistic, divisor, ridge, star,
+    star = f64(problem.theta_star) if "dist" in need else np.zeros(dim)
+    args = (f64(theta1), f64(X), f64(-np.asarray(y, dtype=float)), f64(y), logistic, divisor, ridge, star,
             T_etas, T_noise, rule.proportional)
     return (lambda states, rows, *rest: _kernels.adaptive_linear(states, rows, *args, *rest)), dim + 2 * len(y)
 
@@ -487,7 +486,7 @@ def _simulate_fused(kernel, cost, dim, rule, T, runs, seed, chunk_runs, statisti
     """:func:`_simulate` on a fused kernel (:func:`_fused_kernel`; bit-identical with it)."""
     want_g = bool(need & {"grad_norm_sq", "noise_std"})
     want_d = "dist" in need
-    workers, tasks, window = _task_plan(runs, chunk_runs, None, BLOCK * cost * max(T, 1))
+    workers, tasks, window = task_plan(runs, chunk_runs, None, BLOCK * cost * max(T, 1))
 
     def job(blocks):
         b0, b1 = blocks
@@ -497,7 +496,7 @@ def _simulate_fused(kernel, cost, dim, rule, T, runs, seed, chunk_runs, statisti
         gtr = np.empty((rows, T + 1) if want_g else (0, 0))
         dtr = np.empty((rows, T + 1) if want_d else (0, 0))
         bad = np.full(4, -1.0)
-        kernel(_block_states(seed, b0, b1), rows, gtr, want_g, dtr, want_d, th, bad)
+        kernel(block_states(seed, b0, b1), rows, gtr, want_g, dtr, want_d, th, bad)
         if bad[0] >= 0:
             return ("bad", bad)
         out = []

@@ -54,12 +54,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._driver import Statistic, _run_mc, _task_plan
-from ._fused import (_block_states, _f64, _fused, _linear_cost, _linear_fusable, _linear_gd_task,
-                     _quadratic_theta_task)
+from .driver import Statistic, run_mc, task_plan
+from .fused import (block_states, f64, use_fused, linear_cost, linear_fusable, linear_gd_task,
+                     quadratic_theta_task)
 from . import descent_kernels as _kernels
 from .jit import chunk_width
-from ._arguments import check_clip, check_noisy_gd, check_problem
+from .arguments import check_clip, check_noisy_gd, check_problem
 from .validation import (check_etas, check_int, check_runs,
                         check_statistic, check_steps, check_theta1)
 from .parallel import ordered_map
@@ -241,23 +241,23 @@ def pgd(problem: Problem, theta1: object, etas: object, noise_stds: object, runs
     is_quadratic = isinstance(problem, Quadratic) and clip is None
     block_cost = BLOCK * problem.dim * max(T, 1)
 
-    if _fused(fast_path) and is_quadratic:
+    if use_fused(fast_path) and is_quadratic:
         A = (1.0 - etas[:, None] * problem.eigs[None, :]).reshape(T, problem.dim)
-        Atile = _f64(np.tile(A, (1, chunk_width(problem.dim) // problem.dim)))
-        c = _f64(etas * scales)
-        delta1 = _f64(theta1 - problem.theta_star)
-        shift = _f64(problem.theta_star)
-        eigs = _f64(problem.eigs)
+        Atile = f64(np.tile(A, (1, chunk_width(problem.dim) // problem.dim)))
+        c = f64(etas * scales)
+        delta1 = f64(theta1 - problem.theta_star)
+        shift = f64(problem.theta_star)
+        eigs = f64(problem.eigs)
         has_shift = bool(np.any(shift))
 
         def task(b0, b1, start, stop, theta):
             x = np.empty(stop - start if default_stat else 0)
-            _kernels.quadratic_delta(_block_states(seed, b0, b1), stop - start, delta1, Atile, c,
+            _kernels.quadratic_delta(block_states(seed, b0, b1), stop - start, delta1, Atile, c,
                                      shift, has_shift, eigs, theta, x, default_stat)
             return x if default_stat else None
-    elif _fused(fast_path) and _linear_fusable(problem):
-        inner = _linear_gd_task([problem], theta1, etas, scales, None, clip, seed)
-        block_cost = _linear_cost([problem], max(T, 1))
+    elif use_fused(fast_path) and linear_fusable(problem):
+        inner = linear_gd_task([problem], theta1, etas, scales, None, clip, seed)
+        block_cost = linear_cost([problem], max(T, 1))
 
         def task(b0, b1, start, stop, theta):
             return inner(b0, b1, start, stop, theta[None])
@@ -273,7 +273,7 @@ def pgd(problem: Problem, theta1: object, etas: object, noise_stds: object, runs
                 _generic_chunk([problem], [theta], etas, scales, clip, seed, start, blocks)
             return None
 
-    return _run_mc(task, problem.dim, runs, chunk_runs, workers, seed, T, statistic,
+    return run_mc(task, problem.dim, runs, chunk_runs, workers, seed, T, statistic,
                    progress, "pgd", return_thetas, block_cost)
 
 
@@ -321,11 +321,11 @@ def coupled_pgd(problem_a: Problem, problem_b: Problem, theta1: object, etas: ob
     out = np.empty((2, runs, dim))
     block_cost = 2 * BLOCK * dim * max(T, 1)
 
-    if _fused(fast_path) and all(type(p) is Quadratic for p in pair):
-        inner = _quadratic_theta_task(pair, theta1, etas, scales, None, seed, False)
-    elif _fused(fast_path) and _linear_fusable(*pair):
-        inner = _linear_gd_task(pair, theta1, etas, scales, None, clip, seed)
-        block_cost = _linear_cost(pair, max(T, 1))
+    if use_fused(fast_path) and all(type(p) is Quadratic for p in pair):
+        inner = quadratic_theta_task(pair, theta1, etas, scales, None, seed, False)
+    elif use_fused(fast_path) and linear_fusable(*pair):
+        inner = linear_gd_task(pair, theta1, etas, scales, None, clip, seed)
+        block_cost = linear_cost(pair, max(T, 1))
     else:
         inner = None
 
@@ -342,7 +342,7 @@ def coupled_pgd(problem_a: Problem, problem_b: Problem, theta1: object, etas: ob
             tb[...] = theta1
             _generic_chunk(pair, [ta, tb], etas, scales, clip, seed, start, list(range(b0, b1)))
 
-    workers, tasks, window = _task_plan(runs, chunk_runs, workers, block_cost)
+    workers, tasks, window = task_plan(runs, chunk_runs, workers, block_cost)
     for _ in ordered_map(job, tasks, workers, window):
         pass
     return out[0], out[1]

@@ -274,7 +274,7 @@ if numba is not None:
 
     @_inline
     def _linear_grad(th, X, y, sqn, N, kind, lam, normaliser, ridge, clip, g, m, rr):
-        """Full-batch gradient of a linear model at ``th`` into ``g`` (``problems._LinearModel.grad``)."""
+        """Full-batch gradient of a linear model at ``th`` into ``g`` (``problems.LinearModel.grad``)."""
         total = _per_sample_sum(th, X, None, N, y, sqn, kind, lam, clip, g, m, rr)
         D = th.shape[0]
         if clip <= 0.0:

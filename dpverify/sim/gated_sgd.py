@@ -50,7 +50,6 @@ order a kernel does not reproduce) run the NumPy loop, in the calling thread.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 
 import numpy as np
 
@@ -75,7 +74,7 @@ class LinearModelAdapter:
         self.y = None if problem.y is None else np.asarray(problem.y)
 
     def _dloss(self, m, y):
-        return type(self.problem)._dloss(SimpleNamespace(y=y), m)
+        return self.problem.dloss(m, y)
 
     def sample_grad(self, theta, idx):
         """Per-run gradient of the per-sample loss of sample ``idx[r]`` at ``theta[r]``."""
@@ -275,9 +274,9 @@ def _round_inverse(model, theta_g, ridge_hessian) -> np.ndarray:
 
 def _round_hinv(model, theta_g, ridge_hessian) -> np.ndarray:
     """:func:`_round_inverse` flattened, as :func:`kernels.gated_ls1` and :func:`kernels.gated_ls` take it."""
-    from ._fused import _f64
+    from .fused import f64
 
-    return _f64(_round_inverse(model, theta_g, ridge_hessian).reshape(-1))
+    return f64(_round_inverse(model, theta_g, ridge_hessian).reshape(-1))
 
 
 def _fused_chunk(model, theta1, eta, sigma, rounds, local_steps, seed, test_std, threshold, offset, scale, watch,
@@ -288,25 +287,25 @@ def _fused_chunk(model, theta1, eta, sigma, rounds, local_steps, seed, test_std,
     flat, the inverse Hessians flat.  The inverse Hessians: ``hinv_all`` for all rounds and runs
     (:func:`_shared_hessian`; the blocks may then be any task of blocks), else every round's by the NumPy
     path's own calls on the runs of ``blocks`` (which must then be a chunk of the NumPy loop)."""
-    from ._fused import _block_states, _f64
+    from .fused import block_states, f64
 
     rows, dim = theta_out.shape
     b0, b1 = blocks[0], blocks[-1] + 1
-    states = _block_states(seed, b0, b1)
-    istates = _block_states(seed, b0, b1, child=0)
-    tstates = _block_states(seed, b0, b1, child=1)
+    states = block_states(seed, b0, b1)
+    istates = block_states(seed, b0, b1, child=0)
+    tstates = block_states(seed, b0, b1, child=1)
     ibuf = np.zeros((b1 - b0, 2), dtype=np.uint64)
-    y = _f64(model.y)
+    y = f64(model.y)
     lam = float(model.problem.lam)
     wy = float(watch[1]) if watch is not None else 0.0
     if dim == 1:
-        X = _f64(model.X[:, 0])
+        X = f64(model.X[:, 0])
         wx = float(np.asarray(watch[0], float)[0]) if watch is not None else 0.0
     else:
         X = np.ascontiguousarray(model.X, dtype=np.float64)
-        wx = _f64(np.asarray(watch[0], float).reshape(dim)) if watch is not None else np.zeros(dim)
+        wx = f64(np.asarray(watch[0], float).reshape(dim)) if watch is not None else np.zeros(dim)
     mat_arr = np.zeros(rows, dtype=np.int64) if mat is None else mat
-    flat = _f64(np.repeat(theta1[None, :], rows, axis=0).reshape(-1))
+    flat = f64(np.repeat(theta1[None, :], rows, axis=0).reshape(-1))
     theta_g = np.empty(rows * dim)
     hinv = np.zeros(dim * dim) if hinv_all is None else hinv_all
     for _ in range(rounds):

@@ -29,8 +29,8 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
-from ._arguments import check_noisy_gd
-from ._driver import Statistic, _run_mc
+from .arguments import check_noisy_gd
+from .driver import Statistic, run_mc
 from .moments import _prepare
 from .momentum import _check_beta
 from .problems import Problem
@@ -94,7 +94,7 @@ return_thetas, workers
             theta += push
         return None
 
-    return _run_mc(kernel, problem.dim, runs, chunk_runs, workers, seed, T, statistic, progress,
+    return run_mc(kernel, problem.dim, runs, chunk_runs, workers, seed, T, statistic, progress,
                    "heavy_ball_pgd", return_thetas, BLOCK * problem.dim * max(T, 1))
 
 

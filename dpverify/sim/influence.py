@@ -53,7 +53,7 @@ def per_sample_gradients(problem, theta) -> np.ndarray:
     """``grad l(theta; z_j) = phi_j'(x_j^T theta) x_j + lam theta`` for every sample, shape ``(..., n, m)``."""
     problem = _check(problem)
     theta = np.asarray(theta, float)
-    r = problem._dloss(theta @ problem.X.T)
+    r = problem.dloss(theta @ problem.X.T)
     return r[..., None] * problem.X + problem.lam * theta[..., None, :]
 
 

@@ -70,10 +70,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._driver import Statistic, _run_mc
+from .driver import Statistic, run_mc
 from .algorithms import _generic_chunk
-from ._fused import _fused, _linear_cost, _linear_fusable, _linear_gd_task, _quadratic_theta_task
-from ._arguments import check_noisy_gd
+from .fused import use_fused, linear_cost, linear_fusable, linear_gd_task, quadratic_theta_task
+from .arguments import check_noisy_gd
 from .validation import check_array, check_real, check_statistic
 from .moments import _prepare
 from .results import MCResult
@@ -145,11 +145,11 @@ return_thetas, workers
     T = len(scales)
     block_cost = BLOCK * problem.dim * max(T, 1)
 
-    if _fused(fast_path) and type(problem) is Quadratic:
-        inner = _quadratic_theta_task([problem], theta1, etas, scales, beta, seed, default_stat)
-    elif _fused(fast_path) and _linear_fusable(problem):
-        inner = _linear_gd_task([problem], theta1, etas, scales, beta, clip, seed)
-        block_cost = _linear_cost([problem], max(T, 1))
+    if use_fused(fast_path) and type(problem) is Quadratic:
+        inner = quadratic_theta_task([problem], theta1, etas, scales, beta, seed, default_stat)
+    elif use_fused(fast_path) and linear_fusable(problem):
+        inner = linear_gd_task([problem], theta1, etas, scales, beta, clip, seed)
+        block_cost = linear_cost([problem], max(T, 1))
     else:
         inner = None
 
@@ -161,7 +161,7 @@ return_thetas, workers
                        beta=beta)
         return None
 
-    return _run_mc(kernel, problem.dim, runs, chunk_runs, workers, seed, T, statistic,
+    return run_mc(kernel, problem.dim, runs, chunk_runs, workers, seed, T, statistic,
                    progress, "momentum_pgd", return_thetas, block_cost)
 
 

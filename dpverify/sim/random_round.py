@@ -32,8 +32,8 @@ import numpy as np
 from . import random_round_kernels as _kernels
 from .draws import fused_enabled
 from .jit import chunk_width
-from ._driver import _run_mc
-from ._fused import _block_states, _f64
+from .driver import run_mc
+from .fused import block_states, f64
 from .validation import check_array, check_int, check_real, check_seed
 from .problems import Problem, Quadratic
 from .results import MCResult, block_moments
@@ -128,7 +128,7 @@ def random_round_sgd(problem: Problem, theta0: object, etas: object, probs: obje
     stat = problem.excess if statistic is None else statistic
     dim = problem.dim
     if isinstance(problem, Quadratic) and fused_enabled():
-        return _run_mc(_random_round_task(problem, theta0, etas, p, s, seed), dim, runs, chunk_runs, None,
+        return run_mc(_random_round_task(problem, theta0, etas, p, s, seed), dim, runs, chunk_runs, None,
                        seed, T, stat, False, "random_round_sgd", return_thetas, _BLOCK * dim * T)
     out = np.empty((runs, dim)) if return_thetas else None
     sums = []
@@ -157,11 +157,11 @@ def _random_round_task(problem: Quadratic, theta0, etas, p, s, seed):
     cdf = np.cumsum(p)
     cdf[-1] = 1.0
     reps = chunk_width(problem.dim) // problem.dim
-    args = (_f64(cdf), _f64(theta0), _f64(np.tile(problem.eigs, reps)), _f64(np.tile(problem.theta_star, reps)),
-            _f64(etas), _f64(s))
+    args = (f64(cdf), f64(theta0), f64(np.tile(problem.eigs, reps)), f64(np.tile(problem.theta_star, reps)),
+            f64(etas), f64(s))
 
     def task(b0, b1, start, stop, out):
-        _kernels.random_round_quadratic(_block_states(seed, b0, b1), stop - start, *args, out)
+        _kernels.random_round_quadratic(block_states(seed, b0, b1), stop - start, *args, out)
         return None
 
     return task

@@ -40,19 +40,17 @@ algorithm as ``Generator.integers`` and needs no such scratch.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 
-from ._arguments import check_clip
+from .arguments import check_clip
 from .validation import check_int, check_real, check_runs, check_statistic, check_steps, check_theta1
 from . import descent_kernels as _kernels
-from ._driver import Statistic, _run_mc
-from ._fused import _block_states, _clip_arg, _f64, _fused, _linear_fusable, _linear_pack, _momentum_args
+from .driver import Statistic, run_mc
+from .fused import block_states, clip_arg, f64, use_fused, linear_fusable, linear_pack, momentum_args
 from .results import MCResult
 from .algorithms import _momentum_update
 from .momentum import _check_beta
-from .problems import _check_data_problem, _LinearModel
+from .problems import check_data_problem, LinearModel
 from .rng import BLOCK, block_rng, block_slices
 
 __all__ = ["psgd", "minibatch_grad", "sampling_noise_moments", "index_rng"]
@@ -74,23 +72,13 @@ def _check_clip(clip: object) -> float | None:
     return None if clip is None else check_real("clip", clip, positive=True)
 
 
-def _dloss(problem: _LinearModel, m: np.ndarray, y: np.ndarray | None) -> np.ndarray:
-    """``phi_j'(m_j)`` for gathered samples with labels *y* (same shape as *m*).
-
-    Reuses the problem's own derivative ``_dloss``, which reads only the
-    labels ``self.y`` (broadcast against the margins); here they are the
-    gathered labels.
-    """
-    return type(problem)._dloss(SimpleNamespace(y=y), m)
-
-
-def _batch_grad(problem: _LinearModel, theta: np.ndarray, idx: np.ndarray,
+def _batch_grad(problem: LinearModel, theta: np.ndarray, idx: np.ndarray,
                 clip: float | None) -> np.ndarray:
     """Mini-batch gradient for each row of *theta* ``(rows, D)``, batch *idx* ``(rows, n)``."""
     n = idx.shape[-1]
     Xb = problem.X[idx]                                   # (rows, n, D)
     m = np.einsum("rnd,rd->rn", Xb, theta)
-    r = _dloss(problem, m, None if problem.y is None else problem.y[idx])
+    r = problem.dloss(m, None if problem.y is None else problem.y[idx])
     factor = problem.n_samples / (problem.normaliser * n)
     if clip is None:
         out = np.einsum("rn,rnd->rd", r, Xb)
@@ -99,7 +87,7 @@ def _batch_grad(problem: _LinearModel, theta: np.ndarray, idx: np.ndarray,
             out += problem.ridge * theta
         return out
     # per-sample norms ||r x + lam theta|| by the expansion used in problems._norms
-    sq = r * r * problem._sq_norms[idx]
+    sq = r * r * problem.sq_norms[idx]
     if problem.lam != 0.0:
         tt = np.einsum("rd,rd->r", theta, theta)[:, None]
         sq = sq + 2.0 * problem.lam * r * m + (problem.lam * problem.lam) * tt
@@ -112,7 +100,7 @@ def _batch_grad(problem: _LinearModel, theta: np.ndarray, idx: np.ndarray,
     return out
 
 
-def minibatch_grad(problem: _LinearModel, theta: object, indices: object,
+def minibatch_grad(problem: LinearModel, theta: object, indices: object,
                    clip: float | None = None) -> np.ndarray:
     """Mini-batch gradient of PSGD for given batches.
 
@@ -131,8 +119,8 @@ def minibatch_grad(problem: _LinearModel, theta: object, indices: object,
         ``(n_samples / normaliser) (1/n) sum_j grad f(theta_i; x_{indices[i, j]})``
         (the plain average for a full data set).
     """
-    problem = _check_data_problem(problem)
-    theta = problem._check_theta(theta)
+    problem = check_data_problem(problem)
+    theta = problem.check_theta(theta)
     if theta.ndim != 2:
         raise ValueError(f"theta must have shape (rows, {problem.dim}), got shape {theta.shape}")
     idx = np.asarray(indices)
@@ -146,7 +134,7 @@ def minibatch_grad(problem: _LinearModel, theta: object, indices: object,
     return _batch_grad(problem, theta, idx, _check_clip(clip))
 
 
-def sampling_noise_moments(problem: _LinearModel, theta: object, batch: int,
+def sampling_noise_moments(problem: LinearModel, theta: object, batch: int,
                            clip: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Mean and covariance trace of the PSGD mini-batch gradient at *theta*.
 
@@ -181,12 +169,12 @@ def sampling_noise_moments(problem: _LinearModel, theta: object, batch: int,
     Materialises the ``(..., N, D)`` per-sample gradients (centred before
     squaring, so no cancellation).
     """
-    problem = _check_data_problem(problem)
-    theta = problem._check_theta(theta)
+    problem = check_data_problem(problem)
+    theta = problem.check_theta(theta)
     batch = check_int("batch", batch)
     clip = _check_clip(clip)
     m = theta @ problem.X.T                                          # (..., N)
-    r = problem._dloss(m)
+    r = problem.dloss(m)
     g = r[..., None] * problem.X + problem.lam * theta[..., None, :]  # (..., N, D)
     if clip is not None:
         norms = np.sqrt(np.einsum("...nd,...nd->...n", g, g))
@@ -197,7 +185,7 @@ def sampling_noise_moments(problem: _LinearModel, theta: object, batch: int,
     return problem.grad(theta, clip), trace
 
 
-def _psgd_chunk(problem: _LinearModel, theta: np.ndarray, etas: np.ndarray, scales: np.ndarray,
+def _psgd_chunk(problem: LinearModel, theta: np.ndarray, etas: np.ndarray, scales: np.ndarray,
                 batch: int, beta: float | None, clip: float | None, seed: int, start: int,
                 blocks: list[int]) -> None:
     """Evolve the chunk array *theta* in place by PSGD (optionally with momentum)."""
@@ -222,7 +210,7 @@ def _psgd_chunk(problem: _LinearModel, theta: np.ndarray, etas: np.ndarray, scal
         theta -= step
 
 
-def psgd(problem: _LinearModel, theta1: object, etas: object, noise_stds: object, batch: int,
+def psgd(problem: LinearModel, theta1: object, etas: object, noise_stds: object, batch: int,
          runs: int, seed: int, chunk_runs: int = 65536,
          clip: float | None = None, beta: float | None = None,
          statistic: Statistic | None = None, progress: bool = False, *,
@@ -266,7 +254,7 @@ def psgd(problem: _LinearModel, theta1: object, etas: object, noise_stds: object
     -------
     MCResult
     """
-    problem = _check_data_problem(problem)
+    problem = check_data_problem(problem)
     theta1 = check_theta1(theta1, problem.dim)
     etas, scales = check_steps(etas, noise_stds)
     batch = check_int("batch", batch)
@@ -277,14 +265,14 @@ def psgd(problem: _LinearModel, theta1: object, etas: object, noise_stds: object
     T = len(scales)
     block_cost = BLOCK * max(T, 1) * problem.dim * (2 * batch + 1)
 
-    if _fused(fast_path) and _linear_fusable(problem):
-        X, y, sqn, nsamp, kind, lam, normaliser, ridge = _linear_pack([problem])
-        args = (_f64(theta1), X[0], y[0], sqn[0], int(nsamp[0]), int(kind[0]), float(lam[0]),
-                float(normaliser[0]), float(ridge[0]), _clip_arg(clip), _f64(etas),
-                _f64(scales), batch, *_momentum_args(beta, T))
+    if use_fused(fast_path) and linear_fusable(problem):
+        X, y, sqn, nsamp, kind, lam, normaliser, ridge = linear_pack([problem])
+        args = (f64(theta1), X[0], y[0], sqn[0], int(nsamp[0]), int(kind[0]), float(lam[0]),
+                float(normaliser[0]), float(ridge[0]), clip_arg(clip), f64(etas),
+                f64(scales), batch, *momentum_args(beta, T))
 
         def kernel(b0, b1, start, stop, theta):
-            _kernels.linear_sgd(_block_states(seed, b0, b1), _block_states(seed, b0, b1, 0),
+            _kernels.linear_sgd(block_states(seed, b0, b1), block_states(seed, b0, b1, 0),
                                 stop - start, *args, theta)
             return None
     else:
@@ -294,5 +282,5 @@ def psgd(problem: _LinearModel, theta1: object, etas: object, noise_stds: object
                         list(range(b0, b1)))
             return None
 
-    return _run_mc(kernel, problem.dim, runs, chunk_runs, workers, seed, T, statistic,
+    return run_mc(kernel, problem.dim, runs, chunk_runs, workers, seed, T, statistic,
                    progress, "psgd", return_thetas, block_cost)

@@ -19,7 +19,7 @@ momentum for its first ``m_k`` steps)::
 ``batch >= n``) uses the full gradient.
 
 Problems: any :class:`~dpverify.sim.Problem` (full gradients); for mini-batches a data problem,
-either one with ``batch_grad(theta, idx)`` (e.g. :class:`~dpverify.sim.separable.SeparableLoss`)
+either one with ``batch_grad(theta, idx)`` (e.g. :class:`~dpverify.sim.problems.separable.SeparableLoss`)
 or a linear model of :mod:`dpverify.sim.problems` (through :func:`~dpverify.sim.minibatch_grad`).
 
 Randomness
@@ -53,11 +53,11 @@ import numpy as np
 from . import draws
 from . import step_decay_kernels as _kernels
 from .jit import chunk_width
-from ._driver import _run_mc, _task_plan
-from ._fused import _block_states, _f64
+from .driver import run_mc, task_plan
+from .fused import block_states, f64
 from .parallel import ordered_map
 from .results import MCResult, block_moments
-from .separable import SeparableLoss
+from .problems import SeparableLoss
 from .rng import BLOCK, block_rng, block_slices, iter_chunks
 from .sgd import index_rng, minibatch_grad
 
@@ -297,24 +297,24 @@ def _fused_phases(problems, theta0, etas, lengths, mons, rho, noise_std, batch, 
     full = batch is None or batch >= n
     if (not full and batch > 48 and batch * batch > n) or (track is not None and not box):
         return None           # random-key sampling and the Euclidean track stay on the NumPy path
-    if any(p.phi == "sine" or p._has_b or p.b_mean for p in problems) and not _sin_agrees():
+    if any(p.phi == "sine" or p.has_b or p.b_mean for p in problems) and not _sin_agrees():
         return None
     if len({p.phi for p in problems}) != 1:
         return None           # one compiled variant per loss shape
     reps = chunk_width(problems[0].dim) // problems[0].dim
-    tile = lambda v: _f64(np.tile(np.reshape(v, -1), reps))  # noqa: E731 - per-coordinate, to the chunk width
-    prob = (_f64([p.params[0] for p in problems]), _f64([(p.params + (0.0,))[1] for p in problems]),
-            _f64([tile(p.center) for p in problems]), _f64([tile(p.weights) for p in problems]),
-            _f64([p.a for p in problems]), _f64([p.b for p in problems]), _f64([tile(p.a_mean) for p in problems]),
-            np.array([p._any_a for p in problems]), _f64([p.b_mean for p in problems]),
-            np.array([p._has_b for p in problems]),
-            np.array([p._unit and not np.any(p.center) and not np.any(np.signbit(p.center))  # +0.0: x - 0.0 is x
+    tile = lambda v: f64(np.tile(np.reshape(v, -1), reps))  # noqa: E731 - per-coordinate, to the chunk width
+    prob = (f64([p.params[0] for p in problems]), f64([(p.params + (0.0,))[1] for p in problems]),
+            f64([tile(p.center) for p in problems]), f64([tile(p.weights) for p in problems]),
+            f64([p.a for p in problems]), f64([p.b for p in problems]), f64([tile(p.a_mean) for p in problems]),
+            np.array([p.any_a for p in problems]), f64([p.b_mean for p in problems]),
+            np.array([p.has_b for p in problems]),
+            np.array([p.unit_weights and not np.any(p.center) and not np.any(np.signbit(p.center))  # +0.0: x - 0.0 is x
                       for p in problems]))
     kind = SeparableLoss.PHIS.index(problems[0].phi)
-    sched = (_f64(etas), np.array(lengths, dtype=np.int64), np.array(mons, dtype=np.int64), float(rho),
+    sched = (f64(etas), np.array(lengths, dtype=np.int64), np.array(mons, dtype=np.int64), float(rho),
              float(noise_std), 0 if full else int(batch), int(n), OUTPUTS.index(output), kind)
     trk = tile(np.zeros(problems[0].dim) if track is None else track)
-    th0 = _f64(theta0)
+    th0 = f64(theta0)
 
     low = 0 if output == "before" else 1
     lows, spans = np.full(len(lengths), low, dtype=np.int64), np.array([T - 1 for T in lengths], dtype=np.int64)
@@ -337,8 +337,8 @@ def _fused_phases(problems, theta0, etas, lengths, mons, rho, noise_std, batch, 
                     picks[k, lo:hi] = rng.integers(low, T + low, size=hi - lo)
         outs[...] = th0
         dist = np.zeros(b1 - b0)
-        istates = np.zeros((b1 - b0, 4), np.uint64) if full else _block_states(seed, b0, b1, child=0)  # unused if full
-        _kernels.step_decay_separable(_block_states(seed, b0, b1), istates, rows,
+        istates = np.zeros((b1 - b0, 4), np.uint64) if full else block_states(seed, b0, b1, child=0)  # unused if full
+        _kernels.step_decay_separable(block_states(seed, b0, b1), istates, rows,
                                       picks, *sched, *prob, trk, track is not None, outs.reshape(len(problems), -1), dist)
         return float(dist.max())
 
@@ -402,7 +402,7 @@ def step_decay_sgd(problem, theta0, etas, lengths, momentum_steps, momentum: flo
             dists.append(fused(b0, b1, start, stop, theta[None]))
             return None
 
-        res = _run_mc(task, problem.dim, runs, chunk_runs, None, seed, sum(lengths), stat, False, "step_decay_sgd",
+        res = run_mc(task, problem.dim, runs, chunk_runs, None, seed, sum(lengths), stat, False, "step_decay_sgd",
                       return_outputs, fused.cost)
         dist = max(dists, default=0.0)
         return StepDecayResult(dataclasses.replace(res, thetas=None), dist if track is not None else float("nan"),
@@ -442,7 +442,7 @@ def coupled_step_decay_sgd(problem_a, problem_b, theta0, etas, lengths, momentum
     fused = _fused_phases([problem_a, problem_b], theta0, etas, lengths, mons, rho, s, batch, output, seed, track,
                           box)
     if fused is not None:
-        workers, tasks, window = _task_plan(runs, chunk_runs, None, fused.cost)
+        workers, tasks, window = task_plan(runs, chunk_runs, None, fused.cost)
 
         def job(blocks):
             start, stop = blocks[0] * BLOCK, min(blocks[1] * BLOCK, runs)

@@ -39,7 +39,7 @@ if numba is not None:
 
     @_inline
     def _separable_grad(x, sn, kind, p0, p1, w):
-        """``w phi'(x)`` of :class:`~dpverify.sim.separable.SeparableLoss` (``sn = sin(2 x)``, sine only).
+        """``w phi'(x)`` of :class:`~dpverify.sim.problems.separable.SeparableLoss` (``sn = sin(2 x)``, sine only).
 
         ``w = 1`` is exact (``g * 1.0 == g``), so unit weights need no branch.
         """

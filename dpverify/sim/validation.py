@@ -19,7 +19,7 @@ __all__ = [
 ]
 
 
-def _short(value: object) -> str:
+def short(value: object) -> str:
     """Return a ``repr`` of *value* short enough for an error message."""
     text = repr(value)
     return text if len(text) <= 200 else text[:197] + "..."
@@ -33,7 +33,7 @@ def check_int(name: str, value: object, *, minimum: int = 1) -> int:
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         kind = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
-        raise ValueError(f"{name} must be {kind}, got {_short(value)}")
+        raise ValueError(f"{name} must be {kind}, got {short(value)}")
     value = int(value)
     if value < minimum:
         kind = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
@@ -53,21 +53,21 @@ def check_real(
 ) -> float:
     """Return *value* as ``float`` after checking sign / finiteness constraints."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a real number, got {_short(value)}")
+        raise ValueError(f"{name} must be a real number, got {short(value)}")
     out = float(value)
     if np.isnan(out):
-        raise ValueError(f"{name} must not be NaN, got {_short(value)}")
+        raise ValueError(f"{name} must not be NaN, got {short(value)}")
     if finite and not np.isfinite(out):
-        raise ValueError(f"{name} must be finite, got {_short(value)}")
+        raise ValueError(f"{name} must be finite, got {short(value)}")
     if positive and not out > 0:
-        raise ValueError(f"{name} must be positive, got {_short(value)}")
+        raise ValueError(f"{name} must be positive, got {short(value)}")
     if nonnegative and not out >= 0:
-        raise ValueError(f"{name} must be non-negative, got {_short(value)}")
+        raise ValueError(f"{name} must be non-negative, got {short(value)}")
     if minimum is not None:
         bad = out <= minimum if strict_minimum else out < minimum
         if bad:
             rel = ">" if strict_minimum else ">="
-            raise ValueError(f"{name} must be {rel} {minimum}, got {_short(value)}")
+            raise ValueError(f"{name} must be {rel} {minimum}, got {short(value)}")
     return out
 
 
@@ -100,13 +100,13 @@ def check_array(
     try:
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be an array of real numbers, got {_short(value)}") from exc
+        raise ValueError(f"{name} must be an array of real numbers, got {short(value)}") from exc
     if ndim is not None:
         allowed = (ndim,) if isinstance(ndim, int) else tuple(ndim)
         if arr.ndim not in allowed:
             raise ValueError(
                 f"{name} must have {' or '.join(map(str, allowed))} dimension(s), "
-                f"got shape {arr.shape} from {_short(value)}"
+                f"got shape {arr.shape} from {short(value)}"
             )
     if shape is not None:
         if arr.ndim != len(shape) or any(
@@ -115,15 +115,15 @@ def check_array(
             want_txt = "(" + ", ".join("*" if s is None else str(s) for s in shape) + ")"
             raise ValueError(f"{name} must have shape {want_txt}, got shape {arr.shape}")
     if nonempty and arr.size == 0:
-        raise ValueError(f"{name} must be non-empty, got {_short(value)}")
+        raise ValueError(f"{name} must be non-empty, got {short(value)}")
     if np.isnan(arr).any():
-        raise ValueError(f"{name} must not contain NaN, got {_short(value)}")
+        raise ValueError(f"{name} must not contain NaN, got {short(value)}")
     if finite and not np.isfinite(arr).all():
-        raise ValueError(f"{name} must be finite, got {_short(value)}")
+        raise ValueError(f"{name} must be finite, got {short(value)}")
     if positive and not (arr > 0).all():
-        raise ValueError(f"{name} must be positive entry-wise, got {_short(value)}")
+        raise ValueError(f"{name} must be positive entry-wise, got {short(value)}")
     if nonnegative and not (arr >= 0).all():
-        raise ValueError(f"{name} must be non-negative entry-wise, got {_short(value)}")
+        raise ValueError(f"{name} must be non-negative entry-wise, got {short(value)}")
     return arr
 
 
@@ -163,7 +163,7 @@ def check_statistic(statistic: object, problem: object):
     if statistic is None:
         return problem.excess
     if not callable(statistic):
-        raise ValueError(f"statistic must be callable or None, got {_short(statistic)}")
+        raise ValueError(f"statistic must be callable or None, got {short(statistic)}")
     return statistic
 
 

@@ -15,7 +15,7 @@ from scipy import stats
 
 from dpverify.sim import Quadratic, gd
 from dpverify.sim.adaptive import adaptive_gd, adaptive_moments, quadratic_path_moments
-from dpverify.sim.losses import CosineSum
+from dpverify.sim.problems import CosineSum
 
 Z6 = stats.norm.isf(0.5e-6)     # two-sided 1e-6
 

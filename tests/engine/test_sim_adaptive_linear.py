@@ -18,7 +18,7 @@ from dpverify import sim
 from dpverify.sim import adaptive, draws
 from dpverify.sim import adaptive_kernels as kernels
 from dpverify.sim.adaptive import NormRule, adaptive_gd
-from dpverify.sim.losses import Logistic
+from dpverify.sim.problems import Logistic
 
 pytestmark = pytest.mark.skipif(not draws.numba_available(), reason="numba not installed")
 

@@ -282,11 +282,11 @@ def test_fused_momentum_beta0_is_fused_pgd(problems, name, clip):
 def _ref_linear_grad(p, th, clip, idx=None):
     """Gradient in the fused kernels' operation order, with Python floats.
 
-    Full batch (``idx=None``): ``problems._LinearModel.grad``; mini-batch: ``sgd._batch_grad``.
+    Full batch (``idx=None``): ``problems.LinearModel.grad``; mini-batch: ``sgd._batch_grad``.
     """
     X, D = p.X.tolist(), p.dim
     y = [0.0] * p.n_samples if p.y is None else p.y.tolist()
-    sqn = p._sq_norms.tolist()
+    sqn = p.sq_norms.tolist()
     kind = type(p).__name__
     rows = range(p.n_samples) if idx is None else idx
     m, r = [], []

@@ -277,7 +277,7 @@ def test_adaptive_fused_cosine_sum_is_bit_identical(D, T, runs, chunk, proportio
     with libm's ``sin``) == the NumPy path in iterates, moments and every track, from an ordinary start,
     a huge one (``sin`` of 1e300), and with noise that overflows the iterates to inf (``sin`` NaN)."""
     from dpverify.sim.adaptive import NormRule, _fused_kernel, adaptive_gd
-    from dpverify.sim.losses import CosineSum
+    from dpverify.sim.problems import CosineSum
 
     p = CosineSum(np.linspace(0.5, 2.0, D))
     noise = np.full(T, 1.7e308) if case == "overflowing-noise" else np.linspace(0.3, 0.1, T)
@@ -312,7 +312,7 @@ def test_adaptive_cosine_sum_runs_the_numpy_path_where_sines_differ(monkeypatch)
     then does not call the fused kernel (and equals the NumPy path)."""
     from dpverify.sim import adaptive
     from dpverify.sim.adaptive import NormRule, adaptive_gd
-    from dpverify.sim.losses import CosineSum
+    from dpverify.sim.problems import CosineSum
 
     real = kernels.scaled_sines
 

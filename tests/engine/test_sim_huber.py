@@ -1,4 +1,4 @@
-"""dpverify.sim.huber: the Huber regression problem (minimiser, gradient against central differences), and the
+"""dpverify.sim.problems.linear: the Huber regression problem (minimiser, gradient against central differences), and the
 linear-model losses of the sensitivity search agreeing with the simulator's problems. (Moved from
 tests/test_erm.py.)"""
 from __future__ import annotations

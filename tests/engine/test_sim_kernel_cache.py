@@ -25,9 +25,9 @@ SIM = PACKAGE / "sim"
 PROGRAM = """
 import numpy as np
 from dpverify.sim import draws
-from dpverify.sim._fused import _block_states
+from dpverify.sim.fused import block_states
 out = np.empty((1, 8))
-draws.fill_normal(_block_states(3, 0, 1), out)
+draws.fill_normal(block_states(3, 0, 1), out)
 print("VALUES", out.tobytes().hex())
 print("FILE", draws.__file__)
 """
@@ -89,9 +89,9 @@ def test_the_folder_name_is_the_sources_content_key():
     assert key == jit.source_key()
     # the kernels' values do not depend on where they were compiled: a draw equals NumPy's
     from dpverify.sim import block_rng
-    from dpverify.sim._fused import _block_states
+    from dpverify.sim.fused import block_states
     out = np.empty((1, 16))
-    draws.fill_normal(_block_states(11, 0, 1), out)
+    draws.fill_normal(block_states(11, 0, 1), out)
     assert np.array_equal(out[0], block_rng(11, 0).standard_normal(16))
 
 

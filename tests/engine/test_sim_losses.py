@@ -1,10 +1,10 @@
-"""dpverify.sim.losses: values and gradients (against central differences) of the logistic loss and the
+"""dpverify.sim.problems.losses: values and gradients (against central differences) of the logistic loss and the
 cosine sum. (Moved from tests/test_pur.py; the Iris data of theorems.pur is only a fixture.)"""
 from __future__ import annotations
 
 import numpy as np
 
-from dpverify.sim.losses import CosineSum, Logistic
+from dpverify.sim.problems import CosineSum, Logistic
 from theorems.pur import data
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from dpverify.sim import block_rng, draws
-from dpverify.sim._fused import _block_states
+from dpverify.sim.fused import block_states
 from dpverify.sim.rng import sfc64_state
 from dpverify.sim.step_decay import output_rng
 
@@ -31,10 +31,10 @@ def test_block_states_equal_numpy_for_every_seed_size_block_and_child(seed, chil
 
 def test_the_simulators_block_states_take_the_compiled_path_and_numpys_beyond_it():
     # within 32-bit indices: the compiled path, the same states as NumPy's generators
-    assert np.array_equal(_block_states(99, 5, 9, child=0),
+    assert np.array_equal(block_states(99, 5, 9, child=0),
                           np.stack([sfc64_state(block_rng(99, b, 0)) for b in range(5, 9)]))
     # a block index past 2**32 - 1 takes two words of the spawn key: NumPy's own path, still equal
-    states = _block_states(99, 2**32 - 1, 2**32 + 1)
+    states = block_states(99, 2**32 - 1, 2**32 + 1)
     assert np.array_equal(states, np.stack([sfc64_state(block_rng(99, b)) for b in (2**32 - 1, 2**32)]))
 
 

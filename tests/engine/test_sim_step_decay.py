@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from dpverify.sim import Quadratic, SeparableLoss, coupled_step_decay_sgd, phase_schedule, step_decay_quadratic_moments
-from dpverify.sim import separable as _separable
+from dpverify.sim.problems import separable as _separable
 from dpverify.sim import set_fused as sim_set_fused
 from dpverify.sim import step_decay_sgd
 from dpverify.sim.step_decay import sample_without_replacement, wor_batch_variance

@@ -48,7 +48,7 @@ import numpy as np
 from dpverify.experiments import Figure, finding, parallel_map, save_png, task_seed, write_csv, write_summary
 from dpverify.privacy import dp_to_zcdp
 from dpverify.sim.adaptive import adaptive_gd
-from dpverify.sim.losses import Logistic
+from dpverify.sim.problems import Logistic
 
 from . import data
 

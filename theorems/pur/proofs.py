@@ -22,7 +22,7 @@ import numpy as np
 from dpverify.privacy import audit
 from dpverify.scenarios import PointScenario
 from dpverify.sim.adaptive import adaptive_gd
-from dpverify.sim.losses import Logistic
+from dpverify.sim.problems import Logistic
 
 from . import data
 

@@ -1,6 +1,6 @@
 """The loop every Monte Carlo simulator of noisy gradient descent shares.
 
-:func:`_run_mc` cuts the runs into tasks of whole blocks
+:func:`run_mc` cuts the runs into tasks of whole blocks
 (:func:`~dpverify.sim.parallel.plan_tasks`), runs them on worker threads, reduces
 each block's per-run statistic to its moments and combines them, in block order,
 into an :class:`~dpverify.sim.results.MCResult`.
@@ -37,7 +37,7 @@ def _progress(enabled: bool, total: int, desc: str = "pgd"):
     return tqdm(total=total, unit="run", desc=desc)
 
 
-def _task_plan(runs: int, chunk_runs: int, workers: object, block_cost: float):
+def task_plan(runs: int, chunk_runs: int, workers: object, block_cost: float):
     """``(workers, tasks, window)`` for *runs* runs (see :func:`parallel.plan_tasks`)."""
     chunk_blocks = -(-check_int("chunk_runs", chunk_runs) // BLOCK)
     tasks, window, workers = plan_tasks(n_blocks(runs), resolve_workers(workers), chunk_blocks,
@@ -45,7 +45,7 @@ def _task_plan(runs: int, chunk_runs: int, workers: object, block_cost: float):
     return workers, tasks, window
 
 
-def _run_mc(task: Callable, dim: int, runs: int, chunk_runs: int, workers: object, seed: int,
+def run_mc(task: Callable, dim: int, runs: int, chunk_runs: int, workers: object, seed: int,
             steps: int, statistic: Statistic, progress: bool, desc: str, return_thetas: bool,
             block_cost: float) -> MCResult:
     """Drive a simulator over tasks of whole blocks; the loop every Monte Carlo simulator shares.
@@ -58,7 +58,7 @@ def _run_mc(task: Callable, dim: int, runs: int, chunk_runs: int, workers: objec
     ``workers`` threads; block moments are combined in block order, so results
     depend on neither ``chunk_runs`` nor ``workers``.
     """
-    workers, tasks, window = _task_plan(runs, chunk_runs, workers, block_cost)
+    workers, tasks, window = task_plan(runs, chunk_runs, workers, block_cost)
     out = np.empty((runs, dim)) if return_thetas else None
 
     def job(blocks: tuple[int, int]):

@@ -2,14 +2,14 @@
 are in ``validation``, which the problem classes themselves use)."""
 from __future__ import annotations
 
-from .validation import _short, check_real, check_runs, check_steps, check_theta1
+from .validation import short, check_real, check_runs, check_steps, check_theta1
 from .problems import Problem, Quadratic
 
 
 def check_problem(name: str, problem: object):
     """Return *problem* if it is a :class:`~dpverify.sim.problems.Problem`."""
     if not isinstance(problem, Problem):
-        raise ValueError(f"{name} must be a dpverify.sim Problem, got {_short(problem)}")
+        raise ValueError(f"{name} must be a dpverify.sim Problem, got {short(problem)}")
     return problem
 
 

@@ -11,6 +11,8 @@ import math
 
 import numpy as np
 
+from .base import Problem
+
 __all__ = ["SeparableLoss"]
 
 #: largest row length :func:`_row_sums` adds column by column
@@ -59,7 +61,7 @@ def _row_sums(v: np.ndarray) -> np.ndarray:
     return v.sum(axis=-1)
 
 
-class SeparableLoss:
+class SeparableLoss(Problem):
     """Per-sample losses ``f(w; z_i) = sum_j u_j phi(w_j - c_j) + <a_i, w - c> + b_i sum_j psi(w_j - c_j)``
     (weights ``u_j > 0``, default 1).
 
@@ -90,7 +92,7 @@ class SeparableLoss:
         self.weights = np.ones(self.dim) if weights is None else np.asarray(weights, float).reshape(-1)
         if self.weights.size != self.dim or not np.all(self.weights > 0):
             raise ValueError(f"weights must be {self.dim} positive numbers, got {weights!r}")
-        self._unit = bool(np.all(self.weights == 1.0))
+        self.unit_weights = bool(np.all(self.weights == 1.0))
         self.a = np.asarray(a, dtype=float).reshape(-1, self.dim)
         self.n_samples = self.a.shape[0]
         self.b = np.zeros(self.n_samples) if b is None else np.asarray(b, dtype=float).reshape(-1)
@@ -100,8 +102,8 @@ class SeparableLoss:
                         or abs(self.b.sum()) > 1e-9 * max(1.0, np.abs(self.b).sum())):
             raise ValueError("a and b must be centred (sum over samples zero); pass centred=False for a neighbour")
         self.a_mean, self.b_mean = self.a.mean(axis=0), float(self.b.mean())
-        self._any_a = bool(np.any(self.a_mean))
-        self._has_b = bool(np.any(self.b))
+        self.any_a = bool(np.any(self.a_mean))
+        self.has_b = bool(np.any(self.b))
         self.centred = centred
         # F = sum_j phi(w_j - c_j) (phi(0) = 0) when centred; a neighbour's minimum is not computed
         self.f_star = 0.0 if centred else float("nan")
@@ -132,12 +134,12 @@ class SeparableLoss:
     # ---------------------------------------------------------------- Problem interface
     def _wphi(self, x, d=0):
         v = self._phi(x, d)
-        return v if self._unit else v * self.weights
+        return v if self.unit_weights else v * self.weights
 
     def value(self, theta):
         x = np.asarray(theta, float) - self.center
         out = _row_sums(self._wphi(x))
-        if self._any_a:
+        if self.any_a:
             out = out + x @ self.a_mean
         if self.b_mean:
             out = out + self.b_mean * _row_sums(self._psi(x))
@@ -152,7 +154,7 @@ class SeparableLoss:
             raise ValueError("SeparableLoss does not clip")
         x = np.asarray(theta, float) - self.center
         g = self._wphi(x, 1)
-        if self._any_a:
+        if self.any_a:
             g = g + self.a_mean
         if self.b_mean:
             g = g + self.b_mean * self._psi(x, 1)
@@ -170,7 +172,7 @@ class SeparableLoss:
             acc += self.a[idx[:, k]]
         g = self._wphi(x, 1)
         g += acc / B
-        if self._has_b:
+        if self.has_b:
             bb = self.b[idx[:, 0]]
             for k in range(1, B):
                 bb = bb + self.b[idx[:, k]]

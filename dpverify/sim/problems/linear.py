@@ -1,20 +1,4 @@
-"""Objective functions for the noisy gradient descent simulator.
-
-All problems share one interface, used by :mod:`dpverify.sim.algorithms`:
-
-``dim``
-    Parameter dimension ``D``.
-``mu``, ``M``
-    PL / strong-convexity constant and smoothness constant of the empirical
-    loss ``f``.
-``f_star``
-    ``min f`` (``-inf`` for :class:`LinearLoss`).
-``value(theta)``
-    ``theta`` of shape ``(..., D)`` (typically ``(runs, D)``) -> ``(...)``.
-``grad(theta, clip=None)``
-    Mean gradient ``(1/N) sum_n grad f(theta; x_n)`` of shape ``(..., D)``;
-    with ``clip=C`` every per-sample gradient is first scaled to norm at most
-    ``C`` (per-sample gradient clipping).
+"""Linear models on data: the per-sample loss of sample ``n`` is ``phi_n(x_n^T theta) + (lam/2) ||theta||^2``.
 
 Data problems (:class:`LeastSquares`, :class:`LogisticRegression`,
 :class:`LinearLoss`) are *linear models*: the per-sample loss is
@@ -34,8 +18,7 @@ data set ``normaliser == N`` and this is the usual empirical mean.
 Because the ridge term is part of every per-sample loss, the ridge coefficient
 of ``f`` is ``lam * n_samples / normaliser`` (equal to ``lam`` for full data).
 
-Problems are immutable: attributes cannot be reassigned and stored arrays are
-read-only.
+Neighbouring data sets: :func:`make_neighbour` (replace-one), :func:`remove_sample` (remove-one).
 """
 
 from __future__ import annotations
@@ -43,138 +26,26 @@ from __future__ import annotations
 import numpy as np
 import scipy  # its submodules load on first use (scipy's lazy loading), not at start-up
 
-from .validation import check_array, check_int, check_real
+from ..validation import check_array, check_int, check_real
+from .base import Problem, readonly
 
 __all__ = [
-    "Problem",
-    "Quadratic",
+    "LinearModel",
     "LeastSquares",
     "LogisticRegression",
     "LinearLoss",
+    "HuberRegression",
+    "check_data_problem",
     "make_neighbour",
     "remove_sample",
 ]
-
-
-def _readonly(arr: np.ndarray) -> np.ndarray:
-    """Return a read-only copy of *arr*."""
-    out = np.array(arr, dtype=np.float64, copy=True)
-    out.setflags(write=False)
-    return out
-
-
-class Problem:
-    """Base class of simulator objectives (immutable after construction)."""
-
-    _frozen = False
-    dim: int
-    mu: float
-    M: float
-    f_star: float
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if self._frozen:
-            raise AttributeError(f"{type(self).__name__} is immutable; cannot set {name!r}")
-        object.__setattr__(self, name, value)
-
-    def _freeze(self) -> None:
-        object.__setattr__(self, "_frozen", True)
-
-    def _check_theta(self, theta: object) -> np.ndarray:
-        """Return *theta* as a float array of shape ``(..., dim)``."""
-        arr = np.asarray(theta, dtype=np.float64)
-        if arr.ndim == 0 or arr.shape[-1] != self.dim:
-            raise ValueError(
-                f"theta must have shape (..., {self.dim}) for {type(self).__name__}, "
-                f"got shape {arr.shape}"
-            )
-        return arr
-
-    def value(self, theta: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def grad(self, theta: np.ndarray, clip: float | None = None) -> np.ndarray:  # pragma: no cover
-        raise NotImplementedError
-
-    def excess(self, theta: np.ndarray) -> np.ndarray:
-        """Excess risk ``f(theta) - f_star`` (the default simulator statistic)."""
-        return self.value(theta) - self.f_star
-
-
-# --------------------------------------------------------------------------- #
-# Diagonal quadratic
-# --------------------------------------------------------------------------- #
-
-
-class Quadratic(Problem):
-    """Diagonal quadratic ``f(theta) = f* + 1/2 sum_i eigs_i (theta_i - theta*_i)^2``.
-
-    Isotropic Gaussian noise is rotation invariant, so noisy GD on any
-    quadratic with Hessian ``H = U diag(eigs) U^T`` is, in the eigenbasis,
-    noisy GD on this diagonal quadratic: diagonal is without loss of
-    generality for noisy gradient descent.
-
-    Parameters
-    ----------
-    eigs : array_like, shape (D,)
-        Non-negative Hessian eigenvalues.
-    theta_star : array_like, shape (D,), optional
-        Minimiser (default: the origin).
-    f_star : float, optional
-        Minimum value (default 0).
-
-    Attributes
-    ----------
-    dim : int
-    mu : float
-        ``min(eigs)`` (PL / strong convexity constant).
-    M : float
-        ``max(eigs)`` (smoothness constant).
-    f_star : float
-    eigs, theta_star : ndarray (read-only)
-
-    Notes
-    -----
-    A quadratic has no samples, so ``grad(..., clip=C)`` is rejected.
-    """
-
-    def __init__(self, eigs: object, theta_star: object = None, f_star: float = 0.0) -> None:
-        eigs = check_array("eigs", eigs, ndim=1, nonnegative=True)
-        dim = eigs.shape[0]
-        if theta_star is None:
-            theta_star = np.zeros(dim)
-        theta_star = check_array("theta_star", theta_star, shape=(dim,))
-        self.eigs = _readonly(eigs)
-        self.theta_star = _readonly(theta_star)
-        self.f_star = check_real("f_star", f_star)
-        self.dim = dim
-        self.mu = float(eigs.min())
-        self.M = float(eigs.max())
-        self._freeze()
-
-    def __repr__(self) -> str:
-        return f"Quadratic(dim={self.dim}, mu={self.mu:g}, M={self.M:g}, f_star={self.f_star:g})"
-
-    def value(self, theta: object) -> np.ndarray:
-        """``f(theta)`` for ``theta`` of shape ``(..., D)``; returns shape ``(...)``."""
-        delta = self._check_theta(theta) - self.theta_star
-        return self.f_star + 0.5 * ((delta * delta) @ self.eigs)
-
-    def grad(self, theta: object, clip: float | None = None) -> np.ndarray:
-        """``grad f(theta) = eigs * (theta - theta*)``, shape ``(..., D)``."""
-        if clip is not None:
-            raise ValueError(
-                f"clip must be None for Quadratic (it has no per-sample gradients), got {clip!r}"
-            )
-        return self.eigs * (self._check_theta(theta) - self.theta_star)
-
 
 # --------------------------------------------------------------------------- #
 # Linear models on data
 # --------------------------------------------------------------------------- #
 
 
-class _LinearModel(Problem):
+class LinearModel(Problem):
     """Per-sample loss ``phi_n(x_n^T theta) + (lam/2)||theta||^2`` (see module doc)."""
 
     _has_labels = True
@@ -186,43 +57,45 @@ class _LinearModel(Problem):
             raise ValueError(f"X must have at least one row and one column, got shape {X.shape}")
         if self._has_labels:
             y = check_array("y", y, shape=(n,))
-            self.y = _readonly(y)
+            self.y = readonly(y)
         else:
             self.y = None
         lam = check_real("lam", lam, nonnegative=True)
         if normaliser is None:
             normaliser = float(n)
         normaliser = check_real("normaliser", normaliser, positive=True)
-        self.X = _readonly(X)
+        self.X = readonly(X)
         self.lam = lam
         self.normaliser = normaliser
         self.n_samples = n
         self.dim = dim
         self.ridge = lam * n / normaliser
-        self._sq_norms = _readonly(np.einsum("nd,nd->n", X, X))
+        self.sq_norms = readonly(np.einsum("nd,nd->n", X, X))
         self._gram_eigs = np.linalg.eigvalsh(X.T @ X)
 
     # -- per-model pieces ---------------------------------------------------
     def _loss(self, m: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _dloss(self, m: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+    def dloss(self, m: np.ndarray, y: np.ndarray | None = None) -> np.ndarray:  # pragma: no cover - abstract
+        """``phi'`` at the margins ``m``, with the labels ``y`` (broadcast against ``m``; default the
+        model's own labels, e.g. a mini-batch's gathered labels otherwise)."""
         raise NotImplementedError
 
-    def _with_data(self, X: np.ndarray, y: np.ndarray | None, normaliser: float) -> "_LinearModel":
+    def with_data(self, X: np.ndarray, y: np.ndarray | None, normaliser: float) -> "LinearModel":
         """The same model (class, ``lam``) on other data."""
         return type(self)(X, y, self.lam, normaliser=normaliser)
 
     def _set_minimiser(self, theta_star: np.ndarray) -> None:
         """Store ``theta_star`` and ``f_star = f(theta_star)``, then freeze the problem."""
-        self.theta_star = _readonly(theta_star)
+        self.theta_star = readonly(theta_star)
         self.f_star = float(self.value(self.theta_star))
         self._freeze()
 
     def _lipschitz_for_unit_dloss(self, radius: float) -> float:
         """``max_n ||x_n|| + lam * radius``: the per-sample gradient bound when ``|phi_n'| <= 1``."""
         radius = check_real("radius", radius, nonnegative=True)
-        return float(np.sqrt(self._sq_norms.max()) + self.lam * radius)
+        return float(np.sqrt(self.sq_norms.max()) + self.lam * radius)
 
     def __repr__(self) -> str:
         lam = f", lam={self.lam:g}" if self._has_labels else ""
@@ -232,11 +105,11 @@ class _LinearModel(Problem):
     # -- shared API ---------------------------------------------------------
     def margins(self, theta: object) -> np.ndarray:
         """``x_n^T theta`` for every sample, shape ``(..., N)``."""
-        return self._check_theta(theta) @ self.X.T
+        return self.check_theta(theta) @ self.X.T
 
     def value(self, theta: object) -> np.ndarray:
         """``f(theta) = (1/normaliser) sum_n loss_n(theta)``, shape ``(...)``."""
-        theta = self._check_theta(theta)
+        theta = self.check_theta(theta)
         m = theta @ self.X.T
         data = self._loss(m).sum(axis=-1) / self.normaliser
         if self.ridge == 0.0:
@@ -245,7 +118,7 @@ class _LinearModel(Problem):
 
     def _norms(self, theta: np.ndarray, m: np.ndarray, r: np.ndarray) -> np.ndarray:
         """Per-sample gradient norms ``||r_n x_n + lam theta||`` without a 3-d tensor."""
-        sq = r * r * self._sq_norms
+        sq = r * r * self.sq_norms
         if self.lam != 0.0:
             tt = np.einsum("...d,...d->...", theta, theta)[..., None]
             sq = sq + 2.0 * self.lam * r * m + (self.lam * self.lam) * tt
@@ -254,9 +127,9 @@ class _LinearModel(Problem):
 
     def per_sample_grad_norms(self, theta: object) -> np.ndarray:
         """Norms ``||grad f(theta; x_n)||``, shape ``(..., N)``."""
-        theta = self._check_theta(theta)
+        theta = self.check_theta(theta)
         m = theta @ self.X.T
-        return self._norms(theta, m, self._dloss(m))
+        return self._norms(theta, m, self.dloss(m))
 
     def grad(self, theta: object, clip: float | None = None) -> np.ndarray:
         """Mean gradient, optionally with per-sample clipping.
@@ -273,9 +146,9 @@ class _LinearModel(Problem):
         ndarray, shape (..., D)
             ``(1/normaliser) sum_n g_n`` (clipped if *clip* is given).
         """
-        theta = self._check_theta(theta)
+        theta = self.check_theta(theta)
         m = theta @ self.X.T
-        r = self._dloss(m)
+        r = self.dloss(m)
         if clip is None:
             out = (r @ self.X) / self.normaliser
             if self.ridge != 0.0:
@@ -297,7 +170,7 @@ class _LinearModel(Problem):
         return self.X[index], (None if self.y is None else float(self.y[index]))
 
 
-class LeastSquares(_LinearModel):
+class LeastSquares(LinearModel):
     """Ridge least squares ``f(theta) = (1/2N)||X theta - y||^2 + (lam/2)||theta||^2``.
 
     Per-sample loss ``1/2 (x_n^T theta - y_n)^2 + (lam/2)||theta||^2``.
@@ -342,8 +215,8 @@ class LeastSquares(_LinearModel):
         res = m - self.y
         return 0.5 * res * res
 
-    def _dloss(self, m: np.ndarray) -> np.ndarray:
-        return m - self.y
+    def dloss(self, m: np.ndarray, y: np.ndarray | None = None) -> np.ndarray:
+        return m - (self.y if y is None else y)
 
     def lipschitz_on_ball(self, radius: float) -> float:
         """Per-sample gradient bound on ``||theta|| <= radius``.
@@ -351,7 +224,7 @@ class LeastSquares(_LinearModel):
         ``max_n ||x_n|| (||x_n|| radius + |y_n|) + lam radius``.
         """
         radius = check_real("radius", radius, nonnegative=True)
-        xn = np.sqrt(self._sq_norms)
+        xn = np.sqrt(self.sq_norms)
         return float(np.max(xn * (xn * radius + np.abs(self.y))) + self.lam * radius)
 
 
@@ -403,7 +276,7 @@ def _logistic_newton(X: np.ndarray, y: np.ndarray, ridge: float, normaliser: flo
     return best
 
 
-class LogisticRegression(_LinearModel):
+class LogisticRegression(LinearModel):
     """Ridge logistic regression with labels in ``{-1, +1}``.
 
     Per-sample loss ``log(1 + exp(-y_n x_n^T theta)) + (lam/2)||theta||^2``.
@@ -446,15 +319,16 @@ class LogisticRegression(_LinearModel):
     def _loss(self, m: np.ndarray) -> np.ndarray:
         return np.logaddexp(0.0, -self.y * m)
 
-    def _dloss(self, m: np.ndarray) -> np.ndarray:
-        return -self.y * scipy.special.expit(-self.y * m)
+    def dloss(self, m: np.ndarray, y: np.ndarray | None = None) -> np.ndarray:
+        y = self.y if y is None else y
+        return -y * scipy.special.expit(-y * m)
 
     def lipschitz_on_ball(self, radius: float) -> float:
         """Per-sample gradient bound ``max_n ||x_n|| + lam * radius`` on ``||theta|| <= radius``."""
         return self._lipschitz_for_unit_dloss(radius)
 
 
-class LinearLoss(_LinearModel):
+class LinearLoss(LinearModel):
     """Linear per-sample loss ``<x_n, theta>`` (convex, 0-smooth, unbounded below).
 
     Used for stability counterexamples: every per-sample gradient is the
@@ -484,16 +358,16 @@ class LinearLoss(_LinearModel):
         self.mu = 0.0
         self.M = 0.0
         self.f_star = -np.inf
-        self.G = float(np.sqrt(self._sq_norms.max()))
+        self.G = float(np.sqrt(self.sq_norms.max()))
         self._freeze()
 
     def _loss(self, m: np.ndarray) -> np.ndarray:
         return m
 
-    def _dloss(self, m: np.ndarray) -> np.ndarray:
+    def dloss(self, m: np.ndarray, y: np.ndarray | None = None) -> np.ndarray:
         return np.ones_like(m)
 
-    def _with_data(self, X, y, normaliser):
+    def with_data(self, X, y, normaliser):
         return LinearLoss(X, normaliser=normaliser)
 
     def lipschitz_on_ball(self, radius: float) -> float:
@@ -502,13 +376,82 @@ class LinearLoss(_LinearModel):
         return self.G
 
 
+class HuberRegression(LinearModel):
+    """Ridge Huber regression, a data problem of the simulator (convex, 1-smooth in the residual,
+    globally Lipschitz without the ridge term).
+
+    Per-sample loss ``h(x_n^T theta - y_n) + (lam/2)||theta||^2`` with the Huber function of
+    threshold 1: ``h(u) = u^2 / 2`` for ``|u| <= 1``, ``|u| - 1/2`` otherwise, so ``h'(u) = clip(u, -1, 1)``
+    and ``0 <= h'' <= 1``. A threshold ``c`` reduces to this one by rescaling: ``h_c(u) = c^2 h(u / c)``,
+    i.e. Huber regression with threshold ``c`` on ``(X, y)`` is ``c^2`` times :class:`HuberRegression`
+    on ``(X / c, y / c)``.
+
+    Parameters
+    ----------
+    X, y, lam, normaliser
+        As in :class:`~dpverify.sim.problems.LeastSquares`.
+
+    Attributes
+    ----------
+    mu : float
+        ``ridge`` (a lower bound on the curvature; Huber's own curvature vanishes for large residuals).
+    M : float
+        ``ridge + lambda_max(X^T X) / normaliser`` (``h'' <= 1``).
+    theta_star, f_star
+        Minimiser (L-BFGS polished by Newton steps on the quadratic pieces) and minimum.
+    """
+
+    def __init__(self, X: object, y: object, lam: float = 0.0, *, normaliser: float | None = None):
+        self._init_data(X, y, lam, normaliser)
+        self.mu = float(self.ridge)
+        self.M = float(self.ridge + max(self._gram_eigs[-1], 0.0) / self.normaliser)
+        self._set_minimiser(self._solve())
+
+    def _loss(self, m: np.ndarray) -> np.ndarray:
+        a = np.abs(m - self.y)
+        return np.where(a <= 1.0, 0.5 * a * a, a - 0.5)
+
+    def dloss(self, m: np.ndarray, y: np.ndarray | None = None) -> np.ndarray:
+        return np.clip(m - (self.y if y is None else y), -1.0, 1.0)
+
+    def _solve(self) -> np.ndarray:
+        X, y = np.asarray(self.X), np.asarray(self.y)
+        f = lambda th: float(self.value(th))  # noqa: E731
+        g = lambda th: self.grad(th)  # noqa: E731
+        res = scipy.optimize.minimize(f, np.zeros(self.dim), jac=g, method="L-BFGS-B",
+                       options={"maxiter": 10_000, "gtol": 1e-13, "ftol": 1e-16})
+        th = res.x
+        # Newton steps on the current quadratic pieces (exact once the active set is right)
+        for _ in range(50):
+            r = X @ th - y
+            inner = (np.abs(r) <= 1.0).astype(float)
+            H = (X.T * inner) @ X / self.normaliser + self.ridge * np.eye(self.dim)
+            gr = g(th)
+            try:
+                step = np.linalg.lstsq(H, gr, rcond=None)[0]
+            except np.linalg.LinAlgError:
+                break
+            cand = th - step
+            if f(cand) <= f(th) and np.linalg.norm(g(cand)) < np.linalg.norm(gr):
+                th = cand
+            else:
+                break
+            if np.linalg.norm(g(th)) < 1e-14:
+                break
+        return th
+
+    def lipschitz_on_ball(self, radius: float) -> float:
+        """Per-sample gradient bound ``max_n ||x_n|| + lam * radius`` on ``||theta|| <= radius``."""
+        return self._lipschitz_for_unit_dloss(radius)
+
+
 # --------------------------------------------------------------------------- #
 # Adjacent data sets
 # --------------------------------------------------------------------------- #
 
 
-def _check_data_problem(problem: object) -> _LinearModel:
-    if not isinstance(problem, _LinearModel):
+def check_data_problem(problem: object) -> LinearModel:
+    if not isinstance(problem, LinearModel):
         raise ValueError(
             "problem must be a data problem (LeastSquares, LogisticRegression or LinearLoss), "
             f"got {problem!r}"
@@ -516,14 +459,14 @@ def _check_data_problem(problem: object) -> _LinearModel:
     return problem
 
 
-def _check_index(problem: _LinearModel, index: object) -> int:
+def _check_index(problem: LinearModel, index: object) -> int:
     index = check_int("index", index, minimum=0)
     if index >= problem.n_samples:
         raise ValueError(f"index must be < n_samples={problem.n_samples}, got {index!r}")
     return index
 
 
-def make_neighbour(problem: _LinearModel, index: int, x_new: object, y_new: float | None = None):
+def make_neighbour(problem: LinearModel, index: int, x_new: object, y_new: float | None = None):
     """Replace sample *index* (replace-one adjacency).
 
     Parameters
@@ -542,7 +485,7 @@ def make_neighbour(problem: _LinearModel, index: int, x_new: object, y_new: floa
     Problem
         Same class, same ``lam`` and ``normaliser``, row *index* replaced.
     """
-    problem = _check_data_problem(problem)
+    problem = check_data_problem(problem)
     index = _check_index(problem, index)
     x_new = check_array("x_new", x_new, shape=(problem.dim,))
     X = np.array(problem.X)
@@ -555,10 +498,10 @@ def make_neighbour(problem: _LinearModel, index: int, x_new: object, y_new: floa
         y = np.array(problem.y)
         if y_new is not None:
             y[index] = check_real("y_new", y_new)
-    return problem._with_data(X, y, problem.normaliser)
+    return problem.with_data(X, y, problem.normaliser)
 
 
-def remove_sample(problem: _LinearModel, index: int):
+def remove_sample(problem: LinearModel, index: int):
     """Delete sample *index*, keeping the normaliser at the original ``N``.
 
     This is the "remove-one" neighbouring data set of gradient sensitivity:
@@ -570,10 +513,10 @@ def remove_sample(problem: _LinearModel, index: int):
     Problem
         Same class with ``n_samples - 1`` rows and the same ``normaliser``.
     """
-    problem = _check_data_problem(problem)
+    problem = check_data_problem(problem)
     index = _check_index(problem, index)
     if problem.n_samples == 1:
         raise ValueError(f"problem must have at least 2 samples to remove one, got {problem!r}")
     X = np.delete(np.asarray(problem.X), index, axis=0)
     y = None if problem.y is None else np.delete(np.asarray(problem.y), index)
-    return problem._with_data(X, y, problem.normaliser)
+    return problem.with_data(X, y, problem.normaliser)

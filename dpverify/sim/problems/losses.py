@@ -9,7 +9,7 @@ ridge coefficient that may be zero.
 * :class:`Logistic` ``F(theta) = (1/N) sum_n [log(1 + exp(-y_n x_n^T theta)) + (lam/2)||theta||^2]``
   with ``lam >= 0``: convex, ``lam + lambda_max(X^T X)/(4N)``-smooth, ``max_n ||x_n||``-Lipschitz when
   ``lam = 0``. For ``lam > 0`` its minimiser and minimum are those of
-  :class:`~dpverify.sim.LogisticRegression` (Newton's method); for ``lam = 0`` the minimum may not be
+  :class:`~dpverify.sim.problems.LogisticRegression` (Newton's method); for ``lam = 0`` the minimum may not be
   attained (separable data), and ``f_star`` is the value reached by L-BFGS (an upper estimate of the
   infimum, ``0`` on separable data up to the optimiser's tolerance), ``theta_star`` its argument; both
   are computed on first use.
@@ -22,7 +22,8 @@ from functools import cached_property
 import numpy as np
 import scipy  # its submodules load on first use (scipy's lazy loading), not at start-up
 
-from .problems import LogisticRegression, Problem
+from .base import Problem
+from .linear import LogisticRegression
 
 __all__ = ["CosineSum", "Logistic"]
 
@@ -51,13 +52,13 @@ class CosineSum(Problem):
         return f"CosineSum(dim={self.dim}, M={self.M:g})"
 
     def value(self, theta) -> np.ndarray:
-        theta = self._check_theta(theta)
+        theta = self.check_theta(theta)
         return (1.0 - np.cos(theta)) @ self.a
 
     def grad(self, theta, clip=None) -> np.ndarray:
         if clip is not None:
             raise ValueError(f"clip must be None for CosineSum (it has no per-sample gradients), got {clip!r}")
-        return self.a * np.sin(self._check_theta(theta))
+        return self.a * np.sin(self.check_theta(theta))
 
 
 class Logistic(Problem):
@@ -121,7 +122,7 @@ class Logistic(Problem):
         return np.maximum(z, 0.0) + np.log1p(np.exp(-np.abs(z)))
 
     def value(self, theta) -> np.ndarray:
-        theta = self._check_theta(theta)
+        theta = self.check_theta(theta)
         out = self._softplus(-self.y * (theta @ self.X.T)).mean(axis=-1)
         if self.lam:
             out = out + 0.5 * self.lam * np.einsum("...d,...d->...", theta, theta)
@@ -134,7 +135,7 @@ class Logistic(Problem):
 
     def value_and_grad(self, theta, value: bool = True):
         """``(F(theta), grad F(theta))`` from one evaluation of the margins (``F`` is None when not asked)."""
-        theta = self._check_theta(theta)
+        theta = self.check_theta(theta)
         z = -self.y * (theta @ self.X.T)
         g = ((-self.y * scipy.special.expit(z)) @ self.X) / self.n_samples
         f = self._softplus(z).mean(axis=-1) if value else None
