@@ -169,7 +169,7 @@ def new_path_jobs(quick: bool) -> dict:
     from dpverify.sim.gated_sgd import gated_sgd
     from dpverify.sim.problems import CosineSum
     from dpverify.sim.random_round import random_round_probabilities, random_round_sgd
-    from dpverify.sim.step_decay import SeparableLoss, step_decay_sgd
+    from dpverify.sim import SeparableLoss, step_decay_sgd
 
     scale = 20 if quick else 1
     jobs = {}

@@ -429,7 +429,7 @@ class NoisyGD(MappedScenario):
         eigs, th = self.problem_at(inst, dps)
         if self.heavy_ball:
             if dps is None:
-                from ..sim.heavy_ball import _propagate as _heavy_ball_propagate
+                from ..sim.updates.heavy_ball import propagate as _heavy_ball_propagate
 
                 lam, m, s2 = _heavy_ball_propagate(np.asarray(eigs), np.asarray(th), np.asarray(v["eta"]),
                                                    np.asarray(v["s"]), float(v["momentum"]))
@@ -440,7 +440,7 @@ class NoisyGD(MappedScenario):
         if dps is None:
             etas, s = np.asarray(v["eta"]), np.asarray(v["s"])
             if "momentum" in v:
-                from ..sim.momentum import _momentum_propagate
+                from ..sim.updates.momentum import propagate as _momentum_propagate
 
                 rec = [] if self.observe_map else None
                 lam, m, s2 = _momentum_propagate(np.asarray(eigs), np.asarray(th), etas, s, float(v["momentum"]),

@@ -43,8 +43,10 @@ import numpy as np
 import sympy as sp
 
 from .. import sim
-from ..sim.step_decay import SeparableLoss, coupled_step_decay_sgd, step_decay_quadratic_moments, step_decay_sgd
-from ..sim.step_decay import wor_batch_variance
+from ..sim.problems import SeparableLoss
+from ..sim.step_decay import coupled_step_decay_sgd, step_decay_sgd
+from ..sim.step_decay_moments import peak_second_moment, step_decay_quadratic_moments
+from ..sim.gradients import wor_batch_variance
 from .sampling import _numpy_point, numpy_instances, seeded_points, seeded_search  # noqa: F401
 from .base import MappedScenario, spectrum_and_direction
 
@@ -257,10 +259,8 @@ class StepDecaySGD(MappedScenario):
             return None
         eigs, delta0, noise = self.problem_at(inst)
         etas, lengths, mons = self._schedule(v)
-        from ..sim.step_decay import _peak_second_moment
-
         with np.errstate(over="ignore", invalid="ignore"):
-            peak = _peak_second_moment(eigs, delta0, [float(e) for e in etas], lengths, mons, float(v["rho"]), noise,
+            peak = peak_second_moment(eigs, delta0, [float(e) for e in etas], lengths, mons, float(v["rho"]), noise,
                                        None, self.output)
         R = REGION * np.sqrt(peak)
         amax = 0.0

@@ -1,79 +1,45 @@
-"""Monte Carlo simulation of noisy (private) gradient descent.
+"""The named noisy gradient methods, each a problem, a gradient source and an update rule run by
+:func:`dpverify.sim.descent.simulate` (module docstring there: randomness, code paths, which results are
+bit-identical between the fused kernels and the NumPy paths):
 
-The iteration is noisy gradient descent::
+=================  ==========================================  ===========================================
+simulator          gradient source                             update rule
+=================  ==========================================  ===========================================
+:func:`pgd`        full (``clip`` per sample)                  plain
+:func:`momentum_pgd`  full (``clip``)                          bias-corrected momentum
+:func:`heavy_ball_pgd`  full (``clip``)                        heavy ball
+:func:`psgd`       mini-batches with replacement (``clip``)    plain, or bias-corrected momentum (``beta``)
+:func:`coupled_pgd`  full, two problems sharing the noise      plain
+=================  ==========================================  ===========================================
+
+The iteration of :func:`pgd` is noisy gradient descent::
 
     theta_{t+1} = theta_t - eta_t * (grad f(theta_t) + s_t nu_t),   nu_t ~ N(0, I_D),
 
-with ``s_t = noise_stds[t]`` the standard deviation of the noise per
-coordinate at step ``t``; per-sample gradients may be clipped to a norm
-``clip`` (which leaves the noise as given),
-
-run for many independent *runs* at once.  Randomness follows
-:mod:`dpverify.sim.rng`: block ``b`` of :data:`~dpverify.sim.rng.BLOCK` runs
-draws its noise ``nu_t`` (shape ``(rows, D)``, step after step) from
-``block_rng(seed, b)``; per-run statistics are reduced per block and the
-blocks combined in block order with ``math.fsum``.  Blocks are simulated on
-``workers`` threads (:mod:`dpverify.sim.parallel`), each block wholly by one
-worker, so results are bit-identical for every ``chunk_runs`` and every
-``workers``.
-
-Code paths
-----------
-Three paths compute the same iteration with the same noise:
-
-* the **fused kernels** of :mod:`dpverify.sim.kernels` (numba; default when
-  numba is installed): diagonal quadratics and the linear models
-  (:class:`~dpverify.sim.problems.LeastSquares`,
-  :class:`~dpverify.sim.problems.LogisticRegression`,
-  :class:`~dpverify.sim.problems.LinearLoss`, with ridge and clipping);
-* the NumPy **quadratic fast path** (numba missing): one step is
-  ``delta <- a_t * delta - (eta_t s_t) nu`` with ``a_t = 1 - eta_t * eigs``,
-  done block by block with in-place ufuncs;
-* the NumPy **generic path** (any problem, and ``fast_path=False``):
-  gradients evaluated one block at a time so that BLAS calls always see the
-  same shapes.
-
-Agreement between them (same seed):
-
-* the quadratic fused kernel performs the fast path's floating-point
-  operations, so the final iterates are bit-identical with and without numba;
-  with the default statistic the kernel also computes the excess risk
-  ``1/2 sum_i eigs_i delta_i^2`` and its block sums itself, which agree with
-  the NumPy path's ``f(theta) - f*`` to rounding;
-* the fast path and the generic path associate the arithmetic differently
-  and agree to rounding;
-* for the linear models the fused kernel evaluates gradients with its own
-  loops (the NumPy path uses BLAS), so the two agree to rounding.
-
-Within one path, results never depend on ``chunk_runs`` or ``workers``.
+with ``s_t = noise_stds[t]`` the standard deviation of the noise per coordinate at step ``t``; per-sample
+gradients may be clipped to a norm ``clip`` (which leaves the noise as given).  Any other combination
+(heavy ball on clipped mini-batches: DP-SGD with heavy ball) is a call of
+:func:`~dpverify.sim.descent.simulate` with its parts.  Block ``b`` draws its noise from
+``block_rng(seed, b)``, so run ``i`` sees the same ``nu_t`` in every simulator with the same seed, and
+``momentum_pgd`` with ``beta = 0`` or ``heavy_ball_pgd`` with ``beta = 0`` is ``pgd`` on the same path bit
+for bit (``pgd``'s diagonal-quadratic kernel and fast path associate the arithmetic differently from the
+theta form: they agree with the others to rounding).
 """
-
-from __future__ import annotations
 
 from __future__ import annotations
 
 import numpy as np
 
-from .driver import Statistic, run_mc, task_plan
-from .fused import (block_states, f64, use_fused, linear_cost, linear_fusable, linear_gd_task,
-                     quadratic_theta_task)
-from . import descent_kernels as _kernels
-from .jit import chunk_width
-from .arguments import check_clip, check_noisy_gd, check_problem
-from .validation import (check_etas, check_int, check_runs,
-                        check_statistic, check_steps, check_theta1)
-from .parallel import ordered_map
-from .problems import Problem, Quadratic
+from .arguments import check_clip, check_problem
+from .descent import simulate, simulate_coupled
+from .driver import Statistic
+from .gradients import FullGradient, MiniBatch
+from .problems import Problem
 from .results import MCResult
-from .rng import BLOCK, block_rng, block_slices
+from .updates import BiasCorrectedMomentum, HeavyBall, Plain
+from .validation import check_etas, check_int, check_runs, check_steps, check_theta1
 
-__all__ = [
-    "MCResult",
-    "pgd",
-    "coupled_pgd",
-    "gd",
-    "FUSED_PATHS",
-]
+__all__ = ["FUSED_PATHS", "coupled_pgd", "gd", "heavy_ball_pgd", "momentum_pgd", "pgd", "psgd"]
 
 #: Which simulator / problem combinations run a fused kernel (when numba is available).
 FUSED_PATHS = {
@@ -81,7 +47,11 @@ FUSED_PATHS = {
            "with or without clip (linear_gd)",
     "coupled_pgd": "two Quadratics (quadratic_theta, K=2); two linear models (linear_gd, K=2)",
     "momentum_pgd": "Quadratic (quadratic_theta); linear models with or without clip (linear_gd)",
+    "heavy_ball_pgd": "Quadratic (quadratic_theta); linear models with or without clip (linear_gd)",
     "psgd": "linear models, plain or momentum, with or without clip (linear_sgd)",
+    "simulate": "any update rule with full gradients on Quadratics (quadratic_theta; the plain rule on one: "
+                "quadratic_delta) and on linear models (linear_gd), with mini-batches drawn with replacement on "
+                "one linear model (linear_sgd), with or without clip",
     "random_round_sgd": "Quadratic (random_round_quadratic)",
     "step_decay_sgd": "SeparableLoss, full or Floyd mini-batches, box track (step_decay_separable)",
     "coupled_step_decay_sgd": "two SeparableLosses, as step_decay_sgd (step_decay_separable, P=2)",
@@ -92,89 +62,6 @@ FUSED_PATHS = {
                  "both paths); the rounds' Hessians and inverses by NumPy",
 }
 
-
-# --------------------------------------------------------------------------- #
-# NumPy paths (one task of whole blocks)
-# --------------------------------------------------------------------------- #
-
-
-def _momentum_update(v: np.ndarray, g: np.ndarray, beta: float, correction: float) -> None:
-    """In place: ``v <- beta v + (1 - beta) g`` and ``g <- v / correction``.
-
-    On return *g* holds ``m_{t+1} = v_{t+1} / (1 - beta^t)`` with
-    ``correction = 1 - beta^t``.  For ``beta = 0`` (``correction = 1``) every
-    operation is exact and *g* is returned unchanged (up to the sign of zero).
-    """
-    v *= beta
-    g *= 1.0 - beta
-    v += g
-    np.divide(v, correction, out=g)
-
-
-def _generic_chunk(problems: list[Problem], thetas: list[np.ndarray], etas: np.ndarray,
-                   scales: np.ndarray, clip: float | None, seed: int, start: int,
-                   blocks: list[int], beta: float | None = None) -> None:
-    """Evolve ``thetas[i]`` (task arrays, modified in place) under ``problems[i]``.
-
-    All problems see the same noise; gradients are evaluated per block.  With
-    *beta* the noisy gradient goes through bias-corrected momentum
-    (:mod:`dpverify.sim.momentum`) before the step.
-    """
-    n, dim = thetas[0].shape
-    slices = block_slices(start, start + n)
-    rngs = [block_rng(seed, b) for b in blocks]
-    noise = np.empty((n, dim))
-    step = np.empty((n, dim))
-    grad = np.empty((n, dim))
-    vs = [np.zeros((n, dim)) if beta is not None else None for _ in problems]
-    for t, (eta, scale) in enumerate(zip(etas.tolist(), scales.tolist()), start=1):
-        for rng, sl in zip(rngs, slices):
-            rng.standard_normal(out=noise[sl])
-        for problem, theta, v in zip(problems, thetas, vs):
-            for sl in slices:
-                grad[sl] = problem.grad(theta[sl], clip)
-            # step = eta * (grad + scale * noise), or eta * m_{t+1} with momentum; theta -= step
-            np.multiply(noise, scale, out=step)
-            step += grad
-            if v is not None:
-                _momentum_update(v, step, beta, 1.0 - beta ** t)   # step <- m_{t+1}
-            step *= eta
-            theta -= step
-
-
-def _quadratic_chunk(problem: Quadratic, theta1: np.ndarray, theta: np.ndarray,
-                     etas: np.ndarray, scales: np.ndarray, seed: int, start: int,
-                     blocks: list[int]) -> None:
-    """NumPy fast path on a diagonal quadratic; ``theta`` (task array) is overwritten.
-
-    Per block and step: ``nu <- N(0, I)`` into a buffer (``out=``), then
-    ``nu *= eta_t s_t``, ``delta *= a_t``, ``delta -= nu`` with
-    ``delta = theta - theta*`` and ``a_t = 1 - eta_t * eigs``.
-    """
-    n, dim = theta.shape
-    a = 1.0 - etas[:, None] * problem.eigs[None, :]
-    c = (etas * scales).tolist()
-    delta1 = theta1 - problem.theta_star
-    buf = np.empty((min(n, BLOCK), dim))
-    shift = problem.theta_star if np.any(problem.theta_star) else None
-    for b, sl in zip(blocks, block_slices(start, start + n)):
-        delta = theta[sl]
-        nu = buf[: sl.stop - sl.start]
-        delta[...] = delta1
-        rng = block_rng(seed, b)
-        for t, ct in enumerate(c):
-            rng.standard_normal(out=nu)
-            np.multiply(nu, ct, out=nu)
-            np.multiply(delta, a[t], out=delta)
-            np.subtract(delta, nu, out=delta)
-        if shift is not None:
-            delta += shift
-
-
-
-# --------------------------------------------------------------------------- #
-# Public simulators
-# --------------------------------------------------------------------------- #
 
 
 def pgd(problem: Problem, theta1: object, etas: object, noise_stds: object, runs: int, seed: int,
@@ -233,48 +120,135 @@ def pgd(problem: Problem, theta1: object, etas: object, noise_stds: object, runs
     -------
     MCResult
     """
-    problem, theta1, etas, scales, clip, runs, seed = check_noisy_gd(
-        problem, theta1, etas, noise_stds, clip, runs, seed, chunk_runs, workers)
-    default_stat = statistic is None
-    statistic = check_statistic(statistic, problem)
-    T = len(scales)
-    is_quadratic = isinstance(problem, Quadratic) and clip is None
-    block_cost = BLOCK * problem.dim * max(T, 1)
+    return simulate(problem, theta1, etas, noise_stds, runs, seed, gradient=FullGradient(clip), chunk_runs=chunk_runs,
+                    statistic=statistic, progress=progress, return_thetas=return_thetas, fast_path=fast_path,
+                    workers=workers, desc="pgd")
 
-    if use_fused(fast_path) and is_quadratic:
-        A = (1.0 - etas[:, None] * problem.eigs[None, :]).reshape(T, problem.dim)
-        Atile = f64(np.tile(A, (1, chunk_width(problem.dim) // problem.dim)))
-        c = f64(etas * scales)
-        delta1 = f64(theta1 - problem.theta_star)
-        shift = f64(problem.theta_star)
-        eigs = f64(problem.eigs)
-        has_shift = bool(np.any(shift))
 
-        def task(b0, b1, start, stop, theta):
-            x = np.empty(stop - start if default_stat else 0)
-            _kernels.quadratic_delta(block_states(seed, b0, b1), stop - start, delta1, Atile, c,
-                                     shift, has_shift, eigs, theta, x, default_stat)
-            return x if default_stat else None
-    elif use_fused(fast_path) and linear_fusable(problem):
-        inner = linear_gd_task([problem], theta1, etas, scales, None, clip, seed)
-        block_cost = linear_cost([problem], max(T, 1))
+def momentum_pgd(problem: Problem, theta1: object, etas: object, noise_stds: object, beta: float,
+                 runs: int, seed: int, chunk_runs: int = 65536,
+                 clip: float | None = None, statistic: Statistic | None = None,
+                 progress: bool = False, *, return_thetas: bool = False,
+                 fast_path: bool = True, workers: int | None = None) -> MCResult:
+    """Monte Carlo estimate of a statistic of noisy gradient descent with momentum.
 
-        def task(b0, b1, start, stop, theta):
-            return inner(b0, b1, start, stop, theta[None])
-    else:
-        use_fast = fast_path and is_quadratic
+    Runs, for ``t = 1..T`` from ``theta_1 = theta1`` and ``v_1 = 0``::
 
-        def task(b0, b1, start, stop, theta):
-            blocks = list(range(b0, b1))
-            if use_fast:
-                _quadratic_chunk(problem, theta1, theta, etas, scales, seed, start, blocks)
-            else:
-                theta[...] = theta1
-                _generic_chunk([problem], [theta], etas, scales, clip, seed, start, blocks)
-            return None
+        g_t      = grad f(theta_t) + s_t nu_t,     s_t = noise_stds[t],
+        v_{t+1}  = beta v_t + (1 - beta) g_t,
+        m_{t+1}  = v_{t+1} / (1 - beta^t),
+        theta_{t+1} = theta_t - eta_t m_{t+1},
 
-    return run_mc(task, problem.dim, runs, chunk_runs, workers, seed, T, statistic,
-                   progress, "pgd", return_thetas, block_cost)
+    which equals the recursion ``m_{t+1} = phi(m_t, g_t)`` with ``m_2 = g_1``
+    (see the module docstring).  With *clip*, per-sample gradients are clipped
+    to norm ``clip`` (the noise stays *noise_stds*).
+
+    Parameters
+    ----------
+    beta : float
+        Momentum coefficient in ``[0, 1)``; ``beta = 0`` is plain noisy GD and
+        reproduces :func:`~dpverify.sim.algorithms.pgd` (same seed) bit for
+        bit on the same path (see the module docstring).
+    problem, theta1, etas, noise_stds, runs, seed, chunk_runs, clip, statistic, progress, \
+return_thetas, workers
+        As in :func:`~dpverify.sim.algorithms.pgd`.  Results are
+        bit-identical for every ``chunk_runs`` and ``workers``.
+    fast_path : bool, optional
+        Use the fused kernel (numba) for a :class:`Quadratic` or a linear model
+        (default); ``False`` forces the NumPy path.
+
+    Returns
+    -------
+    MCResult
+    """
+    return simulate(problem, theta1, etas, noise_stds, runs, seed, update=BiasCorrectedMomentum(beta),
+                    gradient=FullGradient(clip), chunk_runs=chunk_runs, statistic=statistic, progress=progress,
+                    return_thetas=return_thetas, fast_path=fast_path, workers=workers, desc="momentum_pgd")
+
+
+def heavy_ball_pgd(problem: Problem, theta1: object, etas: object, noise_stds: object, beta: float,
+                   runs: int, seed: int, chunk_runs: int = 65536, clip: float | None = None,
+                   statistic: Statistic | None = None, progress: bool = False, *,
+                   return_thetas: bool = False, fast_path: bool = True,
+                   workers: int | None = None) -> MCResult:
+    """Monte Carlo estimate of a statistic of noisy heavy-ball gradient descent (module docstring).
+
+    Parameters
+    ----------
+    beta : float
+        Momentum coefficient in ``[0, 1)``; ``beta = 0`` is plain noisy GD on
+        :func:`~dpverify.sim.algorithms.pgd`'s noise stream.
+    problem, theta1, etas, noise_stds, runs, seed, chunk_runs, clip, statistic, progress, \
+return_thetas, workers
+        As in :func:`~dpverify.sim.algorithms.pgd`.  Results are bit-identical for every ``chunk_runs``
+        and ``workers``.
+    fast_path : bool, optional
+        Use the fused kernel (numba) for a :class:`Quadratic` or a linear model (default); ``False``
+        forces the NumPy path.
+
+    Returns
+    -------
+    MCResult
+
+    Example
+    -------
+    >>> from dpverify import sim
+    >>> res = sim.heavy_ball_pgd(sim.Quadratic([1.0, 4.0]), [1.0, 1.0], 0.4, [0.1] * 20, 1 / 9,
+    ...                          runs=1000, seed=0)
+    """
+    return simulate(problem, theta1, etas, noise_stds, runs, seed, update=HeavyBall(beta), gradient=FullGradient(clip),
+                    chunk_runs=chunk_runs, statistic=statistic, progress=progress, return_thetas=return_thetas,
+                    fast_path=fast_path, workers=workers, desc="heavy_ball_pgd")
+
+
+def psgd(problem: Problem, theta1: object, etas: object, noise_stds: object, batch: int,
+         runs: int, seed: int, chunk_runs: int = 65536,
+         clip: float | None = None, beta: float | None = None,
+         statistic: Statistic | None = None, progress: bool = False, *,
+         return_thetas: bool = False, fast_path: bool = True,
+         workers: int | None = None) -> MCResult:
+    """Monte Carlo estimate of a statistic of noisy mini-batch SGD.
+
+    For ``t = 1..T`` from ``theta_1 = theta1``, every run draws a mini-batch
+    of *batch* indices uniformly with replacement, forms the mini-batch
+    gradient ``grad_hat_t`` (:func:`minibatch_grad`), adds ``s_t nu_t``
+    (``s_t = noise_stds[t]``, ``nu_t ~ N(0, I_D)``) and steps plainly (``beta=None``: noisy gradient descent with the
+    stochastic gradient) or with bias-corrected momentum (``beta`` given; see
+    :mod:`dpverify.sim.momentum`).
+
+    Parameters
+    ----------
+    problem : LeastSquares, LogisticRegression or LinearLoss
+        Data problem (a :class:`Quadratic` has no samples to draw).
+    theta1 : array_like, shape (D,)
+    etas : float or array_like, shape (T,)
+    noise_stds : array_like, shape (T,)
+        Standard deviation ``s_t >= 0`` of the noise added to each coordinate
+        of the mini-batch gradient (``T = len(noise_stds)``).
+    batch : int
+        Batch size ``n >= 1`` (may exceed ``n_samples``: sampling is with
+        replacement).
+    runs, seed, chunk_runs, statistic, progress, return_thetas, workers
+        As in :func:`~dpverify.sim.algorithms.pgd`; results are
+        bit-identical for every ``chunk_runs`` and ``workers``.
+    clip : float, optional
+        Clip per-sample gradients to norm ``clip`` (the noise stays *noise_stds*).
+    beta : float, optional
+        Momentum coefficient in ``[0, 1)``; ``None`` for plain PSGD
+        (``beta=0`` gives the same result bit for bit).
+    fast_path : bool, optional
+        Use the fused kernel (numba) when available (default); ``False``
+        forces the NumPy path.  Both draw the same indices and noise and agree
+        to rounding.
+
+    Returns
+    -------
+    MCResult
+    """
+    update = Plain() if beta is None else BiasCorrectedMomentum(beta)
+    return simulate(problem, theta1, etas, noise_stds, runs, seed, update=update, gradient=MiniBatch(batch, clip=clip),
+                    chunk_runs=chunk_runs, statistic=statistic, progress=progress, return_thetas=return_thetas,
+                    fast_path=fast_path, workers=workers, desc="psgd")
 
 
 def coupled_pgd(problem_a: Problem, problem_b: Problem, theta1: object, etas: object,
@@ -316,35 +290,8 @@ def coupled_pgd(problem_a: Problem, problem_b: Problem, theta1: object, etas: ob
     etas, scales = check_steps(etas, noise_stds)
     clip = check_clip(clip, problem_a, problem_b)
     runs, seed = check_runs(runs, seed, chunk_runs, workers)
-    pair = [problem_a, problem_b]
-    dim, T = problem_a.dim, len(scales)
-    out = np.empty((2, runs, dim))
-    block_cost = 2 * BLOCK * dim * max(T, 1)
-
-    if use_fused(fast_path) and all(type(p) is Quadratic for p in pair):
-        inner = quadratic_theta_task(pair, theta1, etas, scales, None, seed, False)
-    elif use_fused(fast_path) and linear_fusable(*pair):
-        inner = linear_gd_task(pair, theta1, etas, scales, None, clip, seed)
-        block_cost = linear_cost(pair, max(T, 1))
-    else:
-        inner = None
-
-    def job(blocks: tuple[int, int]) -> None:
-        b0, b1 = blocks
-        start, stop = b0 * BLOCK, min(b1 * BLOCK, runs)
-        if inner is not None:
-            buf = np.empty((2, stop - start, dim))
-            inner(b0, b1, start, stop, buf)
-            out[:, start:stop] = buf
-        else:
-            ta, tb = out[0, start:stop], out[1, start:stop]
-            ta[...] = theta1
-            tb[...] = theta1
-            _generic_chunk(pair, [ta, tb], etas, scales, clip, seed, start, list(range(b0, b1)))
-
-    workers, tasks, window = task_plan(runs, chunk_runs, workers, block_cost)
-    for _ in ordered_map(job, tasks, workers, window):
-        pass
+    out = simulate_coupled([problem_a, problem_b], theta1, etas, scales, runs, seed, update=Plain(),
+                           gradient=FullGradient(clip), chunk_runs=chunk_runs, fast_path=fast_path, workers=workers)
     return out[0], out[1]
 
 

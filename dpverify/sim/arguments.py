@@ -2,8 +2,10 @@
 are in ``validation``, which the problem classes themselves use)."""
 from __future__ import annotations
 
-from .validation import short, check_real, check_runs, check_steps, check_theta1
+from .gradients import FullGradient, GradientSource
 from .problems import Problem, Quadratic
+from .updates import Plain, UpdateRule
+from .validation import check_real, check_runs, check_steps, check_theta1, short
 
 
 def check_problem(name: str, problem: object):
@@ -37,3 +39,15 @@ def check_noisy_gd(problem: object, theta1: object, etas: object, noise_stds: ob
     clip = check_clip(clip, problem)
     runs, seed = check_runs(runs, seed, chunk_runs, workers)
     return problem, theta1, etas, noise_stds, clip, runs, seed
+
+
+def check_parts(update: object, gradient: object) -> tuple[UpdateRule, GradientSource]:
+    """The update rule and the gradient source of a simulator made of parts: the plain rule and the full
+    gradient when not given."""
+    update = Plain() if update is None else update
+    gradient = FullGradient() if gradient is None else gradient
+    if not isinstance(update, UpdateRule):
+        raise ValueError(f"update must be a dpverify.sim.updates rule, got {short(update)}")
+    if not isinstance(gradient, GradientSource):
+        raise ValueError(f"gradient must be a dpverify.sim.gradients source, got {short(gradient)}")
+    return update, gradient

@@ -20,12 +20,11 @@ Kernels
                       ``delta_{t+1} = a_t * delta_t - c_t z_t`` with
                       ``a_t = 1 - eta_t * eigs`` and ``c_t = eta_t s_t``
                       (``delta = theta - theta*``); per-run excess risk fused.
-``quadratic_theta``   ``K >= 1`` diagonal quadratics sharing the noise, in the
-                      form ``theta <- theta - eta_t m`` with
-                      ``g = s_t z + eigs (theta - theta*)``, plain (``m = g``)
-                      or with bias-corrected momentum
-                      (``v <- beta v + (1 - beta) g``, ``m = v / (1 - beta^t)``).
-``linear_gd``         the same two updates for ``K >= 1`` linear models
+``quadratic_theta``   ``K >= 1`` diagonal quadratics sharing the noise, in theta form:
+                      ``g = s_t z + eigs (theta - theta*)``, then any update rule's step
+                      (:func:`dpverify.sim.updates.compiled.update_step`: plain, bias-corrected
+                      momentum, heavy ball), its state beside the iterate.
+``linear_gd``         the same for ``K >= 1`` linear models
                       (least squares, logistic, linear loss; L2 ridge;
                       optional per-sample clipping) with full-batch gradients.
 ``linear_sgd``        mini-batch SGD on one linear model: every step each run
@@ -46,7 +45,7 @@ negative-index wrap per access and does not (measured: the adaptive kernel's squ
 
 The per-sample gradient
 -----------------------
-The linear kernels share the loss derivatives, the momentum update and the (clipped) per-sample
+The linear kernels share the loss derivatives, the update rules' steps and the (clipped) per-sample
 gradient sum of a linear model (``_per_sample_sum``: all samples for ``linear_gd``, a drawn
 mini-batch for ``linear_sgd``).  They run each block in a function compiled without reference
 counting (:func:`~dpverify.sim.jit.borrow`; it allocates nothing): an inlined helper taking arrays
@@ -82,6 +81,7 @@ if numba is not None:
     from .jit import borrow as _borrow
     from .jit import inline as _inline
     from .jit import jit as _jit
+    from .updates.compiled import update_step as _update_step
 
     _BLOCK = int(BLOCK)
     _TINY = float(np.finfo(np.float64).tiny)
@@ -94,12 +94,6 @@ if numba is not None:
         if kind == 1:
             return -y * (1.0 / (1.0 + np.exp(y * m)))
         return 1.0
-
-    @_inline
-    def _momentum(v, g, beta, corr):
-        """``v' = beta v + (1 - beta) g`` and ``m = v' / corr`` (NumPy path's operation order)."""
-        v = v * beta + g * (1.0 - beta)
-        return v, v / corr
 
     # -- diagonal quadratics ----------------------------------------------------
     # Within a step, a block's rows are processed in chunks of ``CH`` values
@@ -155,45 +149,40 @@ if numba is not None:
                         out[r, d] += shift[d]
 
     @_jit
-    def _quadratic_theta_block(a, b, c, k, flat, v, eigs, star, etas, scales, beta, corr,
-                               momentum, buf):
-        """All ``T`` steps of one block (``flat``/``v``: ``(K, rows * D)``); returns the state."""
+    def _quadratic_theta_block(a, b, c, k, flat, v, eigs, star, etas, scales, code, pa, pb, buf):
+        """All ``T`` steps of one block (``flat``/``v``: ``(K, rows * D)``, the iterates and the update
+        rule's state); returns the generator state."""
         K, n = flat.shape
         CH = eigs.shape[1]
         for t in range(etas.shape[0]):
             eta = etas[t]
             s = scales[t]
-            cr = corr[t]
+            at = pa[t]
+            bt = pb[t]
             for j0 in range(0, n, CH):
                 m = min(CH, n - j0)
                 a, b, c, k = _fill_scaled(buf, m, s, a, b, c, k)
                 for p in range(K):
                     seg = flat[p, j0:j0 + m]
+                    vs = v[p, j0:j0 + m]
                     ev = eigs[p]
                     sv = star[p]
-                    if momentum:
-                        vs = v[p, j0:j0 + m]
-                        for j in range(m):
-                            th = seg[j]
-                            g = buf[j] + ev[j] * (th - sv[j])
-                            vv = vs[j] * beta + g * (1.0 - beta)
-                            vs[j] = vv
-                            seg[j] = th - (vv / cr) * eta
-                    else:
-                        for j in range(m):
-                            th = seg[j]
-                            seg[j] = th - (buf[j] + ev[j] * (th - sv[j])) * eta
+                    for j in range(m):
+                        th = seg[j]
+                        g = buf[j] + ev[j] * (th - sv[j])
+                        seg[j], vs[j] = _update_step(code, th, vs[j], g, eta, at, bt)
         return a, b, c, k
 
     @_jit
-    def quadratic_theta(states, n, theta1, eigs, star, etas, scales, beta, corr,
-                        momentum, out, x, want_x):
-        """``K`` quadratics sharing the noise, in theta form, plain or with momentum.
+    def quadratic_theta(states, n, theta1, eigs, star, etas, scales, code, pa, pb, aux_from_theta,
+                        out, x, want_x):
+        """``K`` quadratics sharing the noise, in theta form, with any update rule.
 
         ``eigs``/``star`` ``(K, CH)``: eigenvalues and minimisers tiled to the
-        chunk width.  ``g = z s_t + eigs (theta - theta*)``; plain
-        ``theta -= g eta_t`` or momentum ``v = v beta + g (1 - beta)``,
-        ``theta -= (v / corr[t]) eta_t`` (the NumPy generic path's operations).
+        chunk width.  ``g = z s_t + eigs (theta - theta*)``, then the step of the rule
+        ``code`` with its parameters ``pa[t]``, ``pb[t]`` (:mod:`dpverify.sim.updates.compiled`;
+        its state starts at ``theta1`` with ``aux_from_theta``, else at 0): the NumPy generic
+        path's operations.
         ``out`` has shape ``(K, n, D)``; ``x`` gets the excess risk of problem 0.
         """
         K, _, D = out.shape
@@ -207,10 +196,10 @@ if numba is not None:
             for p in range(K):
                 for j in range(m):
                     flat[p, j] = theta1[j % D]
-                    v[p, j] = 0.0
+                    v[p, j] = theta1[j % D] if aux_from_theta else 0.0
             a, b, cc, k = _quadratic_theta_block(states[i, 0], states[i, 1], states[i, 2],
                                                  states[i, 3], flat[:, :m], v[:, :m], eigs, star,
-                                                 etas, scales, beta, corr, momentum, buf)
+                                                 etas, scales, code, pa, pb, buf)
             states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
             for p in range(K):
                 for r in range(lo, hi):
@@ -290,7 +279,7 @@ if numba is not None:
 
     @_borrow
     def _linear_gd_block(states, i, n, theta1, X, y, sqn, nsamp, kind, lam, normaliser, ridge,
-                         clip, etas, scales, beta, corr, momentum, out, v, g, z, m, rr):
+                         clip, etas, scales, code, pa, pb, aux_from_theta, out, v, g, z, m, rr):
         """Block ``i`` of :func:`linear_gd` (all ``T`` steps), its state updated in place."""
         K, _, D = out.shape
         T = etas.shape[0]
@@ -301,7 +290,7 @@ if numba is not None:
             for r in range(lo, hi):
                 for d in range(D):
                     out[p, r, d] = theta1[d]
-                    v[p, r - lo, d] = 0.0
+                    v[p, r - lo, d] = theta1[d] if aux_from_theta else 0.0
         for t in range(T):
             eta = etas[t]
             s = scales[t]
@@ -315,16 +304,14 @@ if numba is not None:
                                  normaliser[p], ridge[p], clip, g, m, rr)
                     for d in range(D):
                         gd = z[d] * s + g[d]
-                        if momentum:
-                            vv, gd = _momentum(v[p, r - lo, d], gd, beta, corr[t])
-                            v[p, r - lo, d] = vv
-                        th[d] = th[d] - gd * eta
+                        th[d], v[p, r - lo, d] = _update_step(code, th[d], v[p, r - lo, d], gd, eta, pa[t], pb[t])
         states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
 
     @_jit
     def linear_gd(states, n, theta1, X, y, sqn, nsamp, kind, lam, normaliser, ridge, clip,
-                  etas, scales, beta, corr, momentum, out):
-        """Noisy (momentum) GD with full-batch gradients on ``K`` linear models sharing the noise.
+                  etas, scales, code, pa, pb, aux_from_theta, out):
+        """Noisy GD with full-batch gradients on ``K`` linear models sharing the noise, with the update
+        rule ``code`` (as :func:`quadratic_theta`).
 
         ``X`` ``(K, Nmax, D)``, ``y``/``sqn`` ``(K, Nmax)`` (problem ``p`` uses its
         first ``nsamp[p]`` rows), ``kind``/``lam``/``normaliser``/``ridge`` ``(K,)``;
@@ -339,11 +326,11 @@ if numba is not None:
         rr = np.empty(Nmax)
         for i in range(states.shape[0]):
             _linear_gd_block(states, i, n, theta1, X, y, sqn, nsamp, kind, lam, normaliser,
-                             ridge, clip, etas, scales, beta, corr, momentum, out, v, g, z, m, rr)
+                             ridge, clip, etas, scales, code, pa, pb, aux_from_theta, out, v, g, z, m, rr)
 
     @_borrow
     def _linear_sgd_block(states, istates, i, n, theta1, X, y, sqn, hi_index, kind, lam, ridge,
-                          clip, etas, scales, batch, factor, beta, corr, momentum, out, v, g,
+                          clip, etas, scales, batch, factor, code, pa, pb, aux_from_theta, out, v, g,
                           idx, m, rr):
         """Block ``i`` of :func:`linear_sgd` (all ``T`` steps), its states updated in place."""
         D = out.shape[1]
@@ -356,7 +343,7 @@ if numba is not None:
         for r in range(lo, hi):
             for d in range(D):
                 out[r, d] = theta1[d]
-                v[r - lo, d] = 0.0
+                v[r - lo, d] = theta1[d] if aux_from_theta else 0.0
         for t in range(T):
             eta = etas[t]
             s = scales[t]
@@ -379,17 +366,15 @@ if numba is not None:
                 for d in range(D):
                     zz, a, b, cc, k = _normal(a, b, cc, k)
                     gd = zz * s + g[d]
-                    if momentum:
-                        vv, gd = _momentum(v[r - lo, d], gd, beta, corr[t])
-                        v[r - lo, d] = vv
-                    th[d] = th[d] - gd * eta
+                    th[d], v[r - lo, d] = _update_step(code, th[d], v[r - lo, d], gd, eta, pa[t], pb[t])
         states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
         istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3] = ia, ib, ic, ik
 
     @_jit
     def linear_sgd(states, istates, n, theta1, X, y, sqn, nsamp, kind, lam, normaliser, ridge,
-                   clip, etas, scales, batch, beta, corr, momentum, out):
-        """Noisy (momentum) mini-batch SGD, batches drawn with replacement, on one linear model.
+                   clip, etas, scales, batch, code, pa, pb, aux_from_theta, out):
+        """Noisy mini-batch SGD, batches drawn with replacement, on one linear model, with the update
+        rule ``code`` (as :func:`quadratic_theta`).
 
         ``istates`` ``(nb, 4)``: the index streams' states (fresh generators).
         Mini-batch gradient as ``sgd._batch_grad``: ``factor = nsamp / (normaliser
@@ -405,6 +390,6 @@ if numba is not None:
         factor = nsamp / (normaliser * batch)
         for i in range(states.shape[0]):
             _linear_sgd_block(states, istates, i, n, theta1, X, y, sqn, hi_index, kind, lam,
-                              ridge, clip, etas, scales, batch, factor, beta, corr, momentum,
+                              ridge, clip, etas, scales, batch, factor, code, pa, pb, aux_from_theta,
                               out, v, g, idx, m, rr)
 

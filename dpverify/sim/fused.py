@@ -1,10 +1,11 @@
-"""Argument packing for the fused numba kernels of :mod:`dpverify.sim.kernels`.
+"""Argument packing for the fused kernels of noisy gradient descent (:mod:`dpverify.sim.descent_kernels`),
+and what every fused simulator shares: whether the fused path runs (:func:`use_fused`), the SFC64 states
+of a task's blocks (:func:`block_states`), float64 arrays in one memory order (:func:`f64`).
 
-Shared by every simulator that runs a fused kernel (:func:`~dpverify.sim.algorithms.pgd`,
-:func:`~dpverify.sim.algorithms.coupled_pgd`, :func:`~dpverify.sim.momentum.momentum_pgd`,
-:func:`~dpverify.sim.sgd.psgd`): which problems the kernels implement, the SFC64 states of
-the blocks, the stacked data of linear models, and task functions in the form
-:func:`dpverify.sim.driver.run_mc` drives.
+:func:`dpverify.sim.descent.simulate` runs a task function of this module (in the form
+:func:`dpverify.sim.driver.run_mc` drives) where a kernel implements its problem, update rule and
+gradient source: which problems the kernels implement, the stacked data of linear models, an update
+rule as the kernels take it (:func:`update_args`).
 """
 
 from __future__ import annotations
@@ -71,45 +72,84 @@ def linear_pack(problems: list[Problem]) -> tuple:
     return X, y, sqn, nsamp, kind, lam, normaliser, ridge
 
 
-def momentum_args(beta: float | None, T: int) -> tuple[float, np.ndarray, bool]:
-    """``(beta, corr, momentum)`` for the kernels; ``corr[t-1] = 1 - beta**t`` as Python computes it."""
-    if beta is None:
-        return 0.0, np.ones(T), False
-    return float(beta), f64([1.0 - beta ** t for t in range(1, T + 1)]), True
+def update_args(update, T: int) -> tuple:
+    """``(code, pa, pb, aux_from_theta)``: an update rule as the kernels take it (its compiled step's
+    code, its parameters at every step, where its state starts)."""
+    pa, pb = update.step_params(T)
+    return int(update.CODE), f64(pa), f64(pb), bool(update.AUX_FROM_THETA)
 
 
 def clip_arg(clip: float | None) -> float:
     return -1.0 if clip is None else float(clip)
 
 
-def quadratic_theta_task(problems: list[Quadratic], theta1, etas, scales, beta, seed,
-                          default_stat: bool):
-    """Task function running :func:`kernels.quadratic_theta` on ``len(problems)`` quadratics."""
-    reps = chunk_width(problems[0].dim) // problems[0].dim
-    eigs = f64([np.tile(p.eigs, reps) for p in problems])
-    star = f64([np.tile(p.theta_star, reps) for p in problems])
-    th1, et, sc = f64(theta1), f64(etas), f64(scales)
-    b, corr, momentum = momentum_args(beta, len(et))
+def quadratic_delta_task(problem: Quadratic, theta1, etas, scales, seed, default_stat: bool):
+    """Task function running :func:`kernels.quadratic_delta` (the plain rule with full gradients on one
+    quadratic, in the delta form ``delta <- a_t delta - c_t z``).  Every task function here takes the
+    iterates of its ``K`` problems as ``out`` ``(K, rows, D)`` and returns the per-run default statistic
+    when the kernel computes it (``default_stat``), else ``None``."""
+    T = len(scales)
+    A = (1.0 - etas[:, None] * problem.eigs[None, :]).reshape(T, problem.dim)
+    Atile = f64(np.tile(A, (1, chunk_width(problem.dim) // problem.dim)))
+    c = f64(etas * scales)
+    delta1 = f64(theta1 - problem.theta_star)
+    shift = f64(problem.theta_star)
+    eigs = f64(problem.eigs)
+    has_shift = bool(np.any(shift))
 
     def task(b0, b1, start, stop, out):
         x = np.empty(stop - start if default_stat else 0)
-        _kernels.quadratic_theta(block_states(seed, b0, b1), stop - start, th1, eigs, star,
-                                 et, sc, b, corr, momentum, out, x, default_stat)
+        _kernels.quadratic_delta(block_states(seed, b0, b1), stop - start, delta1, Atile, c,
+                                 shift, has_shift, eigs, out[0], x, default_stat)
         return x if default_stat else None
 
     return task
 
 
-def linear_gd_task(problems: list[Problem], theta1, etas, scales, beta, clip, seed):
+def quadratic_theta_task(problems: list[Quadratic], theta1, etas, scales, update, seed,
+                         default_stat: bool):
+    """Task function running :func:`kernels.quadratic_theta` on ``len(problems)`` quadratics."""
+    reps = chunk_width(problems[0].dim) // problems[0].dim
+    eigs = f64([np.tile(p.eigs, reps) for p in problems])
+    star = f64([np.tile(p.theta_star, reps) for p in problems])
+    th1, et, sc = f64(theta1), f64(etas), f64(scales)
+    rule = update_args(update, len(et))
+
+    def task(b0, b1, start, stop, out):
+        x = np.empty(stop - start if default_stat else 0)
+        _kernels.quadratic_theta(block_states(seed, b0, b1), stop - start, th1, eigs, star,
+                                 et, sc, *rule, out, x, default_stat)
+        return x if default_stat else None
+
+    return task
+
+
+def linear_gd_task(problems: list[Problem], theta1, etas, scales, update, clip, seed):
     """Task function running :func:`kernels.linear_gd` on ``len(problems)`` linear models."""
     packed = linear_pack(problems)
     th1, et, sc = f64(theta1), f64(etas), f64(scales)
-    b, corr, momentum = momentum_args(beta, len(et))
+    rule = update_args(update, len(et))
     c = clip_arg(clip)
 
     def task(b0, b1, start, stop, out):
         _kernels.linear_gd(block_states(seed, b0, b1), stop - start, th1, *packed, c,
-                           et, sc, b, corr, momentum, out)
+                           et, sc, *rule, out)
+        return None
+
+    return task
+
+
+def linear_sgd_task(problem: Problem, theta1, etas, scales, batch: int, update, clip, seed):
+    """Task function running :func:`kernels.linear_sgd` (mini-batches drawn with replacement) on one
+    linear model."""
+    X, y, sqn, nsamp, kind, lam, normaliser, ridge = linear_pack([problem])
+    args = (f64(theta1), X[0], y[0], sqn[0], int(nsamp[0]), int(kind[0]), float(lam[0]),
+            float(normaliser[0]), float(ridge[0]), clip_arg(clip), f64(etas),
+            f64(scales), batch, *update_args(update, len(scales)))
+
+    def task(b0, b1, start, stop, out):
+        _kernels.linear_sgd(block_states(seed, b0, b1), block_states(seed, b0, b1, 0),
+                            stop - start, *args, out[0])
         return None
 
     return task

@@ -36,7 +36,8 @@ __all__ = ["KERNEL_SOURCES", "cache_dir", "chunk_width", "numba", "source_key"]
 #: compiles with this module's decorators, or whose functions a kernel compiles, must be listed
 #: (``tests/engine/test_sim_kernel_cache.py`` checks it).
 KERNEL_SOURCES = ("jit.py", "rng.py", "draws.py", "descent_kernels.py", "random_round_kernels.py",
-                  "step_decay_kernels.py", "adaptive_kernels.py", "gated_sgd_kernels.py")
+                  "step_decay_kernels.py", "adaptive_kernels.py", "gated_sgd_kernels.py", "updates/compiled.py",
+                  "updates/plain.py", "updates/momentum.py", "updates/heavy_ball.py")
 
 
 def chunk_width(dim: int) -> int:

@@ -1,14 +1,16 @@
 """Exact moments on diagonal quadratics in mpmath, for confirming a float64 result.
 
-The same recursions as :mod:`dpverify.sim.moments` (noisy gradient descent) and
-:mod:`dpverify.sim.momentum` (bias-corrected momentum), one parameter point at a time, at the
+The same recursions as the update rules' (:mod:`dpverify.sim.updates`: plain noisy gradient descent,
+bias-corrected momentum, heavy ball), one parameter point at a time, at the
 caller's ``mpmath`` precision. Each eigen-direction ``i`` of ``f = f* + 1/2 sum_i lam_i d_i^2``
 evolves independently and linearly, so the mean and (co)variance propagate exactly:
 
 * noisy GD, ``d_{t+1} = (1 - eta_t lam) d_t - eta_t s_t z``:
   ``m <- a m``, ``s2 <- a^2 s2 + (eta_t s_t)^2`` with ``a = 1 - eta_t lam``;
 * momentum, ``v_{t+1} = beta v_t + (1 - beta)(lam d_t + s_t z)``,
-  ``d_{t+1} = d_t - eta_t v_{t+1} / (1 - beta^t)``: the 2x2 mean and covariance of ``(d, v)``.
+  ``d_{t+1} = d_t - eta_t v_{t+1} / (1 - beta^t)``: the 2x2 mean and covariance of ``(d, v)``;
+* heavy ball, ``d_{t+1} = (1 + beta - eta_t lam) d_t - beta d_{t-1} - eta_t s_t z``: the 2x2 mean and
+  covariance of ``(d_t, d_{t-1})``.
 
 Inputs are sequences of numbers (converted with ``mpmath.mpf``); outputs are ``mpf``.
 """
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import mpmath
 
-__all__ = ["gd_moments_mp", "momentum_coordinate_step", "momentum_moments_mp"]
+__all__ = ["gd_moments_mp", "heavy_ball_moments_mp", "momentum_coordinate_step", "momentum_moments_mp"]
 
 
 def gd_moments_mp(eigs, delta1, etas, scales):
@@ -73,3 +75,26 @@ def momentum_moments_mp(eigs, delta1, etas, scales, beta):
             total += mv[i] ** 2 + svv[i]
         vel.append(total)
     return lam, mx, sxx, vel
+
+
+def heavy_ball_moments_mp(eigs, delta1, etas, scales, beta):
+    """Per-direction mean and variance of ``theta_{T+1} - theta*`` for noisy heavy-ball GD, in
+    mpmath at the caller's precision (inputs converted with ``mpmath.mpf``). Returns
+    ``(lam, m, s2)`` as lists of ``mpf``.
+
+    >>> lam, m, s2 = heavy_ball_moments_mp([1, 4], [1, 1], [0.4] * 3, [0.1] * 3, 0.1)
+    """
+    b = mpmath.mpf(beta)
+    lam = [mpmath.mpf(x) for x in eigs]
+    mx = [mpmath.mpf(x) for x in delta1]
+    mp = list(mx)
+    sxx, sxp, spp = ([mpmath.mpf(0)] * len(mx) for _ in range(3))
+    for eta, s in zip(etas, scales):
+        eta, s = mpmath.mpf(eta), mpmath.mpf(s)
+        b1 = eta * s
+        for i, li in enumerate(lam):
+            a11 = 1 + b - eta * li
+            mx[i], mp[i] = a11 * mx[i] - b * mp[i], mx[i]
+            sxx[i], sxp[i], spp[i] = (a11 * a11 * sxx[i] - 2 * a11 * b * sxp[i] + b * b * spp[i] + b1 * b1,
+                                      a11 * sxx[i] - b * sxp[i], sxx[i])
+    return lam, mx, sxx

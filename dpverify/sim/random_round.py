@@ -16,7 +16,7 @@ trajectory (with ``w_k = p_{k-1}``: the expectation over R given the trajectory)
 
 Randomness follows :mod:`dpverify.sim.rng`: block ``b`` draws ``R`` and then, step by step, its
 Gaussian noise from ``block_rng(seed, b)`` and its sample indices from
-:func:`~dpverify.sim.sgd.index_rng` ``(seed, b)``; statistics are reduced per block and combined in
+:func:`~dpverify.sim.rng.index_rng` ``(seed, b)``; statistics are reduced per block and combined in
 block order, so results are bit-identical for every ``chunk_runs``. On diagonal quadratics (no
 samples: the gradient is exact, only the Gaussian noise is random) the expectations are exact
 (:func:`random_round_quadratic`).
@@ -37,8 +37,8 @@ from .fused import block_states, f64
 from .validation import check_array, check_int, check_real, check_seed
 from .problems import Problem, Quadratic
 from .results import MCResult, block_moments
-from .rng import BLOCK as _BLOCK, block_rng, block_slices, iter_chunks
-from .sgd import index_rng, minibatch_grad
+from .rng import BLOCK as _BLOCK, block_rng, block_slices, index_rng, iter_chunks
+from .gradients import minibatch_grad
 
 __all__ = ["random_round_linear", "random_round_probabilities", "random_round_quadratic",
            "random_round_quadratic_constant", "random_round_sgd", "trajectory_average"]

@@ -31,7 +31,7 @@ import numpy as np
 
 from .validation import check_int, check_seed
 
-__all__ = ["BLOCK", "block_rng", "sfc64_state", "iter_chunks", "block_slices", "n_blocks"]
+__all__ = ["BLOCK", "block_rng", "index_rng", "sfc64_state", "iter_chunks", "block_slices", "n_blocks"]
 
 #: Number of Monte Carlo runs sharing one random generator.
 BLOCK = 1024
@@ -66,6 +66,16 @@ def block_rng(seed: int, block: int, child: int | None = None) -> np.random.Gene
     block = check_int("block", block, minimum=0)
     key = (block,) if child is None else (block, check_int("child", child, minimum=0))
     return np.random.Generator(np.random.SFC64(np.random.SeedSequence(seed, spawn_key=key)))
+
+
+def index_rng(seed: int, block: int) -> np.random.Generator:
+    """Generator of the mini-batch indices of block *block*.
+
+    ``block_rng(seed, block, child=0)``: an SFC64 generator seeded by
+    ``SeedSequence(seed, spawn_key=(block, 0))``, the first child of the ``SeedSequence`` behind
+    :func:`block_rng` ``(seed, block)``; independent of the privacy-noise stream.
+    """
+    return block_rng(seed, block, child=0)
 
 
 def sfc64_state(rng: np.random.Generator) -> np.ndarray:

@@ -23,6 +23,7 @@ if numba is not None:
     from .jit import borrow as _borrow
     from .jit import inline as _inline
     from .jit import jit as _jit
+    from .updates.compiled import heavy_ball_step as _sd_step
 
     _BLOCK = int(BLOCK)
 
@@ -95,8 +96,7 @@ if numba is not None:
                 th = seg[j]
                 x, w = (th, 1.0) if PLAIN else (th - cs[j], ws[j])
                 g = _sd_full_grad(KIND, SIN, HAM, NOISE, x, w, ams[j], buf[j], q0, q1, bm)
-                seg[j] = (th - eta * g) + r_t * (th - pvs[j])
-                pvs[j] = th
+                seg[j], pvs[j] = _sd_step(th, pvs[j], g, eta, r_t, 0.0)
         else:
             for j in range(seg.shape[0]):
                 th = seg[j]
@@ -126,15 +126,7 @@ if numba is not None:
                     g = g + bb * (sn / 2.0)
                 if s != 0.0:
                     g = g + buf[j]
-                seg[j], pvs[j] = _sd_step(th, pvs[j], g, eta, r_t)
-
-    @_inline
-    def _sd_step(th, prev, g, eta, r_t):
-        """Heavy-ball step ``th - eta g + r_t (th - prev)`` (NumPy path's order): ``(new, new prev)``."""
-        if r_t != 0.0:
-            step = th - prev
-            return (th - eta * g) + r_t * step, th
-        return th - eta * g, th
+                seg[j], pvs[j] = _sd_step(th, pvs[j], g, eta, r_t, 0.0)
 
     @_inline
     def _bucket_rows(pick, T, order, ends):

@@ -16,6 +16,8 @@ __all__ = [
     "check_real",
     "check_array",
     "check_seed",
+    "check_beta",
+    "check_quadratic_inputs",
 ]
 
 
@@ -176,3 +178,60 @@ def check_runs(runs: object, seed: object, chunk_runs: object,
     if workers is not None:
         check_int("workers", workers)
     return runs, seed
+
+
+def check_beta(beta: object) -> float:
+    """A momentum coefficient: *beta* as a float in ``[0, 1)``."""
+    beta = check_real("beta", beta, nonnegative=True)
+    if not beta < 1.0:
+        raise ValueError(f"beta must be in [0, 1), got {beta!r}")
+    return beta
+
+
+# --------------------------------------------------------------------------- #
+# Arguments of the exact moments on diagonal quadratics
+# --------------------------------------------------------------------------- #
+
+
+def _points(arr: np.ndarray, batched_ndim: int) -> int | None:
+    """Return the leading (point) length of a batched input, else ``None``."""
+    return arr.shape[0] if arr.ndim == batched_ndim else None
+
+
+def check_quadratic_inputs(eigs, theta1, etas, noise_stds, theta_star):
+    """Validate the inputs of the exact moments on diagonal quadratics and broadcast them to
+    ``(P, D)`` / ``(P, T)``: returns ``(eigs, delta1, etas, etas * noise_stds)``, each input possibly
+    carrying a leading axis of ``P`` parameter points."""
+    eigs = check_array("eigs", eigs, ndim=(1, 2), nonnegative=True)
+    theta1 = check_array("theta1", theta1, ndim=(1, 2))
+    noise_stds = check_array("noise_stds", noise_stds, ndim=(1, 2), nonnegative=True, nonempty=False)
+    etas = check_array("etas", etas, ndim=(0, 1, 2), nonnegative=True, nonempty=False)
+    dim, T = eigs.shape[-1], noise_stds.shape[-1]
+    if theta1.shape[-1] != dim:
+        raise ValueError(f"theta1 must have last dimension D={dim} (from eigs), got shape {theta1.shape}")
+    if etas.ndim > 0 and etas.shape[-1] != T:
+        raise ValueError(f"etas must be a scalar or have last dimension T={T} (from noise_stds), "
+                         f"got shape {etas.shape}")
+    if theta_star is None:
+        theta_star = np.zeros(dim)
+    theta_star = check_array("theta_star", theta_star, ndim=(1, 2))
+    if theta_star.shape[-1] != dim:
+        raise ValueError(f"theta_star must have last dimension D={dim}, got shape {theta_star.shape}")
+
+    named = {
+        "eigs": _points(eigs, 2), "theta1": _points(theta1, 2),
+        "theta_star": _points(theta_star, 2),
+        "noise_stds": _points(noise_stds, 2), "etas": _points(etas, 2),
+    }
+    sizes = [(k, v) for k, v in named.items() if v is not None]
+    ref, P = sizes[0] if sizes else ("eigs", 1)
+    for key, size in sizes:
+        if size != P:
+            raise ValueError(f"{key} must have {P} parameter points like {ref}, got {size}")
+    if P == 0:
+        raise ValueError(f"eigs must describe at least one parameter point, got P={P}")
+    eigs = np.broadcast_to(eigs, (P, dim))
+    delta1 = np.broadcast_to(theta1 - theta_star, (P, dim))
+    etas = np.broadcast_to(etas if etas.ndim > 0 else np.full(T, float(etas)), (P, T))
+    noise_stds = np.broadcast_to(noise_stds, (P, T))
+    return eigs, delta1, etas, etas * noise_stds

@@ -40,7 +40,7 @@ from dpverify.sim import (
     uniform,
 )
 from dpverify.sim import draws, parallel
-from dpverify.sim.sgd import index_rng
+from dpverify.sim.rng import index_rng
 from simresults import same_result  # noqa: E402
 
 needs_numba = pytest.mark.skipif(not draws.numba_available(), reason="numba not installed")
@@ -282,7 +282,7 @@ def test_fused_momentum_beta0_is_fused_pgd(problems, name, clip):
 def _ref_linear_grad(p, th, clip, idx=None):
     """Gradient in the fused kernels' operation order, with Python floats.
 
-    Full batch (``idx=None``): ``problems.LinearModel.grad``; mini-batch: ``sgd._batch_grad``.
+    Full batch (``idx=None``): ``problems.LinearModel.grad``; mini-batch: ``LinearModel.batch_grad``.
     """
     X, D = p.X.tolist(), p.dim
     y = [0.0] * p.n_samples if p.y is None else p.y.tolist()

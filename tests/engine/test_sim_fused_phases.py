@@ -14,7 +14,7 @@ from dpverify import sim
 from dpverify.sim import adaptive_kernels as kernels
 from dpverify.sim import draws
 from dpverify.sim.random_round import random_round_probabilities, random_round_sgd
-from dpverify.sim.step_decay import SeparableLoss, coupled_step_decay_sgd, step_decay_sgd
+from dpverify.sim import SeparableLoss, coupled_step_decay_sgd, step_decay_sgd
 
 pytestmark = pytest.mark.skipif(not draws.numba_available(), reason="numba not installed")
 

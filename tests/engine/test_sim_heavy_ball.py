@@ -13,7 +13,7 @@ import sympy as sp
 
 from dpverify import sim
 from dpverify.scenarios import bind, noisy_gd
-from dpverify.sim.heavy_ball import _propagate
+from dpverify.sim.updates.heavy_ball import propagate as _propagate
 from simresults import same_result
 
 EIGS = np.array([0.3, 1.0, 4.0])

@@ -68,7 +68,7 @@ def test_step_decay_output_indices_are_the_numpy_paths(output):
     """The fused step-decay path, whose output indices now come from the compiled PCG64, returns the
     NumPy path's outputs bit for bit (a run's output index decides which iterate it returns)."""
     from dpverify.sim import set_fused
-    from dpverify.sim.step_decay import SeparableLoss, step_decay_sgd
+    from dpverify.sim import SeparableLoss, step_decay_sgd
 
     rng = np.random.default_rng(3)
     a = rng.standard_normal((20, 2))
@@ -93,7 +93,7 @@ def test_seed_entropy_refuses_what_numpy_refuses():
 def test_the_compiled_seeding_is_the_path_taken(monkeypatch):
     """The simulators call the compiled functions (a spy counts the calls), so the equalities above
     are about the numbers the simulations use, not about a path they bypass."""
-    from dpverify.sim.step_decay import SeparableLoss, step_decay_sgd
+    from dpverify.sim import SeparableLoss, step_decay_sgd
 
     calls = {"sfc64": 0, "pcg64": 0}
     sfc, pcg = draws.sfc64_block_states, draws.pcg64_block_integers
@@ -119,7 +119,8 @@ def test_step_decay_blocks_at_the_32_bit_edge_equal_the_numpy_path(b0):
     """Blocks ``2**32 - 2 .. 2**32 - 1`` take the compiled seeding; a task reaching block ``2**32``
     (a two-word spawn key) takes NumPy's. Either way the task's outputs equal the NumPy path's."""
     from dpverify.sim.rng import BLOCK
-    from dpverify.sim.step_decay import SeparableLoss, _check_common, _fused_phases, _phase_kernel
+    from dpverify.sim import SeparableLoss
+    from dpverify.sim.step_decay import _check_common, _fused_phases, _phase_kernel
 
     a = np.random.default_rng(1).standard_normal((10, 2))
     p = SeparableLoss("quadratic", (1.0,), np.zeros(2), a - a.mean(axis=0))

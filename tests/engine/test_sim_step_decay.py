@@ -12,7 +12,7 @@ from dpverify.sim import Quadratic, SeparableLoss, coupled_step_decay_sgd, phase
 from dpverify.sim.problems import separable as _separable
 from dpverify.sim import set_fused as sim_set_fused
 from dpverify.sim import step_decay_sgd
-from dpverify.sim.step_decay import sample_without_replacement, wor_batch_variance
+from dpverify.sim.gradients import sample_without_replacement, wor_batch_variance
 
 Z99 = 3.29  # two-sided 0.999 normal quantile: every Monte Carlo tolerance below is Z99 standard errors
 

@@ -69,6 +69,13 @@ class Problem:
     def grad(self, theta: np.ndarray, clip: float | None = None) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError
 
+    def affine_samples(self):
+        """``(H, c, w)`` when every per-sample gradient is affine, ``grad f(theta; x_j) = H_j theta - c_j``
+        (``H`` ``(n, D, D)``, ``c`` ``(n, D)``), as the mean gradient weighs them: ``grad F = sum_j w_j
+        grad f(theta; x_j)`` and a mini-batch's gradient is their mean over the drawn ``j``; ``None``
+        otherwise (the default).  :func:`dpverify.sim.moments.exact_moments` needs them."""
+        return None
+
     def excess(self, theta: np.ndarray) -> np.ndarray:
         """Excess risk ``f(theta) - f_star`` (the default simulator statistic)."""
         return self.value(theta) - self.f_star

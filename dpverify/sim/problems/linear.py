@@ -162,6 +162,47 @@ class LinearModel(Problem):
             out += (self.lam / self.normaliser) * scale.sum(axis=-1)[..., None] * theta
         return out
 
+    def batch_grad(self, theta: np.ndarray, idx: np.ndarray, clip: float | None = None) -> np.ndarray:
+        """Mini-batch gradient for each row of *theta* ``(rows, D)``, batch *idx* ``(rows, n)`` (repeats
+        allowed): ``(n_samples / normaliser) (1/n) sum_j grad f(theta; x_{idx_j})``, each per-sample
+        gradient clipped to norm ``clip`` first when given (unchecked arguments:
+        :func:`dpverify.sim.gradients.minibatch_grad` checks them)."""
+        n = idx.shape[-1]
+        Xb = self.X[idx]                                      # (rows, n, D)
+        m = np.einsum("rnd,rd->rn", Xb, theta)
+        r = self.dloss(m, None if self.y is None else self.y[idx])
+        factor = self.n_samples / (self.normaliser * n)
+        if clip is None:
+            out = np.einsum("rn,rnd->rd", r, Xb)
+            out *= factor
+            if self.lam != 0.0:
+                out += self.ridge * theta
+            return out
+        # per-sample norms ||r x + lam theta|| by the expansion of _norms
+        sq = r * r * self.sq_norms[idx]
+        if self.lam != 0.0:
+            tt = np.einsum("rd,rd->r", theta, theta)[:, None]
+            sq = sq + 2.0 * self.lam * r * m + (self.lam * self.lam) * tt
+        norms = np.sqrt(np.maximum(sq, 0.0))
+        scale = np.minimum(1.0, clip / np.maximum(norms, np.finfo(np.float64).tiny))
+        out = np.einsum("rn,rnd->rd", scale * r, Xb)
+        if self.lam != 0.0:
+            out += self.lam * scale.sum(axis=-1)[:, None] * theta
+        out *= factor
+        return out
+
+    def per_sample_grads(self, theta: object, clip: float | None = None) -> np.ndarray:
+        """``grad f(theta; x_n) = phi_n'(x_n^T theta) x_n + lam theta`` for every sample, shape ``(..., N, D)``,
+        each clipped to norm ``clip`` when given (the mean gradient is their sum over ``normaliser``)."""
+        theta = self.check_theta(theta)
+        m = theta @ self.X.T                                          # (..., N)
+        r = self.dloss(m)
+        g = r[..., None] * self.X + self.lam * theta[..., None, :]  # (..., N, D)
+        if clip is not None:
+            norms = np.sqrt(np.einsum("...nd,...nd->...n", g, g))
+            g = g * np.minimum(1.0, clip / np.maximum(norms, np.finfo(np.float64).tiny))[..., None]
+        return g
+
     def sample(self, index: int) -> tuple[np.ndarray, float | None]:
         """Return ``(x_index, y_index)`` (``y`` is ``None`` without labels)."""
         index = check_int("index", index, minimum=0)
@@ -217,6 +258,15 @@ class LeastSquares(LinearModel):
 
     def dloss(self, m: np.ndarray, y: np.ndarray | None = None) -> np.ndarray:
         return m - (self.y if y is None else y)
+
+    def affine_samples(self):
+        """Sample ``j``'s gradient as the mean gradient weighs it, ``(N / normaliser) x_j (x_j^T theta - y_j)
+        + ridge theta``: ``H_j = (N / normaliser) x_j x_j^T + ridge I``, ``c_j = (N / normaliser) y_j x_j``,
+        ``w_j = 1 / N``."""
+        X, y, n = np.asarray(self.X), np.asarray(self.y), self.n_samples
+        c = n / self.normaliser
+        H = c * np.einsum("ja,jb->jab", X, X) + self.ridge * np.eye(self.dim)[None]
+        return H, (c * y)[:, None] * X, np.full(n, 1.0 / n)
 
     def lipschitz_on_ball(self, radius: float) -> float:
         """Per-sample gradient bound on ``||theta|| <= radius``.

@@ -71,3 +71,7 @@ class Quadratic(Problem):
                 f"clip must be None for Quadratic (it has no per-sample gradients), got {clip!r}"
             )
         return self.eigs * (self.check_theta(theta) - self.theta_star)
+
+    def affine_samples(self):
+        """One sample: ``H = diag(eigs)``, ``c = eigs * theta*`` (nothing to draw)."""
+        return np.diag(self.eigs)[None], (self.eigs * self.theta_star)[None], np.ones(1)

@@ -163,8 +163,10 @@ class SeparableLoss(Problem):
     #: gradients are computed row by row (elementwise), so a chunk may be processed at once
     elementwise = True
 
-    def batch_grad(self, theta, idx):
+    def batch_grad(self, theta, idx, clip=None):
         """Mini-batch gradient ``(1/B) sum_{i in idx} grad f(theta; z_i)`` per row, ``idx`` (rows, B)."""
+        if clip is not None:
+            raise ValueError(f"clip must be None for SeparableLoss (it does not clip), got {clip!r}")
         x = np.asarray(theta, float) - self.center
         B = idx.shape[1]
         acc = self.a[idx[:, 0]]
@@ -178,6 +180,24 @@ class SeparableLoss(Problem):
                 bb = bb + self.b[idx[:, k]]
             g += (bb / B)[:, None] * self._psi(x, 1)
         return g
+
+    def per_sample_grads(self, theta, clip=None):
+        """``grad f(theta; z_i)`` for every sample at one ``theta`` (``(D,)``), shape ``(n, D)``."""
+        if clip is not None:
+            raise ValueError(f"clip must be None for SeparableLoss (it does not clip), got {clip!r}")
+        x = np.asarray(theta, float) - self.center
+        return self._wphi(x, 1)[None, :] + self.a + self.b[:, None] * self._psi(x, 1)[None, :]
+
+    def affine_samples(self):
+        """For ``phi = "quadratic"`` without ``b`` (a diagonal quadratic with per-sample shifts): sample ``i``'s
+        gradient ``u lam (w - c) + a_i``, i.e. ``H_i = diag(u lam)``, ``c_i = u lam c - a_i``, ``w_i = 1/n``;
+        ``None`` for the other shapes (not affine)."""
+        if self.phi != "quadratic" or self.has_b:
+            return None
+        h = self.weights * self.params[0]
+        n = self.n_samples
+        return (np.broadcast_to(np.diag(h), (n, self.dim, self.dim)).copy(), (h * self.center)[None, :] - self.a,
+                np.full(n, 1.0 / n))
 
     def sample_value(self, theta, a, b):
         """``f(theta; z)`` for a data point ``z = (a, b)`` (any point of the universe)."""
