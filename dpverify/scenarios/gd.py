@@ -3,7 +3,7 @@
 The algorithm family, in optimisation terms::
 
     g_t         = grad f(theta_t) + s_t z_t,            z_t ~ N(0, I_D)   (full batch), or
-    g_t         = mean of grad f(theta_t; x_j) over a batch drawn with replacement + s_t z_t,
+    g_t         = mean of grad f(theta_t; x_j) over a batch (drawn with or without replacement) + s_t z_t,
     theta_{t+1} = theta_t - eta_t g_t                                      (plain), or
     v_{t+1}     = beta v_t + (1 - beta) g_t,  theta_{t+1} = theta_t - eta_t v_{t+1} / (1 - beta^t)
                                                    (momentum=beta, the default momentum_form="bias_corrected"), or
@@ -44,9 +44,15 @@ f(theta_1) - f*, ``"dist_sq"`` E||theta_{T+1} - theta*||^2, ``"grad_norm_sq"`` E
 Observables (``observe={"v2": "velocity_sq"}``): E||v_{t+1}||^2 for t = 1..T (bias-corrected momentum,
 exact route), usable in a bound as ``v2[t]``.
 
-Heavy ball (``momentum_form="heavy_ball"``) has exact moments on quadratics (the 2x2 mean and
-covariance of ``(theta_t, theta_{t-1})`` per eigen-direction, :mod:`dpverify.sim.heavy_ball`) and
-Monte Carlo on quadratics; it is full-batch only (no ``batch=``). E.g. Polyak's parameters on a
+The algorithm is made of parts, passed through to the simulator (:func:`dpverify.sim.descent.simulate`):
+an update rule (``update=``, :mod:`dpverify.sim.updates`: ``Plain()``, ``BiasCorrectedMomentum(beta)``,
+``HeavyBall(beta)``) and a gradient source (``gradient=``, :mod:`dpverify.sim.gradients`: ``FullGradient()``,
+``MiniBatch(B)`` with or without replacement, ``OneSample()``, clipped per sample with ``clip=``), whose
+parameters may be expressions in the claim's symbols (``HeavyBall(beta)`` maps ``momentum``, ``MiniBatch(B)``
+maps ``batch``).  ``momentum=beta`` with ``momentum_form`` and ``batch=B`` are the same parts written as
+parameters.  Exact moments on quadratics come from the update rule (its recursion per eigen-direction) with
+full gradients; Monte Carlo runs any combination (DP-SGD with heavy ball on mini-batches:
+``update=HeavyBall(beta), gradient=MiniBatch(B)`` on a data problem).  E.g. Polyak's parameters on a
 strongly convex quadratic::
 
     noisy_gd(problem="strongly_convex", smooth=M, curvature=mu, step=4 / (sp.sqrt(M) + sp.sqrt(mu))**2,
@@ -66,8 +72,9 @@ import sympy as sp
 from hypothesis import strategies as st
 
 from .. import sim
+from ..sim import gradients as sim_gradients
+from ..sim import updates as sim_updates
 from ..numeric import Compiled, golden_section
-from ..sim.moments_mp import gd_moments_mp, momentum_moments_mp
 from .base import T_INDEX, MappedScenario, MCPoint, SyntheticData
 
 PROBLEMS = ("pl", "strongly_convex", "convex", "logistic")
@@ -76,7 +83,8 @@ OBSERVABLES = ("velocity_sq",)
 #: evaluations of the adversarial search over a data problem's start and data (common random numbers,
 #: ``Scenario.adversary_runs`` runs each), per statement
 ADVERSARY_BUDGET = 16
-MOMENTUM_FORMS = ("bias_corrected", "heavy_ball")
+#: the update rule ``momentum=`` makes, by ``momentum_form``
+MOMENTUM_FORMS = {"bias_corrected": sim_updates.BiasCorrectedMomentum, "heavy_ball": sim_updates.HeavyBall}
 
 
 # =============================================================================== data problems
@@ -198,7 +206,7 @@ class NoisyGD(MappedScenario):
     NOISE = ("noise_std",)
 
     def noise_free(self):
-        return None if "batch" in self.params else super().noise_free()
+        return None if self.gradient.samples else super().noise_free()
 
     REQUIRED = ("smooth", "step", "noise_std", "dim", "horizon")
     OPTIONAL = ("curvature", "init_gap", "init_dist", "momentum", "batch", "n_samples", "feature_norm")
@@ -207,18 +215,26 @@ class NoisyGD(MappedScenario):
 
     def __init__(self, params: Mapping[str, Any], *, problem: str = "pl", statistic: str = "excess",
                  exceeds=None, observe: Mapping[str, str] | None = None, mc: tuple = (),
-                 mc_count: int = 3, index: sp.Symbol = T_INDEX, momentum_form: str = "bias_corrected"):
+                 mc_count: int = 3, index: sp.Symbol = T_INDEX, momentum_form: str = "bias_corrected",
+                 update: sim_updates.UpdateRule | None = None, gradient: sim_gradients.GradientSource | None = None):
         params = dict(params)
-        super().__init__({k: v for k, v in params.items()}, index)
         if momentum_form not in MOMENTUM_FORMS:
-            raise TypeError(f"noisy_gd: momentum_form must be one of {MOMENTUM_FORMS}, got {momentum_form!r}")
-        if momentum_form == "heavy_ball" and "momentum" not in params:
+            raise TypeError(f"noisy_gd: momentum_form must be one of {tuple(MOMENTUM_FORMS)}, got {momentum_form!r}")
+        if momentum_form == "heavy_ball" and "momentum" not in params and update is None:
             raise TypeError("noisy_gd: momentum_form='heavy_ball' needs momentum= (beta)")
-        if momentum_form == "heavy_ball" and "batch" in params:
-            raise TypeError("noisy_gd: momentum_form='heavy_ball' is full-batch only (no batch=)")
-        if momentum_form == "heavy_ball" and observe:
-            raise TypeError("noisy_gd: velocity_sq is observed only with bias-corrected momentum")
-        self.heavy_ball = momentum_form == "heavy_ball"
+        if update is None:
+            update = MOMENTUM_FORMS[momentum_form](params["momentum"]) if "momentum" in params else sim_updates.Plain()
+        if gradient is None:
+            gradient = sim_gradients.MiniBatch(params["batch"]) if "batch" in params else sim_gradients.FullGradient()
+        if not isinstance(update, sim_updates.UpdateRule) or not isinstance(gradient, sim_gradients.GradientSource):
+            raise TypeError(f"noisy_gd: update= must be a dpverify.sim.updates rule and gradient= a "
+                            f"dpverify.sim.gradients source, got {update!r} and {gradient!r}")
+        for key, expr in {**update.scenario_params(), **gradient.scenario_params()}.items():
+            if key in params and params[key] is not expr:
+                raise TypeError(f"noisy_gd: give {key} once, in the parts (update=, gradient=) or as {key}=")
+            params[key] = expr
+        super().__init__(params, index)
+        self.update, self.gradient = update, gradient
         if problem not in PROBLEMS:
             raise TypeError(f"noisy_gd: problem must be one of {PROBLEMS}, got {problem!r}")
         if statistic not in STATISTICS:
@@ -235,20 +251,20 @@ class NoisyGD(MappedScenario):
         for name, what in self.observe_map.items():
             if what not in OBSERVABLES:
                 raise TypeError(f"noisy_gd: observable {name} = {what!r} is not one of {OBSERVABLES}")
-            if what == "velocity_sq" and "momentum" not in params:
-                raise TypeError("noisy_gd: velocity_sq is observed only with momentum=")
+            if what not in update.OBSERVABLES:
+                raise TypeError(f"noisy_gd: {what} is observed only with bias-corrected momentum (momentum=), "
+                                f"not with {update.name}")
         self.problem, self.statistic, self.exceeds = problem, statistic, exceeds
         self.indicator = exceeds is not None
         self._set_mc_points("noisy_gd", mc, mc_count)
         if not self.mc_spec and exceeds is not None:
             raise TypeError("noisy_gd: exceeds= is a Monte Carlo statistic; give mc= points or mc_count > 0")
-        self.supports_exact = exceeds is None and "batch" not in params and problem != "logistic"
+        self.supports_exact = exceeds is None and not gradient.samples and problem != "logistic"
         # the data problems' start and data are searched adversarially before the Monte Carlo check
         self.adversary_budget = ADVERSARY_BUDGET if any(m.problem != "quadratic" for m in self.mc_spec) else 0
         self.supports_monte_carlo = not self.observe_map and bool(self.mc_spec)
-        mom = ("heavy-ball momentum " if self.heavy_ball else
-               "bias-corrected momentum " if "momentum" in params else "")
-        sgd = "mini-batch SGD" if "batch" in params else "gradient descent"
+        mom = "" if isinstance(update, sim_updates.Plain) else f"{update.name} "
+        sgd = "mini-batch SGD" if gradient.samples else "gradient descent"
         self.algorithm = f"noisy {mom}{sgd}"
         self.name = {"pl": "diagonal quadratic (spectrum in [mu, M])",
                      "strongly_convex": "diagonal quadratic (spectrum in [mu, M])",
@@ -425,42 +441,10 @@ class NoisyGD(MappedScenario):
 
     # ------------------------------------------------------------------ exact route
     def _moments(self, inst, dps):
+        """``(lam, m, s2, extra)`` per direction: the update rule's exact moments on the quadratic instance."""
         v = self._values(inst["point"], dps)
         eigs, th = self.problem_at(inst, dps)
-        if self.heavy_ball:
-            if dps is None:
-                from ..sim.updates.heavy_ball import propagate as _heavy_ball_propagate
-
-                lam, m, s2 = _heavy_ball_propagate(np.asarray(eigs), np.asarray(th), np.asarray(v["eta"]),
-                                                   np.asarray(v["s"]), float(v["momentum"]))
-                return np.asarray(lam[0]), np.asarray(m[0]), np.asarray(s2[0]), None
-            with mpmath.workdps(dps):
-                lam, m, s2 = sim.heavy_ball_moments_mp(eigs, th, v["eta"], v["s"], v["momentum"])
-                return lam, m, s2, None
-        if dps is None:
-            etas, s = np.asarray(v["eta"]), np.asarray(v["s"])
-            if "momentum" in v:
-                from ..sim.updates.momentum import propagate as _momentum_propagate
-
-                rec = [] if self.observe_map else None
-                lam, m, s2 = _momentum_propagate(np.asarray(eigs), np.asarray(th), etas, s, float(v["momentum"]),
-                                                 None, record=rec)
-                vel = None if rec is None else [float(x[0]) for x in rec]
-                return np.asarray(lam[0]), np.asarray(m[0]), np.asarray(s2[0]), vel
-            lam = np.asarray(eigs, float)
-            m = np.asarray(th, float).copy()
-            s2 = np.zeros_like(m)
-            for eta, sd in zip(etas, s):
-                a = 1.0 - eta * lam
-                m *= a
-                s2 = a * a * s2 + (eta * sd) ** 2
-            return lam, m, s2, None
-        with mpmath.workdps(dps):
-            if "momentum" in v:
-                lam, m, s2, vel = momentum_moments_mp(eigs, th, v["eta"], v["s"], v["momentum"])
-                return lam, m, s2, vel
-            lam, m, s2 = gd_moments_mp(eigs, th, v["eta"], v["s"])
-            return lam, m, s2, None
+        return self.update.at(v).quadratic_moments(eigs, th, v["eta"], v["s"], dps)
 
     def _stat_from_moments(self, lam, m, s2, th, dps):
         if dps is None:
@@ -516,20 +500,11 @@ class NoisyGD(MappedScenario):
             p = sim.Quadratic(np.asarray(eigs, float))
             theta1 = np.asarray(th, float)
         stat = self._per_run_statistic(p, theta1, inst)
-        beta = float(v["momentum"]) if "momentum" in v else None
-        if "batch" in v:
-            if "problem" not in inst:
-                raise ValueError("mini-batch SGD needs a data problem (MCPoint(problem=LogisticData(...)))")
-            b = max(1, int(round(float(v["batch"]))))
-            res = sim.psgd(p, theta1, etas, s, b, runs, seed, chunk_runs=chunk_runs, beta=beta,
-                           statistic=stat)
-        elif beta is not None and self.heavy_ball:
-            res = sim.heavy_ball_pgd(p, theta1, etas, s, beta, runs, seed, chunk_runs=chunk_runs, statistic=stat)
-        elif beta is not None:
-            res = sim.momentum_pgd(p, theta1, etas, s, beta, runs, seed, chunk_runs=chunk_runs,
-                                   statistic=stat)
-        else:
-            res = sim.pgd(p, theta1, etas, s, runs, seed, chunk_runs=chunk_runs, statistic=stat)
+        source = self.gradient.at(v)
+        if source.samples and "problem" not in inst:
+            raise ValueError("mini-batch SGD needs a data problem (MCPoint(problem=LogisticData(...)))")
+        res = sim.simulate(p, theta1, etas, s, runs, seed, update=self.update.at(v), gradient=source,
+                           chunk_runs=chunk_runs, statistic=stat)
         return res.mean, res.var
 
     def _per_run_statistic(self, p, theta1, inst):
@@ -567,8 +542,7 @@ class NoisyGD(MappedScenario):
     def describe(self, inst):
         pt = inst["point"]
         v = self._values(pt)
-        extra = (f" beta={float(v['momentum']):.3g}" + (" (heavy ball)" if self.heavy_ball else "")
-                 if "momentum" in v else "")
+        extra = self.update.at(v).summary()
         if "problem" in inst:
             return f"{self._data_problem(inst).describe()}, T={v['T']}{extra}"
         lam = np.asarray(self.problem_at(inst)[0])
@@ -583,22 +557,29 @@ def _sqrt(x, dps):
 
 def noisy_gd(*, problem: str = "pl", statistic: str = "excess", exceeds=None, observe=None, mc=(),
              mc_count: int = 3, index: sp.Symbol = T_INDEX, momentum_form: str = "bias_corrected",
-             **params) -> NoisyGD:
+             update=None, gradient=None, **params) -> NoisyGD:
     """Noisy gradient descent in a claim's own symbols (see the module docstring).
 
-    ``momentum=beta`` adds momentum: ``momentum_form="bias_corrected"`` (the default: Adam's first
-    moment with its bias correction) or ``"heavy_ball"`` (Polyak: ``theta_{t+1} = theta_t - eta_t g_t +
-    beta (theta_t - theta_{t-1})``, full batch, exact moments on quadratics and Monte Carlo).
+    ``update=`` and ``gradient=`` are the algorithm's parts (:mod:`dpverify.sim.updates`,
+    :mod:`dpverify.sim.gradients`), passed through to the simulator; their parameters may be expressions
+    in the claim's symbols.  ``momentum=beta`` is the same as ``update=BiasCorrectedMomentum(beta)``
+    (``momentum_form="bias_corrected"``, the default: Adam's first moment with its bias correction) or
+    ``update=HeavyBall(beta)`` (``momentum_form="heavy_ball"``: Polyak, ``theta_{t+1} = theta_t - eta_t g_t
+    + beta (theta_t - theta_{t-1})``); ``batch=B`` the same as ``gradient=MiniBatch(B)``.
 
     >>> import sympy as sp
-    >>> M, mu, s, T = sp.symbols("M mu s T")
+    >>> from dpverify.sim import HeavyBall, MiniBatch
+    >>> M, mu, s, T, B = sp.symbols("M mu s T B")
     >>> sc = noisy_gd(problem="pl", smooth=M, curvature=mu, step=1 / M, noise_std=s, dim=1, horizon=T,
     ...               init_gap=1)
     >>> hb = noisy_gd(problem="strongly_convex", smooth=M, curvature=mu, step=1 / M, momentum=sp.Rational(1, 4),
     ...               momentum_form="heavy_ball", noise_std=s, dim=2, horizon=T, init_dist=1, statistic="dist_sq")
+    >>> dp_sgd = noisy_gd(problem="logistic", smooth=M, curvature=mu, step=1 / M, noise_std=s, dim=3, horizon=T,
+    ...                   init_gap=1, update=HeavyBall(sp.Rational(1, 4)), gradient=MiniBatch(B, clip=1),
+    ...                   mc=(MCPoint(LogisticData(n=50, d=3)),))
     """
     return NoisyGD(params, problem=problem, statistic=statistic, exceeds=exceeds, observe=observe, mc=mc,
-                   mc_count=mc_count, index=index, momentum_form=momentum_form)
+                   mc_count=mc_count, index=index, momentum_form=momentum_form, update=update, gradient=gradient)
 
 
 __all__ = ["LogisticData", "MCPoint", "NoisyGD", "aligned_data", "classification_data", "noisy_gd"]

@@ -177,3 +177,46 @@ def test_clipped_sources_have_no_exact_moments():
 def test_bad_parts_are_refused_naming_the_parameter(kw, name):
     with pytest.raises(ValueError, match=rf"^{name} "):
         simulate(_least_squares(), np.zeros(3), 0.1, [0.1] * 3, 10, 0, **kw())
+
+
+def _claim(sc):
+    import sympy as sp  # noqa: F401
+    from dpverify import Claim, Domain, ExpectationBound, Int, Real, Source
+
+    return Claim(id="mine/parts", source=Source("my notes", "Lemma 1"),
+                 domain=Domain(M=Real(gt=0), mu=Real(gt=0), s=Real(ge=0), T=Int(ge=1, le=50), B=Int(ge=1, le=50)),
+                 statements=(ExpectationBound("b", bound=10, scenario=sc),))
+
+
+def test_the_scenario_passes_the_parts_through():
+    """noisy_gd(update=..., gradient=...): the parts written as parts or as parameters are the same algorithm
+    (the same exact moments, the same Monte Carlo bits); DP-SGD with heavy ball on mini-batches of a data
+    problem runs by Monte Carlo through the scenario, its mean the simulator's."""
+    import sympy as sp
+
+    from dpverify.scenarios import LogisticData, MCPoint, bind, noisy_gd
+
+    M, mu, s, T, B = sp.symbols("M mu s T B")
+    common = dict(problem="strongly_convex", smooth=M, curvature=mu, step=1 / M, noise_std=s, dim=2, horizon=T,
+                  init_dist=1, statistic="dist_sq")
+    as_parts = noisy_gd(update=HeavyBall(sp.Rational(1, 4)), **common)
+    claim = _claim(as_parts)
+    a, b = bind(noisy_gd(momentum=sp.Rational(1, 4), momentum_form="heavy_ball", **common), claim), bind(as_parts, claim)
+    pt = {"M": 2.0, "mu": 0.5, "s": 0.3, "T": 8, "B": 4}
+    ia, ib = a.instance_at(pt), b.instance_at(pt)
+    assert a.exact(ia) == b.exact(ib) and a.algorithm == b.algorithm == "noisy heavy-ball momentum gradient descent"
+    assert a.monte_carlo(ia, 2000, 3, 65536) == b.monte_carlo(ib, 2000, 3, 65536)
+
+    data = LogisticData(n=40, d=3, lam=0.1)
+    dp_sgd = noisy_gd(problem="logistic", smooth=M, curvature=mu, step=1 / M, noise_std=s, dim=3, horizon=T,
+                      init_gap=1, update=HeavyBall(sp.Rational(1, 2)), gradient=MiniBatch(B, clip=1.0),
+                      mc=(MCPoint(data, {"s": 0.2, "T": 10, "B": 4}),))
+    sc = bind(dp_sgd, _claim(dp_sgd))
+    assert sc.algorithm == "noisy heavy-ball momentum mini-batch SGD" and not sc.supports_exact
+    (inst,) = sc.mc_instances(0)
+    mean, _ = sc.monte_carlo(inst, 3000, 7, 65536)
+    p = data.build()
+    v = sc.point(inst)
+    want = simulate(p, data.theta1(), 1 / v["M"], np.full(10, 0.2), 3000, 7, update=HeavyBall(0.5),
+                    gradient=MiniBatch(4, clip=1.0), statistic=lambda th: p.value(th) - p.f_star)
+    assert mean == want.mean

@@ -45,6 +45,8 @@ class UpdateRule(abc.ABC):
     SCENARIO_PARAMS: dict = {}
     #: how many state blocks a coordinate has in :meth:`transition` (the iterate and ``aux``)
     STATE = 1
+    #: what else :meth:`quadratic_moments` gives, which a scenario may observe
+    OBSERVABLES: tuple = ()
     name = ""
 
     # ------------------------------------------------------------------ the step
@@ -102,3 +104,7 @@ class UpdateRule(abc.ABC):
 
     def describe(self) -> str:
         return self.name
+
+    def summary(self) -> str:
+        """The rule's parameters for an evidence line (``" beta=0.5"``; empty for a rule without any)."""
+        return ""

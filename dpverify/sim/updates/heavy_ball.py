@@ -76,6 +76,9 @@ class HeavyBall(UpdateRule):
             return (th - g * eta) + pa * (th - aux), th
         return th - g * eta, th
 
+    def summary(self):
+        return f" beta={float(self.beta):.3g} (heavy ball)"
+
     def params_at(self, t):
         return (float(self.beta[t - 1]) if np.ndim(self.beta) == 1 else float(self.beta)), 0.0
 

@@ -78,6 +78,7 @@ class BiasCorrectedMomentum(UpdateRule):
     CODE = 1
     STATE = 2
     SCENARIO_PARAMS = {"beta": "momentum"}
+    OBSERVABLES = ("velocity_sq",)
     name = "bias-corrected momentum"
 
     def __post_init__(self):
@@ -92,6 +93,9 @@ class BiasCorrectedMomentum(UpdateRule):
         """``pa = beta``, ``pb = 1 - beta^t``; ``aux`` is the moving average ``v``."""
         v = aux * pa + g * (1.0 - pa)
         return th - (v / pb) * eta, v
+
+    def summary(self):
+        return f" beta={float(self.beta):.3g}"
 
     def params_at(self, t):
         beta = float(self.beta)
