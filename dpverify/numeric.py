@@ -392,12 +392,6 @@ def evaluate(expr: sp.Basic, claim, point: Mapping[str, Any], dps: int = DPS):
     return Compiled(expr, claim)(point, dps)
 
 
-def relative_margin(lhs, rhs):
-    """(rhs - lhs) / max(|lhs|, |rhs|, tiny): >= 0 where ``lhs <= rhs`` holds."""
-    scale = max(abs(lhs), abs(rhs), mpmath.mpf(10) ** (-DPS // 2))
-    return (rhs - lhs) / scale
-
-
 def is_finite_real(x) -> bool:
     try:
         if isinstance(x, mpmath.mpc):

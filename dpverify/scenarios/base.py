@@ -22,7 +22,6 @@ from typing import Any, Callable, Mapping
 import sympy as sp
 
 from ..measured import Measured
-from ..numeric import Compiled, _ClaimView
 from ..search import derive_seed, sample_points
 from .sampling import spread_point
 from .params import T_INDEX, BoundMap, ParamMap  # noqa: F401  (re-exported)
@@ -446,9 +445,6 @@ class MappedScenario(Scenario):
         if self.map is None:
             raise RuntimeError(f"{type(self).__name__} must be bound to a claim first (dpverify.scenarios.bind)")
 
-    def domain_strategy(self, fixed=None):
-        return self.claim.domain.strategy(fixed)
-
     def instances_from(self, build):
         """Instances: a point of the claim's domain, then ``build(point, draw)`` draws the rest (a build that
         returns None has no instance at that point: filter those out of the strategy, keeping its
@@ -558,8 +554,3 @@ def spectrum_and_direction(inst: Mapping, lo, hi, num=float):
     and its direction ``inst["dir"]``, in ``num`` (``float`` or ``mpmath.mpf``)."""
     lo, hi = num(lo), num(hi)
     return [lo + num(u) * (hi - lo) for u in inst["u"]], [num(x) for x in inst["dir"]]
-
-
-def compile_for(expr, claim):
-    """``expr`` compiled against ``claim`` (a helper for scenarios with expression options)."""
-    return Compiled(expr, claim if hasattr(claim, "expand") else _ClaimView(claim))

@@ -199,11 +199,6 @@ class SeparableLoss(Problem):
         return (np.broadcast_to(np.diag(h), (n, self.dim, self.dim)).copy(), (h * self.center)[None, :] - self.a,
                 np.full(n, 1.0 / n))
 
-    def sample_value(self, theta, a, b):
-        """``f(theta; z)`` for a data point ``z = (a, b)`` (any point of the universe)."""
-        x = np.asarray(theta, float) - self.center
-        return self._wphi(x).sum(axis=-1) + x @ np.asarray(a, float) + float(b) * self._psi(x).sum(axis=-1)
-
     def with_sample(self, i: int, a_new, b_new: float = 0.0) -> "SeparableLoss":
         a = self.a.copy()
         b = self.b.copy()
