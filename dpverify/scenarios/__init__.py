@@ -1,22 +1,24 @@
 """Scenarios: how an expectation, sensitivity, stability or privacy statement meets the simulator.
 
-Grouped by algorithm family and speaking the language of optimisation (problem class, step size,
+Grouped by what they measure and speaking the language of optimisation (problem class, step size,
 noise standard deviation, dimension, horizon); each claim maps these onto its own symbols with
 keyword arguments, so a ready-made scenario is one line::
 
     noisy_gd(problem="pl", smooth=M, curvature=mu, step=eta, noise_std=s, dim=D, horizon=T, init_gap=Delta)
     gaussian_mechanism(sensitivity=Delta, noise_std=s, order=a, measure="renyi_over_order")
 
-* :mod:`.gd`: noisy gradient descent (plain, bias-corrected momentum, mini-batch), exact moments on
-  quadratics and Monte Carlo on quadratics or logistic regression;
+* :mod:`.expectations`: expectations of algorithms (noisy gradient descent from parts, adaptive,
+  step-decay, random-round and one-sample SGD, output perturbation), exact on quadratics and Monte Carlo;
+* :mod:`.privacy`: privacy of mechanisms and algorithms (accountants, exact profiles, audits);
+* :mod:`.sensitivity`: sensitivities searched over data;
 * :mod:`.stability`: uniform stability by coupled runs on neighbouring data sets;
-* :mod:`.sensitivity`: gradient sensitivity of a loss, searched over data;
 * :mod:`.worst_case`: the worst case of a noise-free first-order method over a whole function class
   (performance estimation, ``worst_case``);
-* :mod:`.privacy`: the Gaussian mechanism, amplification by subsampling (``subsampled_dp``), noisy GD
-  under a zCDP budget filter, and an empirical privacy audit of any algorithm (``dp_audit``);
-* :mod:`.base`: the interface, :class:`PointScenario` (a quantity computed at the claim's point by
-  a function of the caller's) and the parameter maps.
+* what they share: :mod:`.base` (the interface :class:`Scenario` and :class:`MappedScenario`),
+  :mod:`.immutable`, :mod:`.points` (Monte Carlo points), :mod:`.montecarlo` (the one Monte Carlo path),
+  :mod:`.point` (:class:`PointScenario`: a quantity computed at the claim's point by a function of the
+  caller's), :mod:`.params` (the parameter maps), :mod:`.data` (the ready-made data problems),
+  :mod:`.measuring` and :mod:`.sampling`.
 """
 
 from typing import TYPE_CHECKING
@@ -24,18 +26,32 @@ from typing import TYPE_CHECKING
 from .._lazy import attach
 
 if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify._lazy)
-    from .base import MappedScenario, ParamMap, PointScenario, Scenario, bind
-    from .gd import LogisticData, MCPoint, NoisyGD, classification_data, noisy_gd
-    from .privacy import (BudgetFilterGD, DPAudit, GaussianMechanism, SubsampledDP, budget_filter_gd, dp_audit,
-                          gaussian_mechanism, subsampled_dp)
-    from .sensitivity import SquaredLossSensitivity, squared_loss_sensitivity
-    from .stability import CoupledStability, coupled_stability
-    from .step_decay import SeparableData, StepDecaySGD, StepDecayStability, step_decay_risk, step_decay_stability
-    from .gd_sensitivity import GDSensitivity, gd_sensitivity
-    from .mechanisms import AdditiveNoise, additive_noise
-    from .output_perturbation import ERMData, OutputPerturbationGD, OutputPerturbationPrivacy, output_perturbation_gd, output_perturbation_privacy
-    from .random_round import RandomRoundSGD, SampledGaussianPrivacy, random_round_sgd, sampled_gaussian
-    from .adaptive import AdaptiveGD, CosineData, adaptive_gd, measured_constants
+    from .base import MappedScenario, Scenario, bind
+    from .data import CosineData, ERMData, LogisticData, SeparableData, aligned_data, classification_data
+    from .expectations.adaptive import AdaptiveGD, adaptive_gd, measured_constants
+    from .expectations.gd import NoisyGD, noisy_gd
+    from .expectations.one_sample_sgd import OneSampleSGD, one_sample_sgd, seeded_least_squares
+    from .expectations.output_perturbation import OutputPerturbationGD, output_perturbation_gd
+    from .expectations.random_round import RandomRoundSGD, random_round_sgd
+    from .expectations.step_decay import StepDecaySGD, step_decay_risk
+    from .params import ParamMap
+    from .point import PointScenario
+    from .points import MCPoint
+    from .privacy.audit import DPAudit, dp_audit
+    from .privacy.budget_filter import BudgetFilterGD, budget_filter_gd
+    from .privacy.gaussian import GaussianMechanism, gaussian_eps_at, gaussian_mechanism
+    from .privacy.gd import (GaussianRenyi, NoisyGDAudit, ScheduleGDPrivacy, gaussian_renyi, gd_schedule_privacy,
+                             measured_sensitivity, noisy_gd_audit)
+    from .privacy.mechanisms import AdditiveNoise, additive_noise
+    from .privacy.one_sample_sgd import SingleSampleSGDPrivacy, eps_at_delta, linear_pair_sampler, single_sample_sgd_privacy
+    from .privacy.output_perturbation import OutputPerturbationPrivacy, output_perturbation_privacy
+    from .privacy.sampled_gaussian import SampledGaussianPrivacy, sampled_gaussian
+    from .privacy.subsampled import SubsampledDP, subsampled_dp
+    from .sampling import seeded_search
+    from .sensitivity.gd import GDSensitivity, LinearModelLoss, gd_sensitivity
+    from .sensitivity.squared_loss import SquaredLossSensitivity, squared_loss_sensitivity
+    from .stability.gd import CoupledStability, coupled_stability
+    from .stability.step_decay import StepDecayStability, step_decay_stability
     from .worst_case import WorstCase, worst_case
 
 __getattr__, __dir__, __all__ = attach(__name__, __file__)

@@ -1,35 +1,30 @@
-"""What every scenario shares: the interface the checks use, the Monte Carlo path, and the map
-from a scenario's own (optimisation) parameters to expressions in a claim's symbols.
+"""The interface the checks use (:class:`Scenario`) and the scenario mapped onto a claim's symbols
+(:class:`MappedScenario`).
 
 A scenario draws instances from the class a statement assumes (Hypothesis strategies), maps each
 instance to a point of the claim's parameters, and measures what the statement bounds. It knows
 the simulator and the accountant, never a paper. :class:`Scenario` declares every method a check
 may call, with its contract; the checks call nothing else (no ``getattr``/``hasattr``).
 
-Scenarios are immutable: every attribute is set in ``__init__`` (or, for a bound copy, in
-:meth:`Scenario._on_bind`); :meth:`Scenario.bind` and :meth:`Scenario.evolve` return new objects.
+A *parameter map* (:class:`~dpverify.scenarios.params.ParamMap`) says, in the user's own symbols, what
+each of the scenario's parameters is: ``step=1/M``, ``noise_std=G*sigma[t]/N``, ``curvature=M/kappa``.
+Per-step quantities may use the scenario's index symbol (``t``, from 1 to the horizon).
 
-A *parameter map* (:class:`ParamMap`) says, in the user's own symbols, what each of the
-scenario's parameters is: ``step=1/M``, ``noise_std=G*sigma[t]/N``, ``curvature=M/kappa``. Per-step
-quantities may use the scenario's index symbol (``t``, from 1 to the horizon).
+The rest of what every scenario shares has a module of its own: immutability (:mod:`.immutable`), Monte
+Carlo points and data problems' fields (:mod:`.points`), the one Monte Carlo path (:mod:`.montecarlo`),
+a quantity computed at the claim's point (:mod:`.point`).
 """
 from __future__ import annotations
 
-import abc
-from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 import sympy as sp
 
-from ..measured import Measured
-from ..search import derive_seed, sample_points
-from .sampling import spread_point
-from .params import T_INDEX, BoundMap, ParamMap  # noqa: F401  (re-exported)
+from .immutable import Immutable
+from .montecarlo import MonteCarloPath
+from .params import T_INDEX, ParamMap
 
-
-#: the label of every Monte Carlo point's seed: point k of a claim draws its free parameters from
-#: ``derive_seed(seed, claim id, MC_POINT_LABEL, k)``
-MC_POINT_LABEL = "mc-point"
+__all__ = ["MappedScenario", "Scenario", "bind"]
 
 
 def bind(scenario, claim):
@@ -39,53 +34,7 @@ def bind(scenario, claim):
     return scenario.bind(claim)
 
 
-class _Immutable(abc.ABCMeta):
-    """Freezes every scenario once its ``__init__`` has run."""
-
-    def __call__(cls, *args, **kwargs):
-        obj = super().__call__(*args, **kwargs)
-        object.__setattr__(obj, "_made_with", (args, kwargs))   # to rebuild it with other parameters
-        object.__setattr__(obj, "_frozen", True)
-        return obj
-
-
-@dataclass(frozen=True, kw_only=True)
-class SyntheticData:
-    """What every generated data problem of a Monte Carlo point shares: ``n`` samples in ``d``
-    dimensions (rows of maximum norm ``scale``), a ridge ``lam``, and the seed of the data."""
-
-    n: int = 200
-    d: int = 5
-    lam: float = 0.1
-    data_seed: int = 0
-    scale: float = 1.0
-
-    def to_json(self) -> dict:
-        return {"family": self.family, "n": self.n, "d": self.d, "lam": self.lam, "data_seed": self.data_seed,
-                "scale": self.scale}
-
-
-@dataclass(frozen=True)
-class MCPoint:
-    """One Monte Carlo parameter point: a problem (``"quadratic"`` or a data problem such as
-    :class:`~dpverify.scenarios.LogisticData`) and claim parameters.
-
-    The point is assembled in order: ``params`` (a dict of claim parameters); then, for a data
-    problem, the claim parameters its measured constants determine (through the scenario's map);
-    then ``then(point)`` (a callable returning more parameters, e.g. a schedule computed from the
-    measured constants); whatever is left is drawn from the claim's domain with a seed derived
-    from the run's (:data:`MC_POINT_LABEL`), spread over the domain's search box (uniform,
-    log-uniform where declared; :func:`~dpverify.scenarios.sampling.spread_point`), so that
-    different seeds and different points check different parts of the domain. The point must
-    satisfy every hypothesis of the claim, or it is skipped.
-    """
-
-    problem: Any = "quadratic"
-    params: Mapping[str, Any] = field(default_factory=dict)
-    then: Callable[[dict], Mapping[str, Any]] | None = None
-
-
-class Scenario(metaclass=_Immutable):
+class Scenario(metaclass=Immutable):
     """The interface every check uses. Subclasses override what they support.
 
     Capabilities (class or instance attributes, fixed at construction):
@@ -284,76 +233,18 @@ class Scenario(metaclass=_Immutable):
         return None
 
 
-class PointScenario(Scenario):
-    """The instance is the claim's point itself; ``fn(point) -> value`` measures it exactly
-    (a quantity defined by a proof, computed by the caller's function).
-
-    Parameters
-    ----------
-    fn : callable
-        ``fn(point) -> float``: the quantity at a point of the claim's domain (exact), or a
-        :class:`~dpverify.measured.Measured` (e.g. an accountant's upper bound).
-    what : str
-        One line describing it (shown in the evidence).
-    optimise : int, default 3
-        Local optimiser starts after the Hypothesis search (0: none, for functions that are
-        expensive or not smooth).
-    ball : str, optional
-        The same quantity in ball arithmetic, for a violation's certificate
-        (:mod:`dpverify.certify.point`): Python source defining ``def point_lower(P, data)``, which
-        receives the point ``P`` (a real parameter as a python-flint ``arb`` ball, an integer as an
-        ``int``) and ``data`` (what ``record`` returned, values as ``"p/q"`` strings) and returns a ball
-        whose lower end is a rigorous lower bound on the quantity (raise ``ValueError`` when a premise
-        of its derivation fails at the point). It may call python-flint, the standard library, the
-        helpers of :data:`dpverify.arb_source.HELPERS` and the privacy helpers of
-        :data:`dpverify.certify.runtime.PRIVACY` (``normal_cdf``, ``gaussian_delta``,
-        ``composed_canonical_delta``, ``best_halfline``, ...). It is copied verbatim into the
-        certificate's ``check.py``, so its docstring states the derivation for the reader.
-    record : callable, optional
-        ``record(point) -> dict`` of exact values (``"p/q"``) the ball definition needs that are not
-        parameters (e.g. an accountant's output); written into ``certificate.json``.
-
-    Example
-    -------
-    >>> sc = PointScenario(lambda p: p["x"] ** 2, "x squared")
-    >>> sq = PointScenario(lambda p: p["x"] ** 2, "x squared",
-    ...                    ball="def point_lower(P, data):\n    return P['x'] ** 2\n")
-    """
-
-    def __init__(self, fn: Callable[[dict], float], what: str, optimise: int = 3, ball: str | None = None,
-                 record: Callable[[dict], dict] | None = None):
-        if not callable(fn):
-            raise TypeError(f"PointScenario: fn must be callable point -> value, got {fn!r}")
-        if ball is not None:
-            try:
-                compile(ball, "<ball definition>", "exec")
-            except SyntaxError as exc:
-                raise ValueError(f"PointScenario: the ball definition is not Python ({exc})") from None
-            if "def point_lower(P, data)" not in ball:
-                raise ValueError("PointScenario: the ball definition must define def point_lower(P, data)")
-        if record is not None and not callable(record):
-            raise TypeError(f"PointScenario: record must be callable point -> dict, got {record!r}")
-        self.fn, self.what, self.optimise, self.ball, self.record = fn, what, optimise, ball, record
-
-    def measure(self, inst, runs, seed):
-        v = self.fn(inst)   # a Measured declares its direction; a number is exact
-        return v if isinstance(v, Measured) else (float(v), 0.0)
-
-    def describe(self, inst):
-        return self.what
-
-
-class MappedScenario(Scenario):
+class MappedScenario(MonteCarloPath, Scenario):
     """A scenario whose parameters are mapped onto a claim's symbols (see :class:`ParamMap`).
 
     Subclasses declare ``REQUIRED``, ``OPTIONAL`` and ``STEPWISE`` parameter names and implement
     the measurement on the bound copy (``self.map`` is then a :class:`BoundMap` and
     ``self.claim`` the claim).
 
-    Monte Carlo is one path for every subclass: ``mc`` points (:class:`MCPoint`, set with
-    :meth:`_set_mc_points` in ``__init__``) are completed by :meth:`mc_instances`; a subclass says
-    only how a data problem's constants are measured (:meth:`measured_constants`), which claim
-    points they admit (:meth:`admits`), and how it runs (:meth:`monte_carlo`).
+    Monte Carlo is one path for every subclass (:class:`~dpverify.scenarios.montecarlo.MonteCarloPath`):
+    ``mc`` points (:class:`~dpverify.scenarios.points.MCPoint`, set with ``_set_mc_points`` in
+    ``__init__``) are completed by :meth:`mc_instances`; a subclass says only how a data problem's
+    constants are measured (:meth:`measured_constants`), which claim points they admit (:meth:`admits`),
+    and how it runs (:meth:`monte_carlo`).
     """
 
     REQUIRED: tuple = ()
@@ -462,95 +353,3 @@ class MappedScenario(Scenario):
         # dpverify.search.sample_points draws most of a large sample by NumPy: a point, then build
         strategy._dpverify_build = (self.claim.domain, build)
         return strategy
-
-    # ------------------------------------------------------------------ the Monte Carlo path
-    def _set_mc_points(self, owner: str, mc=(), count: int = 0, quadratic: str = "diagonal quadratics",
-                       also: tuple = ()) -> None:
-        """Set ``mc_spec`` (the ``mc`` points, or ``count`` points drawn from the domain) and ``mc_name``."""
-        spec = tuple(mc) if mc else tuple(MCPoint() for _ in range(int(count)))
-        for m in spec:
-            if not isinstance(m, MCPoint):
-                raise TypeError(f"{owner}: mc entries must be MCPoint(...), got {m!r}")
-        self.mc_spec = spec
-        names = {m.problem.describe() if hasattr(m.problem, "describe") else quadratic for m in spec}
-        self.mc_name = ", ".join(sorted(names | set(also))) or "none"
-
-    def measured_constants(self, problem) -> dict:
-        """The scenario parameters a data problem fixes (its measured constants)."""
-        return dict(problem.measured())
-
-    def admits(self, measured: Mapping[str, float], point: dict) -> bool:
-        """Whether the claim's constants at ``point`` are valid for the ``measured`` ones."""
-        return True
-
-    def data_instance(self, point: dict, problem) -> dict:
-        """The Monte Carlo instance of a data problem at a claim point."""
-        return {"point": point, "problem": problem.to_json()}
-
-    def mc_instances(self, seed: int) -> list:
-        """The Monte Carlo instances: each :class:`MCPoint` completed to a point of the claim inside
-        its hypotheses (free parameters drawn with ``derive_seed(seed, claim id, MC_POINT_LABEL, k)``),
-        then realised (``instance_at`` for a quadratic, :meth:`data_instance` for data). A drawn
-        point is spread over the claim's search box (see :class:`MCPoint`)."""
-        self._require_bound()
-        out = []
-        for k, spec in enumerate(self.mc_spec):
-            done = self.complete_mc_point(k, spec.problem, seed)
-            if done is None:
-                continue
-            pt = done
-            inst = self.instance_at(pt) if spec.problem == "quadratic" else self.data_instance(pt, spec.problem)
-            if inst is not None:
-                if spec.problem != "quadratic" and self.adversary_budget:
-                    inst = {**inst, "mc": k}   # which MCPoint: the adversarial search completes its moves by it
-                out.append(inst)
-        return out
-
-    def moved_data_instance(self, inst, spec, rng, scale: float):
-        """The data instance ``inst`` (of :class:`MCPoint` ``inst["mc"]``) with its problem ``spec``
-        moved by ``spec.moved(rng, scale)`` (the adversarial search's step inside the class), its
-        constants measured again and its drawn parameters kept (:meth:`complete_mc_point`); ``None``
-        when the problem has no moves or the moved point is outside the hypotheses."""
-        if not hasattr(spec, "moved"):
-            return None
-        moved = spec.moved(rng, scale)
-        pt = self.complete_mc_point(inst["mc"], moved, None, drawn=inst["point"])
-        if pt is None:
-            return None
-        return {**self.data_instance(pt, moved), "mc": inst["mc"]}
-
-    def complete_mc_point(self, k: int, problem, seed: int | None, drawn: Mapping | None = None):
-        """The claim point of :class:`MCPoint` ``k`` on ``problem`` (its own, or a moved copy): its
-        params, the measured constants, ``then``, and the free parameters drawn with ``seed`` (or,
-        given ``drawn``, taken from that point: the adversarial search keeps them); ``None`` when the
-        point is outside the hypotheses or not admitted."""
-        spec = self.mc_spec[k]
-        pt: dict = dict(spec.params)
-        measured: dict = {}
-        if problem != "quadratic":
-            measured = self.measured_constants(problem)
-            pt = self.map.solve(measured, pt, self.MEASURED_ORDER)
-        if spec.then is not None:
-            pt.update(spec.then(dict(pt)))
-        if drawn is not None:
-            pt = {**{n: v for n, v in drawn.items() if n in self.claim.domain.params}, **pt}
-        if any(n not in pt for n in self.claim.domain.params):
-            if seed is None:
-                return None
-            s = derive_seed(seed, self.claim.id, MC_POINT_LABEL, k)
-            pt_drawn = spread_point(self.claim.domain, s, fixed=pt)
-            if pt_drawn is None:   # relations too tight for rejection: Hypothesis's filtered draw
-                pt_drawn = next(iter(sample_points(self.claim.domain.strategy(fixed=pt), 1, s)), None)
-            if pt_drawn is None:
-                return None
-            pt = pt_drawn
-        if not self.claim.domain.contains(pt) or not self.admits(measured, pt):
-            return None
-        return pt
-
-
-def spectrum_and_direction(inst: Mapping, lo, hi, num=float):
-    """Eigenvalues ``lo + u_i (hi - lo)`` of a diagonal quadratic instance (fractions ``inst["u"]``)
-    and its direction ``inst["dir"]``, in ``num`` (``float`` or ``mpmath.mpf``)."""
-    lo, hi = num(lo), num(hi)
-    return [lo + num(u) * (hi - lo) for u in inst["u"]], [num(x) for x in inst["dir"]]

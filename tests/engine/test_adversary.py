@@ -14,7 +14,7 @@ from dpverify import registry
 from dpverify.checks import Config
 from dpverify.checks import monte_carlo, sup
 from dpverify.scenarios import LogisticData, bind
-from dpverify.scenarios.gd import aligned_data
+from dpverify.scenarios import aligned_data
 from dpverify.search import climb
 
 TEXTBOOK = str(Path(__file__).resolve().parents[1] / "textbook" / "claims.py")
@@ -120,7 +120,7 @@ def test_the_supremum_check_climbs_from_the_worst_instance_and_confirms_afresh()
 
 
 def test_adaptive_logistic_moves_measure_the_start_again():
-    from dpverify.scenarios.adaptive import AdaptiveGD, measured_constants
+    from dpverify.scenarios import AdaptiveGD, measured_constants
     spec = LogisticData(n=40, d=3, lam=0.05)
     moved = spec.moved(np.random.default_rng(4), 1.0)
     assert isinstance(moved, LogisticData) and (moved.start or moved.align)

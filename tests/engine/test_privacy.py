@@ -538,7 +538,7 @@ def test_renyi_measurement_brackets_the_closed_form_where_the_logarithm_cancels(
     about 1e-9 relative, which a flat 1e-12 error hid (the claim's check then said `violated` at such a
     pinned point); the distance to 50 digits exposes it and the digits double until it is below the floor:
     the value is then right to it, and the measurement as decisive as anywhere else."""
-    from dpverify.scenarios.privacy import QUADRATURE_REL_ERROR, renyi_over_order_measured
+    from dpverify.scenarios.privacy.gaussian import QUADRATURE_REL_ERROR, renyi_over_order_measured
 
     order = 1.01
     m = renyi_over_order_measured(1.0, sigma, order)
@@ -560,7 +560,7 @@ def test_renyi_measurement_brackets_the_closed_form_where_the_logarithm_cancels(
 def test_renyi_measurement_reports_a_large_error_when_the_digits_run_out():
     """With no room to double (max_dps = 25 digits), the distance to 50 digits is the error: wide, and the
     interval still holds the truth."""
-    from dpverify.scenarios.privacy import QUADRATURE_REL_ERROR, renyi_over_order_measured
+    from dpverify.scenarios.privacy.gaussian import QUADRATURE_REL_ERROR, renyi_over_order_measured
 
     m = renyi_over_order_measured(1.0, 1e12, 1.01, max_dps=50)
     true = 1 / (2 * 1e24)
@@ -576,7 +576,7 @@ def test_renyi_measurement_where_the_25_digit_quadrature_cannot_answer(sensitivi
     its two log densities cancel to 1e-30; a tiny s at a high order) or answers 240 times too large (order
     1 + 1e-7, s = 1e15): the measurement doubles its digits there and returns an interval at the floor that
     holds the truth, never an error or a wrong value."""
-    from dpverify.scenarios.privacy import QUADRATURE_REL_ERROR, renyi_over_order_measured
+    from dpverify.scenarios.privacy.gaussian import QUADRATURE_REL_ERROR, renyi_over_order_measured
 
     m = renyi_over_order_measured(sensitivity, noise_std, order)
     true = 1 / (2 * (noise_std / sensitivity) ** 2)

@@ -14,7 +14,7 @@ import sympy as sp
 from dpverify import Claim, Domain, Int, Real, Seq, Source, SupBound
 from dpverify.privacy import single_sample_sgd as ss
 from dpverify.scenarios import bind, budget_filter_gd, output_perturbation_privacy, subsampled_dp
-from dpverify.scenarios.single_sample_sgd import eps_at_delta, single_sample_sgd_privacy
+from dpverify.scenarios import eps_at_delta, single_sample_sgd_privacy
 
 
 def _bound(sc, **params):

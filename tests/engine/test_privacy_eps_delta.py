@@ -13,7 +13,7 @@ import pytest
 
 from dpverify.privacy import gaussian_delta_exact, gaussian_eps_mp
 from dpverify.scenarios import sampled_gaussian
-from dpverify.scenarios.privacy import gaussian_eps_at
+from dpverify.scenarios import gaussian_eps_at
 
 CLAIMS = textwrap.dedent('''
     import sympy as sp

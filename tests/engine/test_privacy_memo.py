@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from dpverify.privacy import gaussian as G
-from dpverify.scenarios import schedule_privacy as SP
+from dpverify.scenarios.privacy import gd as SP
 
 
 def _renyi_with_operators(mu0, mu1, s, alpha, dps):

@@ -6,7 +6,7 @@ import pytest
 
 from dpverify import privacy
 from dpverify.privacy.schedules import exact_delta, schedule_zcdp
-from dpverify.scenarios.schedule_privacy import measured_sensitivity
+from dpverify.scenarios import measured_sensitivity
 
 
 def test_sensitivity_and_zcdp_of_a_schedule_on_the_known_case():

@@ -1,4 +1,4 @@
-"""dpverify.scenarios.gd: the noisy-GD scenario's Monte Carlo of an exceedance probability against the exact
+"""dpverify.scenarios.expectations.gd: the noisy-GD scenario's Monte Carlo of an exceedance probability against the exact
 chi-square tail. (Moved from tests/test_dni.py; the claims of theorems.dni are only fixtures.)"""
 from __future__ import annotations
 

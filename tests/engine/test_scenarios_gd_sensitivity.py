@@ -1,4 +1,4 @@
-"""dpverify.scenarios.gd_sensitivity: the sensitivity search on its known worst case (the saturated Huber pair),
+"""dpverify.scenarios.sensitivity.gd: the sensitivity search on its known worst case (the saturated Huber pair),
 with and without ridge. (Moved from tests/test_erm.py; Lemmas 2 and 3 of theorems.erm are only fixtures.)"""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scenarios moved to a new point take its dimension: dpverify.scenarios.random_round (and the output
+"""Scenarios moved to a new point take its dimension: dpverify.scenarios.expectations.random_round (and the output
 perturbation scenario alongside). (Moved from tests/test_erm.py; Theorems 2(b) and 5 of theorems.erm are
 only fixtures.)"""
 from __future__ import annotations

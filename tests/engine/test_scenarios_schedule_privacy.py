@@ -1,4 +1,4 @@
-"""dpverify.scenarios.schedule_privacy: the Renyi quadrature of a Gaussian against its closed form, and the
+"""dpverify.scenarios.privacy.gd: the Renyi quadrature of a Gaussian against its closed form, and the
 audit scenario's refutability and steering. (Moved from tests/test_pur.py; Proposition 4(c) of
 theorems.pur is only a fixture.)"""
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from dpverify.scenarios import bind
-from dpverify.scenarios.schedule_privacy import GaussianRenyi
+from dpverify.scenarios import GaussianRenyi
 from theorems.pur import claims as C
 
 

@@ -1,11 +1,11 @@
-"""dpverify.scenarios.single_sample_sgd: the exact final-iterate sampler of the linear pair against psgd.
+"""dpverify.scenarios.privacy.one_sample_sgd: the exact final-iterate sampler of the linear pair against psgd.
 (Moved from tests/test_hdp.py.)"""
 from __future__ import annotations
 
 import numpy as np
 from scipy import stats
 
-from dpverify.scenarios.single_sample_sgd import linear_pair_sampler
+from dpverify.scenarios import linear_pair_sampler
 from dpverify.sim import LinearLoss, psgd
 
 

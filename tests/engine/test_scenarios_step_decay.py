@@ -1,4 +1,4 @@
-"""dpverify.scenarios.step_decay: the stability scenario's measured gap against a hand computation on a
+"""dpverify.scenarios.stability.step_decay: the stability scenario's measured gap against a hand computation on a
 deterministic instance. (Moved from tests/test_stage.py; Theorem 3.3 of theorems.stage is only a fixture.)"""
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from dpverify import sim
-from dpverify.scenarios.gd_sensitivity import LinearModelLoss
+from dpverify.scenarios import LinearModelLoss
 
 
 def test_huber_problem_and_gradient_models_agree():

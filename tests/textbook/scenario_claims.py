@@ -14,9 +14,9 @@ from dpverify.scenarios import (additive_noise, adaptive_gd, budget_filter_gd, c
                                 output_perturbation_gd, output_perturbation_privacy, random_round_sgd, sampled_gaussian,
                                 noisy_gd, squared_loss_sensitivity, step_decay_risk, step_decay_stability, worst_case,
                                 LogisticData, MCPoint)
-from dpverify.scenarios.one_sample_sgd import one_sample_sgd
-from dpverify.scenarios.schedule_privacy import gaussian_renyi, gd_schedule_privacy, noisy_gd_audit
-from dpverify.scenarios.single_sample_sgd import linear_pair_sampler, single_sample_sgd_privacy
+from dpverify.scenarios import one_sample_sgd
+from dpverify.scenarios import gaussian_renyi, gd_schedule_privacy, noisy_gd_audit
+from dpverify.scenarios import linear_pair_sampler, single_sample_sgd_privacy
 
 t, g = sp.Symbol("t"), sp.Symbol("g")          # the step index and the gradient norm of the scenarios
 

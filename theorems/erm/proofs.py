@@ -24,7 +24,7 @@ import scipy  # its submodules load on first use (scipy's lazy loading), not at 
 from dpverify import sim
 from dpverify.privacy import composition
 from dpverify.scenarios import PointScenario, Scenario, bind
-from dpverify.scenarios.gd_sensitivity import GDSensitivity, LinearModelLoss
+from dpverify.scenarios import GDSensitivity, LinearModelLoss
 
 
 # ----------------------------------------------------------------------------- radial Huber

@@ -20,7 +20,7 @@ import numpy as np
 from sympy.utilities.lambdify import implemented_function
 
 from dpverify.measured import Measured
-from dpverify.scenarios.one_sample_sgd import seeded_least_squares
+from dpverify.scenarios import seeded_least_squares
 
 
 def _is_mp(*xs) -> bool:

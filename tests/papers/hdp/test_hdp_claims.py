@@ -75,7 +75,7 @@ def test_eq_2_corrected_with_c_2_is_rejected():
     by the lower bound on delta (an accountant's upper bound can only support a claim, never refute it)."""
     stmt = C.EQ_2_CORRECTED.statements[0]
     sig = 2 * C.G * sp.sqrt(C.T * C.L_DELTA) / (C.n * C.eps)
-    from dpverify.scenarios.single_sample_sgd import single_sample_sgd_privacy
+    from dpverify.scenarios import single_sample_sgd_privacy
 
     claim = Claim(id="hdp/eq-2-c2", source=C.EQ_2_CORRECTED.source, domain=C.EQ_2_CORRECTED.domain,
                   statements=(type(stmt)(stmt.name, bound=stmt.bound, kind="privacy",

@@ -6,7 +6,7 @@ from dataclasses import replace
 import sympy as sp
 
 from dpverify.scenarios import MCPoint, dp_audit, gd_sensitivity, output_perturbation_gd, output_perturbation_privacy
-from dpverify.scenarios.output_perturbation import ERMData
+from dpverify.scenarios import ERMData
 from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, Limit, LimitPath, Rate, Real,
                            Reading, Relation, SupBound)
 

@@ -6,7 +6,7 @@ import math
 import sympy as sp
 
 from dpverify.scenarios import MCPoint, dp_audit, random_round_sgd, sampled_gaussian
-from dpverify.scenarios.output_perturbation import ERMData
+from dpverify.scenarios import ERMData
 from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, LimitPath, Rate, Reading, Real,
                            Relation, SupBound)
 

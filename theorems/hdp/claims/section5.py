@@ -6,8 +6,8 @@ from dataclasses import replace
 import sympy as sp
 
 from dpverify.scenarios import PointScenario, gaussian_mechanism
-from dpverify.scenarios.one_sample_sgd import one_sample_sgd
-from dpverify.scenarios.single_sample_sgd import single_sample_sgd_privacy
+from dpverify.scenarios import one_sample_sgd
+from dpverify.scenarios import single_sample_sgd_privacy
 from dpverify.spec import (Claim, Constant, Domain, ExpectationBound, Identity, Inequality, Int, Rate, Real, Relation,
                            Reading, SupBound)
 

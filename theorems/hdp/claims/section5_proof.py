@@ -31,7 +31,7 @@ import sympy as sp
 
 from dpverify.privacy import composition
 from dpverify.scenarios import PointScenario, gaussian_mechanism
-from dpverify.scenarios.single_sample_sgd import single_sample_sgd_privacy
+from dpverify.scenarios import single_sample_sgd_privacy
 from dpverify.spec import Claim, Domain, Identity, Inequality, Int, Real, Relation, SupBound
 
 from .. import proofs

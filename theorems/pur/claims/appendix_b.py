@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dpverify.scenarios.schedule_privacy import gd_schedule_privacy, noisy_gd_audit
+from dpverify.scenarios import gd_schedule_privacy, noisy_gd_audit
 from dpverify.spec import Claim, Domain, Identity, Inequality, Int, Real, Relation, Seq, SupBound
 
 from .. import proofs

@@ -7,7 +7,7 @@ import math
 import sympy as sp
 
 from dpverify.scenarios import MCPoint, PointScenario, adaptive_gd, gaussian_mechanism, worst_case
-from dpverify.scenarios.schedule_privacy import measured_sensitivity
+from dpverify.scenarios import measured_sensitivity
 from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Limit, LimitPath, Real, Relation,
                            Reading, SupBound)
 

@@ -6,7 +6,7 @@ import sympy as sp
 from sympy.utilities.lambdify import implemented_function
 
 from dpverify.scenarios import CosineData, MCPoint, adaptive_gd, gaussian_mechanism
-from dpverify.scenarios.schedule_privacy import gd_schedule_privacy, noisy_gd_audit
+from dpverify.scenarios import gd_schedule_privacy, noisy_gd_audit
 from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, Limit, LimitPath, Rate, Real,
                            Relation, SupBound)
 

@@ -15,7 +15,7 @@ Reading of the standing assumptions: |f| <= 1 on all of R^d sits badly with mu-P
 growth F_S(w) - F* >= (mu/2) dist(w, W*)^2, so every point would lie within 2/sqrt(mu) of a minimiser; the
 losses the checks use would violate it globally), and Remark 1 says the
 assumptions need only hold locally; every check therefore reads them on the region the iterates
-visit (:mod:`dpverify.scenarios.step_decay`), with every constant measured there.
+visit (:mod:`dpverify.scenarios.expectations.step_decay`), with every constant measured there.
 
 The claims are split by the paper's section (``common`` holds what the sections share); ``CLAIMS`` below
 lists them in printed order."""

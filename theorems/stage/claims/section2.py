@@ -7,7 +7,7 @@ import sympy as sp
 from sympy.utilities.lambdify import implemented_function
 
 from dpverify.scenarios import PointScenario, dp_audit, gaussian_mechanism
-from dpverify.scenarios.step_decay import seeded_search
+from dpverify.scenarios import seeded_search
 from dpverify.spec import Claim, Domain, Inequality, Int, Real, Relation, SupBound
 
 from .. import proofs

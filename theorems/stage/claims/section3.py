@@ -5,7 +5,7 @@ from __future__ import annotations
 import sympy as sp
 
 from dpverify.scenarios import MCPoint, SeparableData, step_decay_risk, worst_case
-from dpverify.scenarios.step_decay import step_decay_stability
+from dpverify.scenarios import step_decay_stability
 from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, Limit, LimitPath, Rate, Real,
                            Reading, Relation, SupBound, expand_definitions)
 

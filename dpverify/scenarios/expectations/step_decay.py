@@ -1,6 +1,6 @@
 """Step-decay SGD with early momentum (:mod:`dpverify.sim.step_decay`): its expected excess risk
-(exact on quadratics, Monte Carlo on non-convex losses) and its uniform stability (coupled runs on
-neighbouring data sets).
+(exact on quadratics, Monte Carlo on non-convex losses); its uniform stability is
+:mod:`dpverify.scenarios.stability.step_decay`.
 
 The algorithm family, in optimisation terms: phase k = 1..K runs ``length0 growth^k`` steps of
 mini-batch SGD (``batch`` of ``n_samples`` drawn without replacement) with step
@@ -28,40 +28,32 @@ assumptions are local): the region is the box of ``REGION`` root-mean-squares of
   ``loss_bound`` half the range of the losses there (else the point is outside the hypotheses).
   Expectations by :func:`~dpverify.sim.step_decay.step_decay_quadratic_moments` (matrix powers),
   confirmed in mpmath.
-* Monte Carlo: :class:`SeparableData` points (e.g. the non-convex ``x^2/2 + (s/2) sin^2 x``), whose
+* Monte Carlo: :class:`~dpverify.scenarios.data.SeparableData` points (e.g. the non-convex ``x^2/2 + (s/2) sin^2 x``), whose
   constants are measured on a box and mapped onto the claim's symbols; a run whose iterates leave
   the box is refused.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Mapping
 
 import mpmath
 import numpy as np
 import sympy as sp
 
-from .. import sim
-from ..sim.problems import SeparableLoss
-from ..sim.step_decay import coupled_step_decay_sgd, step_decay_sgd
-from ..sim.step_decay_moments import peak_second_moment, step_decay_quadratic_moments
-from ..sim.gradients import wor_batch_variance
-from .sampling import _numpy_point, numpy_instances, seeded_points, seeded_search  # noqa: F401
-from .base import MappedScenario, spectrum_and_direction
+from ... import sim
+from ...sim.gradients import wor_batch_variance
+from ...sim.problems import SeparableLoss
+from ...sim.step_decay import step_decay_sgd
+from ...sim.step_decay_moments import peak_second_moment, step_decay_quadratic_moments
+from ..base import MappedScenario
+from ..data import separable_from_json
+from ..points import spectrum_and_direction
+from ..sampling import numpy_instances
+
+__all__ = ["REGION", "StepDecaySGD", "step_decay_risk"]
+
 
 REGION = 6.0
-
-
-def _ab(n: int, D: int, seed: int):
-    """Centred per-sample directions: rows of unit norm (an odd n gets one zero row), sum zero."""
-    rng = np.random.default_rng(seed)
-    half = n // 2
-    u = rng.normal(size=(half, D))
-    u /= np.linalg.norm(u, axis=1, keepdims=True)
-    rows = np.concatenate([u, -u] + ([np.zeros((1, D))] if n % 2 else []))
-    signs = np.concatenate([np.ones(half), -np.ones(half)] + ([np.zeros(1)] if n % 2 else []))
-    return rows, signs
 
 
 def _shift_rows(n: int, var_split, sample_var: float):
@@ -73,59 +65,6 @@ def _shift_rows(n: int, var_split, sample_var: float):
     return a
 
 
-# =============================================================================== Monte Carlo problems
-@dataclass(frozen=True)
-class SeparableData:
-    """A data problem for Monte Carlo: per-sample losses ``sum_j phi(w_j) + <a_i, w> + b_i sum_j psi(w_j)``
-    (:class:`~dpverify.sim.step_decay.SeparableLoss`; ``a_i = +-a_scale u_i`` centred, ``b_i = +-b_scale``),
-    started at ``w_j = start`` for every j, its constants measured on the box ``|w_j| <= region``."""
-
-    phi: str = "sine"
-    params: tuple = (2.0,)
-    dim: int = 2
-    n: int = 100
-    a_scale: float = 0.5
-    b_scale: float = 0.0
-    start: float = 1.5
-    region: float = 3.0
-    weight: float = 1.0
-    data_seed: int = 0
-
-    def build(self) -> SeparableLoss:
-        rows, signs = _ab(self.n, self.dim, self.data_seed)
-        return SeparableLoss(self.phi, self.params, np.zeros(self.dim), self.a_scale * rows, self.b_scale * signs,
-                             weights=np.full(self.dim, float(self.weight)))
-
-    def theta0(self):
-        return np.full(self.dim, float(self.start))
-
-    def measured(self) -> dict:
-        p = self.build()
-        c = p.constants(self.region)
-        return {"smooth": c["beta"], "curvature": c["mu"], "quasi_convexity": c["theta"], "lipschitz": c["lipschitz"],
-                "sample_var": c["sample_var"], "dim": self.dim, "n_samples": self.n,
-                "init_gap": float(p.value(self.theta0()[None, :])[0] - p.f_star), "loss_bound": c["loss_range"] / 2}
-
-    def to_json(self) -> dict:
-        return {"family": "separable", "phi": self.phi, "params": list(self.params), "dim": self.dim, "n": self.n,
-                "a_scale": self.a_scale, "b_scale": self.b_scale, "start": self.start, "region": self.region,
-                "weight": self.weight, "data_seed": self.data_seed}
-
-    def describe(self) -> str:
-        shape = {"sine": "x^2/2 + (s/2) sin^2 x (non-convex)", "quadratic": "lam x^2/2",
-                 "huber": "Huber"}[self.phi]
-        return (f"separable loss {self.weight:g} * phi, phi = {shape}, s/lam = {self.params}, D={self.dim}, n={self.n}, per-sample shifts "
-                f"{self.a_scale:g}, box |w_j| <= {self.region:g}")
-
-
-def _separable_from_json(d: Mapping) -> SeparableData:
-    d = dict(d)
-    d.pop("family", None)
-    d["params"] = tuple(d["params"])
-    return SeparableData(**d)
-
-
-# =============================================================================== the risk scenario
 class StepDecaySGD(MappedScenario):
     """Expected excess risk ``E F(w_out) - F*`` of step-decay SGD (module docstring)."""
     NOISE = ("noise_std",)
@@ -332,7 +271,7 @@ class StepDecaySGD(MappedScenario):
         v = self._values(inst["point"])
         etas, lengths, mons = self._schedule(v)
         if "problem" in inst:
-            spec = _separable_from_json(inst["problem"])
+            spec = separable_from_json(inst["problem"])
             p = spec.build()
             theta0 = spec.theta0()
             res = step_decay_sgd(p, theta0, etas, lengths, mons, float(v["rho"]), float(v["s"]), v.get("B"), runs,
@@ -355,7 +294,7 @@ class StepDecaySGD(MappedScenario):
         sched = (f"K={v['K']}, T0={v['T0']}, t0_mon={v['m0']}, eta0={float(v['eta0']):.4g}, rho={float(v['rho']):.3g}, "
                  f"noise std {float(v['s']):.3g}")
         if "problem" in inst:
-            return f"{_separable_from_json(inst['problem']).describe()}, {sched}"
+            return f"{separable_from_json(inst['problem']).describe()}, {sched}"
         eigs = self.problem_at(inst)[0]
         return f"quadratic D={len(eigs)}, spectrum [{min(eigs):.4g}, {max(eigs):.4g}], {sched}"
 
@@ -363,204 +302,3 @@ class StepDecaySGD(MappedScenario):
 def step_decay_risk(*, output: str = "after", mc=(), mc_count: int = 0, **params) -> StepDecaySGD:
     """The expected excess risk of step-decay SGD with early momentum, in a claim's own symbols."""
     return StepDecaySGD(params, output=output, mc=mc, mc_count=mc_count)
-
-
-# =============================================================================== uniform stability
-class StepDecayStability(MappedScenario):
-    """Uniform stability of step-decay SGD by coupled runs on neighbouring data sets.
-
-    Instances: per-sample losses ``f(w; z) = sum_j lam (w_j - c_j)^2/2 + <a, w - c> + b sum_j psi(w_j - c_j)``
-    with ``psi(x) = sin(x)^2/2`` (curvature in [-1, 1]) and the data universe ``||a|| <= A``,
-    ``|b| <= b_max``: the per-sample losses are non-convex when ``b_max > lam``, the empirical risk of
-    the centred data set S is lam-strongly convex, and the neighbour S' replaces sample 0 by
-    ``(-A a_0/||a_0||, -b_0)``. The claim's ``lipschitz``, ``smooth``, ``curvature`` and
-    ``quasi_convexity`` are *set* from the instance: per-sample gradient norms on the box every
-    iterate of a pilot run stays in (widened by ``BOX_MARGIN``), ``lam + b_max``, and the PL and
-    one-point quasi-convexity constants of both S and S' (their minimum). Measured: ``sup_z
-    E[f(A(S); z) - f(A(S'); z)]``, exactly the maximum over the universe of a linear function of z,
-    ``E[F(w) - F(w')] + A ||E(w - w')|| + b_max |E[Psi(w) - Psi(w')]|``, from runs that share noise,
-    mini-batches and output indices. A run leaving the box is refused. Instances are drawn by NumPy from one
-    Hypothesis integer (each costs a pilot run).
-    """
-
-    REQUIRED = ("lipschitz", "smooth", "curvature", "quasi_convexity", "step0", "length0", "momentum_steps0",
-                "momentum", "phases", "noise_std", "batch", "n_samples", "dim")
-    OPTIONAL = ("loss_bound", "decay", "growth")
-    BOX_MARGIN = 2.0
-    PILOT = 128
-    search_runs = 128
-    optimise = 0
-
-    def __init__(self, params, *, output: str = "after", adjust: str | None = None):
-        super().__init__(params)
-        self.output, self.adjust = output, adjust
-        self.name = "coupled step-decay SGD on neighbouring data sets"
-        self._cache: dict = {}
-
-    def _sched(self, pt):
-        m = self.map
-        f = lambda k: float(m.scalar(k, pt))  # noqa: E731
-        K, T0, m0 = (int(round(f(k))) for k in ("phases", "length0", "momentum_steps0"))
-        decay = f("decay") if m.has("decay") else 0.5
-        g = int(round(f("growth"))) if m.has("growth") else 2
-        ks = range(1, K + 1)
-        return ([f("step0") * decay**k for k in ks], [T0 * g**k for k in ks], [m0 * g**k for k in ks], f("momentum"),
-                f("noise_std"), int(round(f("batch"))), int(round(f("n_samples"))), int(round(f("dim"))))
-
-    def _problems(self, inst):
-        n, D = int(inst["n"]), int(inst["D"])
-        rows, signs = _ab(n, D, inst["data_seed"])
-        A, bm = inst["A"], inst["bmax"]
-        pa = SeparableLoss("quadratic", (inst["lam"],), np.zeros(D), A * rows, bm * signs)
-        a0 = rows[0] if np.linalg.norm(rows[0]) > 0 else np.eye(D)[0]
-        pb = pa.with_sample(0, -A * a0 / np.linalg.norm(a0), -bm * signs[0])
-        return pa, pb
-
-    @staticmethod
-    def _pl_theta(lam, alpha, gamma, R):
-        """PL and one-point quasi-convexity constants of x -> lam x^2/2 + alpha x + gamma sin(x)^2/2 on |x| <= R
-        (the minimiser found on a grid and refined by Newton; the ratios' minimum on a grid of 4001 points, then
-        lowered to the strong-convexity values lam - |gamma| and 2 (lam - |gamma|)/(lam + |gamma|) where those
-        are smaller, which hold everywhere when lam > |gamma|)."""
-        xs = np.linspace(-R, R, 4001)
-        h = lam * xs**2 / 2 + alpha * xs + gamma * np.sin(xs) ** 2 / 2
-        k = int(np.argmin(h))
-        x = xs[k]
-        for _ in range(50):
-            g1 = lam * x + alpha + gamma * math.sin(2 * x) / 2
-            g2 = lam + gamma * math.cos(2 * x)
-            x -= g1 / g2
-        hs = lam * x * x / 2 + alpha * x + gamma * math.sin(x) ** 2 / 2
-        d = h - hs
-        g = lam * xs + alpha + gamma * np.sin(2 * xs) / 2
-        keep = np.abs(xs - x) > 1e-6 * R
-        mu = float(np.min(g[keep] ** 2 / (2 * d[keep])))
-        th = float(np.min(g[keep] * (xs[keep] - x) / d[keep]))
-        m, M = lam - abs(gamma), lam + abs(gamma)
-        if m > 0:
-            mu, th = min(mu, m), min(th, 2 * m / M)
-        return mu, th
-
-    def _complete(self, inst):
-        """Fill the claim's measured parameters (class docstring) from the instance and a pilot run; cached.
-
-        ``inst["c4_u"]`` in [0, 1), when present, places the step parameter ``c4`` of a claim that maps
-        ``step0`` through one (a bare symbol appearing in it) inside the interval where the claim's
-        relations hold (a different sampling of the same domain)."""
-        key = repr(sorted((k, v if not isinstance(v, dict) else tuple(sorted(v.items()))) for k, v in inst.items()))
-        hit = self._cache.get(key)
-        if hit is not None:
-            return hit
-        pt = dict(inst["point"])
-        D, n, lam, A, bm = int(inst["D"]), int(inst["n"]), inst["lam"], inst["A"], inst["bmax"]
-        pa, pb = self._problems(inst)
-        mus, thetas = [], []
-        for p in (pa, pb):  # PL and quasi-convexity of both data sets' empirical risks (box-free: strongly convex)
-            for j in range(D):
-                mu_j, th_j = self._pl_theta(lam, p.a_mean[j], p.b_mean, 10.0)
-                mus.append(mu_j)
-                thetas.append(th_j)
-        mu, theta = min(mus), min(min(thetas), 2.0)
-        pt = self._write({"smooth": lam + bm, "curvature": mu, "quasi_convexity": theta, "dim": D, "n_samples": n}, pt)
-        if self.adjust and "adjust_u" in inst and not self.claim.domain.contains(pt):
-            pt = self._place(pt, self.adjust, inst["adjust_u"])
-        etas, lengths, mons, rho, s, B, _, _ = self._sched(pt)
-        th0 = np.full(D, inst["start"])
-        _, _, dist = coupled_step_decay_sgd(pa, pb, th0, etas, lengths, mons, rho, s, B, self.PILOT,
-                                           inst["data_seed"] + 1, output=self.output, track_from=np.zeros(D), box=True)
-        R = self.BOX_MARGIN * max(dist, abs(inst["start"]))
-        pt = self._write({"lipschitz": math.sqrt(D) * lam * R + A + bm * math.sqrt(D) / 2}, pt)
-        if self.map.has("loss_bound"):
-            pt = self._write({"loss_bound": (D * lam * R * R / 2 + 2 * A * R * math.sqrt(D) + bm * D / 2) / 2}, pt)
-        out = {**inst, "point": pt, "box": R}
-        self._cache[key] = out
-        return out
-
-    def _place(self, pt, name, u):
-        """Move the domain parameter ``name`` to the fraction ``u`` of the interval (on its search box, log scale
-        where declared) where every relation holds; unchanged when there is none."""
-        p = self.claim.domain.params[name]
-        lo, hi = p.box()
-        grid = np.exp(np.linspace(math.log(lo), math.log(hi), 400)) if getattr(p, "log", False) and lo > 0 else \
-            np.linspace(lo, hi, 400)
-        ok = [float(x) for x in grid if self.claim.domain.contains({**pt, name: float(x)})]
-        if not ok:
-            return pt
-        return {**pt, name: min(ok) + u * (max(ok) - min(ok))}
-
-    def _write(self, measured, pt):
-        order = ("dim", "n_samples", "smooth", "curvature", "quasi_convexity", "lipschitz", "loss_bound")
-        known = dict(pt)
-        for k in measured:  # measured quantities replace what the domain draw put there
-            e = self.claim.expand(self.params.exprs[k])
-            for sym in e.free_symbols:
-                known.pop(str(sym), None)
-        return self.map.solve(measured, known, order)
-
-    def strategy(self):
-        self._require_bound()
-
-        def build(pt, rng):
-            lam = float(rng.uniform(0.05, 2.0))
-            raw = {"point": pt, "lam": lam, "A": float(rng.uniform(0.01, 1.0)),
-                   "bmax": lam * float(rng.uniform(0.0, 3.0)), "start": float(rng.uniform(0.1, 1.0)),
-                   "data_seed": int(rng.integers(0, 1000)), "adjust_u": float(rng.uniform(0.0, 1.0)),
-                   "D": int(round(float(self.map.scalar("dim", pt)))),
-                   "n": int(round(float(self.map.scalar("n_samples", pt))))}
-            try:
-                full = self._complete(raw)
-            except (ValueError, ZeroDivisionError, FloatingPointError, KeyError):
-                return None
-            return full if full is not None and self.claim.domain.contains(full["point"]) else None
-
-        return numpy_instances(self.claim.domain, build)
-
-    def point(self, inst):
-        return inst["point"]
-
-    def make_instance(self, point):
-        self._require_bound()
-        raw = {"point": dict(point), "lam": float(self.map.scalar("curvature", point)), "A": 0.5, "bmax": 0.0,
-               "start": 0.5, "data_seed": 0, "D": int(round(float(self.map.scalar("dim", point)))),
-               "n": int(round(float(self.map.scalar("n_samples", point))))}
-        return self._complete(raw)
-
-    def measure(self, inst, runs, seed):
-        from ..search import EvaluationError
-
-        pt = inst["point"]
-        etas, lengths, mons, rho, s, B, n, D = self._sched(pt)
-        pa, pb = self._problems(inst)
-        th0 = np.full(D, inst["start"])
-        wa, wb, dist = coupled_step_decay_sgd(pa, pb, th0, etas, lengths, mons, rho, s, B, int(runs), int(seed) % 2**63,
-                                             output=self.output, track_from=np.zeros(D), box=True)
-        if dist > inst["box"]:
-            raise EvaluationError(f"an iterate left the box |w_j| <= {inst['box']:.4g} the constants were measured on")
-        lam, A, bm = inst["lam"], inst["A"], inst["bmax"]
-        dF = lam * ((wa**2).sum(axis=1) - (wb**2).sum(axis=1)) / 2
-        dw = wa - wb
-        dP = (np.sin(wa) ** 2).sum(axis=1) / 2 - (np.sin(wb) ** 2).sum(axis=1) / 2
-        mdw = dw.mean(axis=0)
-        nrm = float(np.linalg.norm(mdw))
-        u = mdw / nrm if nrm > 0 else np.zeros(D)
-        sgn = 1.0 if dP.mean() >= 0 else -1.0
-        per_run = dF + A * (dw @ u) + bm * sgn * dP
-        return float(per_run.mean()), float(per_run.var(ddof=1)) if len(per_run) > 1 else 0.0
-
-    def describe(self, inst):
-        etas, lengths, mons, rho, s, B, n, D = self._sched(inst["point"])
-        return (f"quadratic core lam={inst['lam']:.3g} with per-sample shifts ||a|| <= {inst['A']:.3g} and non-convex "
-                f"b psi, |b| <= {inst['bmax']:.3g}; D={D}, n={n}, B={B}, phases {lengths}, momentum steps {mons}, "
-                f"rho={rho:.3g}, noise std {s:.3g}; box {inst['box']:.3g}; neighbour replaces sample 0")
-
-
-def step_decay_stability(*, output: str = "after", adjust: str | None = None, **params) -> StepDecayStability:
-    """Uniform stability of step-decay SGD by coupled runs, in a claim's own symbols (class docstring).
-
-    ``adjust`` names a domain parameter the search may move (within the domain) so that a drawn point whose
-    measured constants break a relation of the claim satisfies it again (e.g. the step parameter)."""
-    return StepDecayStability(params, output=output, adjust=adjust)
-
-
-__all__ = ["REGION", "SeparableData", "StepDecaySGD", "StepDecayStability", "seeded_points", "seeded_search",
-           "step_decay_risk", "step_decay_stability"]

@@ -33,10 +33,13 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from .. import sim
-from .base import MappedScenario
-from ..measured import Measured
-from .measuring import ULP, estimate
+from ... import sim
+from ...measured import Measured
+from ..base import MappedScenario
+from ..measuring import ULP, estimate
+
+__all__ = ["CoupledStability", "coupled_stability"]
+
 
 #: evaluations of the adversarial search over the data and the replaced sample, per statement
 ADVERSARY_BUDGET = 16

@@ -9,9 +9,11 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from .. import sim
-from .base import MappedScenario
-from .measuring import computed
+from ... import sim
+from ..base import MappedScenario
+from ..measuring import computed
+
+__all__ = ["SquaredLossSensitivity", "squared_loss_sensitivity"]
 
 
 class SquaredLossSensitivity(MappedScenario):

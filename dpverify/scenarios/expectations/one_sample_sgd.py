@@ -26,9 +26,13 @@ from typing import Callable
 import mpmath
 import numpy as np
 
-from .. import sim
-from ..sim import sgd_moments as sm
-from .base import T_INDEX, MappedScenario
+from ... import sim
+from ...sim import sgd_moments as sm
+from ..base import MappedScenario
+from ..params import T_INDEX
+
+__all__ = ["OneSampleSGD", "one_sample_sgd", "seeded_least_squares"]
+
 
 OBSERVABLES = ("max_gradient_variance",)
 
@@ -173,6 +177,3 @@ def seeded_least_squares(n: int, m: int, seed: int, *, label_noise: float = 1.0,
     y = X @ w + label_noise * rng.uniform(-1, 1, size=n)
     th1 = rng.uniform(-start, start, size=m)
     return X, y, th1
-
-
-__all__ = ["OneSampleSGD", "one_sample_sgd", "seeded_least_squares"]

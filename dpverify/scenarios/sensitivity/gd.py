@@ -34,16 +34,25 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from ..measured import Measured
-from .base import MappedScenario
-from .measuring import ULP
+from ...measured import Measured
+from ..base import MappedScenario
+from ..data import SMOOTH_FACTOR
+from ..measuring import ULP
+
+__all__ = ["FAMILIES", "GDSensitivity", "LinearModelLoss", "coupled_gd", "gd_sensitivity"]
+
 
 FAMILIES = ("least_squares", "logistic", "huber")
-_SMOOTH_FACTOR = {"least_squares": 1.0, "logistic": 0.25, "huber": 1.0}
+
+
 #: the largest label the adversarial search moves a least-squares or Huber label to
 LABEL_CAP = 1e3
+
+
 #: evaluations of the adversarial search over the data and the replaced sample, per statement
 ADVERSARY_BUDGET = 24
+
+
 # Hypothesis strategies of the instance shapes, built once (building them per draw costs more than drawing)
 _SHAPES = {"canonical": st.integers(0, 2), "bool": st.booleans(), "ridge": st.floats(0.0, 0.9),
            "dim": st.integers(1, 3), "seed": st.integers(0, 2**32 - 1), "structured": st.integers(0, 2).map(lambda k: k == 2),
@@ -165,7 +174,7 @@ class GDSensitivity(MappedScenario):
             fam = self.families[draw(st.integers(0, len(self.families) - 1))]
             n, M, mu = v["n"], v["M"], v["mu"]
             lam = mu + draw(S["ridge"]) * (M - mu) if mu > 0 or draw(S["bool"]) else 0.0
-            room = max(M - lam, 0.0) / _SMOOTH_FACTOR[fam]
+            room = max(M - lam, 0.0) / SMOOTH_FACTOR[fam]
             d = draw(S["dim"])
             # the data come from one drawn seed (numpy), the shapes from Hypothesis draws
             rng = np.random.default_rng(draw(S["seed"]))
@@ -234,7 +243,7 @@ class GDSensitivity(MappedScenario):
             lo = v["mu"]
             frac = (lam - lo) / (v["M"] - lo) if v["M"] > lo else 0.0
             lam = lo + float(np.clip(frac + scale * rng.normal(), 0.0, 0.95)) * (v["M"] - lo)
-        cap = math.sqrt(max(v["M"] - lam, 0.0) / _SMOOTH_FACTOR[fam])
+        cap = math.sqrt(max(v["M"] - lam, 0.0) / SMOOTH_FACTOR[fam])
         if kind in (0, 1):
             row = x_new if kind == 0 else X[-1]
             row += scale * cap * rng.normal(size=d)
@@ -285,6 +294,3 @@ class GDSensitivity(MappedScenario):
 def gd_sensitivity(*, families=FAMILIES, **params) -> GDSensitivity:
     """L2-sensitivity of gradient descent on neighbouring data sets, in a claim's own symbols."""
     return GDSensitivity(params, families=families)
-
-
-__all__ = ["FAMILIES", "GDSensitivity", "LinearModelLoss", "coupled_gd", "gd_sensitivity"]

@@ -15,13 +15,18 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from ..privacy.mechanisms import laplace_max_privacy_loss, norm_laplace_max_privacy_loss
-from .base import MappedScenario
-from .measuring import ULP, computed, gaussian_profile
-from .privacy import gaussian_eps_at
+from ...privacy.mechanisms import laplace_max_privacy_loss, norm_laplace_max_privacy_loss
+from ..base import MappedScenario
+from ..measuring import ULP, computed, gaussian_profile
+from .gaussian import gaussian_eps_at
+
+__all__ = ["AdditiveNoise", "NOISES", "additive_noise"]
+
+
+_SEED, _BOOL = st.integers(0, 2**32 - 1), st.booleans()
+
 
 NOISES = ("laplace", "norm_laplace", "gaussian")
-_SEED, _BOOL = st.integers(0, 2**32 - 1), st.booleans()
 
 
 class AdditiveNoise(MappedScenario):
@@ -94,7 +99,7 @@ class AdditiveNoise(MappedScenario):
         elif self.noise == "gaussian":
             z = b * rng.standard_normal((n, k))
         else:
-            from ..sim import norm_laplace
+            from ...sim import norm_laplace
 
             z = norm_laplace(rng, n, k, b)
         return a + z
@@ -113,6 +118,3 @@ def additive_noise(*, noise: str, norm: str = "l2", **params) -> AdditiveNoise:
     >>> sc = additive_noise(noise="gaussian", sensitivity=D, scale=b, dim=k, delta=delta)
     """
     return AdditiveNoise(params, noise=noise, norm=norm)
-
-
-__all__ = ["AdditiveNoise", "additive_noise"]

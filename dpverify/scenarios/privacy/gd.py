@@ -29,14 +29,21 @@ from functools import lru_cache
 
 import numpy as np
 
-from .. import privacy, sim
-from ..measured import Measured
-from .base import MappedScenario
-from .measuring import ULP, computed, gaussian_profile
-from .privacy import DPAudit
+from ... import privacy, sim
+from ...measured import Measured
+from ..base import MappedScenario
+from ..measuring import ULP, computed, gaussian_profile
+from .audit import DPAudit
+
+__all__ = ["GaussianRenyi", "MEASURES", "NoisyGDAudit", "ScheduleGDPrivacy", "gaussian_renyi", "gd_schedule_privacy", "measured_sensitivity", "noisy_gd_audit", "worst_neighbours"]
+
 
 MEASURES = ("zcdp", "epsilon", "delta_at_eps")
+
+
 MAX_AUDIT_EPS = 700.0
+
+
 Z = 2.33    # binomial standard errors in NoisyGDAudit.refutability (one-sided 99%)
 
 
@@ -245,7 +252,7 @@ class NoisyGDAudit(DPAudit):
         :meth:`refutability` grows and the point stays in the claim's domain (a coordinate ascent
         over a few candidate values per parameter: the box ends and the geometric/arithmetic means
         between them and the current value)."""
-        from ..spec import Int, Real
+        from ...spec import Int, Real
 
         dom = self.claim.domain
         best, score = dict(pt), self._score(pt)
@@ -318,7 +325,3 @@ class NoisyGDAudit(DPAudit):
 def noisy_gd_audit(*, adjacency: str = "replace", confidence: float = 0.99, **params) -> NoisyGDAudit:
     """An empirical (eps, delta) audit of noisy GD with a noise schedule, in a claim's own symbols."""
     return NoisyGDAudit(params, adjacency=adjacency, confidence=confidence)
-
-
-__all__ = ["MEASURES", "GaussianRenyi", "NoisyGDAudit", "gaussian_renyi", "ScheduleGDPrivacy", "gd_schedule_privacy", "measured_sensitivity",
-           "noisy_gd_audit", "worst_neighbours"]
