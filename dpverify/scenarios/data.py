@@ -224,6 +224,7 @@ class SeparableData:
     region: float = 3.0
     weight: float = 1.0
     data_seed: int = 0
+    family = "separable"
 
     def build(self) -> SeparableLoss:
         rows, signs = centred_rows(self.n, self.dim, self.data_seed)
@@ -241,7 +242,7 @@ class SeparableData:
                 "init_gap": float(p.value(self.theta0()[None, :])[0] - p.f_star), "loss_bound": c["loss_range"] / 2}
 
     def to_json(self) -> dict:
-        return {"family": "separable", "phi": self.phi, "params": list(self.params), "dim": self.dim, "n": self.n,
+        return {"family": self.family, "phi": self.phi, "params": list(self.params), "dim": self.dim, "n": self.n,
                 "a_scale": self.a_scale, "b_scale": self.b_scale, "start": self.start, "region": self.region,
                 "weight": self.weight, "data_seed": self.data_seed}
 

@@ -104,32 +104,45 @@ if numba is not None:
         into buffers, then the tests, then the steps (section comment above).
         """
         N = X.shape[0]
-        fN = float(N)
-        hi_index = uint64(N - 1)
-        shared = hinv.shape[0] == 1
-        xb = np.empty(_GATED_CHUNK)
-        yb = np.empty(_GATED_CHUNK)
-        nub = np.empty(_GATED_CHUNK)
-        xib = np.empty(_GATED_CHUNK)
-        wb = np.full(_GATED_CHUNK, sigma)     # the noise's factor: sigma, unless a test passes
+        ctx = (theta, theta_g, hinv, hinv.shape[0] == 1, X, y, uint64(N - 1), lam, float(N), eta, sigma, gate, test_std,
+               threshold, offset, scale, watch, wx, wy, esc, mat, np.empty(_GATED_CHUNK), np.empty(_GATED_CHUNK),
+               np.empty(_GATED_CHUNK), np.empty(_GATED_CHUNK),
+               np.full(_GATED_CHUNK, sigma))      # the noise's factor: sigma, unless a test passes
+        _gated_blocks(states, istates, tstates, ibuf, n, steps, _gated_ls1_chunk, ctx)
+
+    @_inline
+    def _gated_ls1_chunk(s, e, st, ctx):
+        """Runs ``s .. e - 1`` of one step of :func:`gated_ls1`: the three streams' draws into the chunk's
+        buffers, the tests, the steps; returns the streams' states ``st`` (:func:`_gated_blocks`)."""
+        a, b, c, k, ia, ib, ic, ik, ta, tb, tc, tk, has, half = st
+        (theta, theta_g, hinv, shared, X, y, hi_index, lam, fN, eta, sigma, gate, test_std, threshold, offset, scale,
+         watch, wx, wy, esc, mat, xb, yb, nub, xib, wb) = ctx
+        m = e - s
+        ia, ib, ic, ik, has, half = _fill_samples(xb, yb, m, X, y, hi_index, ia, ib, ic, ik, has, half)
+        a, b, c, k = _fill_scaled(nub, m, 1.0, a, b, c, k)
+        if gate:
+            ta, tb, tc, tk = _fill_scaled(xib, m, 1.0, ta, tb, tc, tk)
+            _gated_ls1_test(wb, esc[s:e], theta_g[s:e], hinv if shared else hinv[s:e], shared, xb, yb,
+                            xib, lam, fN, sigma, test_std, threshold, offset, scale)
+        _gated_ls1_step(theta[s:e], xb, yb, wb, nub, lam, eta, watch, wx, wy, mat[s:e])
+        return a, b, c, k, ia, ib, ic, ik, ta, tb, tc, tk, has, half
+
+    @_inline
+    def _gated_blocks(states, istates, tstates, ibuf, n, steps, chunk, ctx):
+        """The loop of both gated kernels: per block, its three streams' states (and the index stream's
+        buffered 32-bit half) loaded, ``steps`` steps of its runs in chunks of ``_GATED_CHUNK`` runs
+        (``chunk(s, e, st, ctx)`` runs ``s .. e - 1`` with the streams' states ``st`` and returns them), the
+        states stored back."""
         for i in range(states.shape[0]):
             lo = i * _BLOCK
             hi = min(n, lo + _BLOCK)
-            a, b, c, k = states[i, 0], states[i, 1], states[i, 2], states[i, 3]
-            ia, ib, ic, ik = istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3]
-            ta, tb, tc, tk = tstates[i, 0], tstates[i, 1], tstates[i, 2], tstates[i, 3]
-            has, half = ibuf[i, 0] != uint64(0), ibuf[i, 1]
+            st = (states[i, 0], states[i, 1], states[i, 2], states[i, 3],
+                  istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3],
+                  tstates[i, 0], tstates[i, 1], tstates[i, 2], tstates[i, 3], ibuf[i, 0] != uint64(0), ibuf[i, 1])
             for _ in range(steps):
                 for s in range(lo, hi, _GATED_CHUNK):
-                    e = min(hi, s + _GATED_CHUNK)
-                    m = e - s
-                    ia, ib, ic, ik, has, half = _fill_samples(xb, yb, m, X, y, hi_index, ia, ib, ic, ik, has, half)
-                    a, b, c, k = _fill_scaled(nub, m, 1.0, a, b, c, k)
-                    if gate:
-                        ta, tb, tc, tk = _fill_scaled(xib, m, 1.0, ta, tb, tc, tk)
-                        _gated_ls1_test(wb, esc[s:e], theta_g[s:e], hinv if shared else hinv[s:e], shared, xb, yb,
-                                        xib, lam, fN, sigma, test_std, threshold, offset, scale)
-                    _gated_ls1_step(theta[s:e], xb, yb, wb, nub, lam, eta, watch, wx, wy, mat[s:e])
+                    st = chunk(s, min(hi, s + _GATED_CHUNK), st, ctx)
+            a, b, c, k, ia, ib, ic, ik, ta, tb, tc, tk, has, half = st
             states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, c, k
             istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3] = ia, ib, ic, ik
             tstates[i, 0], tstates[i, 1], tstates[i, 2], tstates[i, 3] = ta, tb, tc, tk
@@ -152,6 +165,15 @@ if numba is not None:
             yb[j] = y[q]
         return a, b, c, k, has, half
 
+    @_inline
+    def _dot(a, oa, b, ob, D):
+        """``sum_d a[oa + d] * b[ob + d]`` in index order from ``0.0``, one multiply and one add a term (the
+        NumPy loop's ``gated_sgd._dot_rows``)."""
+        s = 0.0
+        for d in range(D):
+            s = s + a[oa + d] * b[ob + d]
+        return s
+
     @_jit
     def _gated_ls_test(wb, esc, tg, hv, shared, xb, yb, xib, D, lam, fN, sigma, test_std, threshold, offset,
                        scale, gbuf):
@@ -163,10 +185,7 @@ if numba is not None:
         m = esc.shape[0]
         for j in range(m):
             o = j * D
-            s = 0.0
-            for d in range(D):
-                s = s + xb[o + d] * tg[o + d]
-            r = s - yb[j]
+            r = _dot(xb, o, tg, o, D) - yb[j]
             for d in range(D):
                 gbuf[d] = r * xb[o + d] + lam * tg[o + d]
             base = 0 if shared else j * D * D
@@ -189,17 +208,11 @@ if numba is not None:
         m = mat.shape[0]
         for j in range(m):
             o = j * D
-            s = 0.0
-            for d in range(D):
-                s = s + xb[o + d] * th[o + d]
-            r = s - yb[j]
+            r = _dot(xb, o, th, o, D) - yb[j]
             for d in range(D):
                 sbuf[d] = (r * xb[o + d] + lam * th[o + d] + wb[j] * nub[o + d]) * eta
             if watch:
-                sw = 0.0
-                for d in range(D):
-                    sw = sw + th[o + d] * wx[d]
-                rw = sw - wy
+                rw = _dot(th, o, wx, 0, D) - wy
                 tmax = 0.0
                 nan = False
                 for d in range(D):
@@ -227,39 +240,24 @@ if numba is not None:
         the order NumPy fills a block's ``(runs, D)`` array); ``hinv`` ``(D * D,)`` when every run shares the
         round's inverse Hessian, else ``(n * D * D,)``."""
         N = X.shape[0]
-        fN = float(N)
-        hi_index = uint64(N - 1)
-        shared = hinv.shape[0] == D * D
-        xb = np.empty(_GATED_CHUNK * D)
-        yb = np.empty(_GATED_CHUNK)
-        nub = np.empty(_GATED_CHUNK * D)
-        xib = np.empty(_GATED_CHUNK * D)
-        wb = np.full(_GATED_CHUNK, sigma)     # the noise's factor: sigma, unless a test passes
-        gbuf = np.empty(D)
-        sbuf = np.empty(D)
-        for i in range(states.shape[0]):
-            lo = i * _BLOCK
-            hi = min(n, lo + _BLOCK)
-            a, b, c, k = states[i, 0], states[i, 1], states[i, 2], states[i, 3]
-            ia, ib, ic, ik = istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3]
-            ta, tb, tc, tk = tstates[i, 0], tstates[i, 1], tstates[i, 2], tstates[i, 3]
-            has, half = ibuf[i, 0] != uint64(0), ibuf[i, 1]
-            for _ in range(steps):
-                for s in range(lo, hi, _GATED_CHUNK):
-                    e = min(hi, s + _GATED_CHUNK)
-                    m = e - s
-                    ia, ib, ic, ik, has, half = _fill_sample_rows(xb, yb, m, D, X, y, hi_index, ia, ib, ic, ik,
-                                                                  has, half)
-                    a, b, c, k = _fill_scaled(nub, m * D, 1.0, a, b, c, k)
-                    if gate:
-                        ta, tb, tc, tk = _fill_scaled(xib, m * D, 1.0, ta, tb, tc, tk)
-                        _gated_ls_test(wb, esc[s:e], theta_g[s * D:e * D], hinv if shared else hinv[s * D * D:e * D * D],
-                                       shared, xb, yb, xib, D, lam, fN, sigma, test_std, threshold, offset, scale,
-                                       gbuf)
-                    _gated_ls_step(theta[s * D:e * D], xb, yb, wb, nub, D, lam, eta, watch, wx, wy, mat[s:e], sbuf)
-            states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, c, k
-            istates[i, 0], istates[i, 1], istates[i, 2], istates[i, 3] = ia, ib, ic, ik
-            tstates[i, 0], tstates[i, 1], tstates[i, 2], tstates[i, 3] = ta, tb, tc, tk
-            ibuf[i, 0], ibuf[i, 1] = uint64(1) if has else uint64(0), half
+        ctx = (theta, theta_g, hinv, hinv.shape[0] == D * D, X, y, uint64(N - 1), lam, float(N), eta, sigma, gate,
+               test_std, threshold, offset, scale, watch, wx, wy, esc, mat, D, np.empty(_GATED_CHUNK * D),
+               np.empty(_GATED_CHUNK), np.empty(_GATED_CHUNK * D), np.empty(_GATED_CHUNK * D),
+               np.full(_GATED_CHUNK, sigma), np.empty(D), np.empty(D))
+        _gated_blocks(states, istates, tstates, ibuf, n, steps, _gated_ls_chunk, ctx)
 
-
+    @_inline
+    def _gated_ls_chunk(s, e, st, ctx):
+        """Runs ``s .. e - 1`` of one step of :func:`gated_ls` (as :func:`_gated_ls1_chunk`)."""
+        a, b, c, k, ia, ib, ic, ik, ta, tb, tc, tk, has, half = st
+        (theta, theta_g, hinv, shared, X, y, hi_index, lam, fN, eta, sigma, gate, test_std, threshold, offset, scale,
+         watch, wx, wy, esc, mat, D, xb, yb, nub, xib, wb, gbuf, sbuf) = ctx
+        m = e - s
+        ia, ib, ic, ik, has, half = _fill_sample_rows(xb, yb, m, D, X, y, hi_index, ia, ib, ic, ik, has, half)
+        a, b, c, k = _fill_scaled(nub, m * D, 1.0, a, b, c, k)
+        if gate:
+            ta, tb, tc, tk = _fill_scaled(xib, m * D, 1.0, ta, tb, tc, tk)
+            _gated_ls_test(wb, esc[s:e], theta_g[s * D:e * D], hinv if shared else hinv[s * D * D:e * D * D],
+                           shared, xb, yb, xib, D, lam, fN, sigma, test_std, threshold, offset, scale, gbuf)
+        _gated_ls_step(theta[s * D:e * D], xb, yb, wb, nub, D, lam, eta, watch, wx, wy, mat[s:e], sbuf)
+        return a, b, c, k, ia, ib, ic, ik, ta, tb, tc, tk, has, half
