@@ -28,7 +28,7 @@ Declared rules and the fused path: a rule given as a :class:`NormRule` (a step-s
 level that is a schedule or a schedule times the gradient norm) on a :class:`~dpverify.sim.Quadratic`
 (or a :class:`~dpverify.sim.problems.losses.CosineSum`, whose gradient ``a sin(theta)`` the kernel computes with
 libm's ``sin`` where a check at first use finds it NumPy's, :func:`_sines_agree`)
-runs the fused kernel :func:`dpverify.sim.kernels.adaptive_quadratic`, bit-identical with the NumPy
+runs the fused kernel :func:`dpverify.sim.adaptive_kernels.adaptive_quadratic`, bit-identical with the NumPy
 path for a seed (tracks ``"grad_norm_sq"``, ``"dist"``, ``"noise_std"``, ``"step"``; the ``"excess"``
 track, any other rule or problem runs the NumPy path). The NumPy path sums squared norms with ``einsum``,
 whose order depends on the machine's vector width; the kernel sums in the order ``einsum`` takes on
@@ -36,7 +36,7 @@ AVX2/AVX-512 machines for ``D <= 4``, and runs only where a check at first use f
 equal to ``einsum`` (:func:`_norms_agree`; elsewhere the NumPy path runs).
 
 On a linear model (:class:`~dpverify.sim.LogisticRegression`, :class:`~dpverify.sim.LeastSquares`,
-:class:`~dpverify.sim.problems.losses.Logistic`) the same rule runs :func:`dpverify.sim.kernels.adaptive_linear`, whose
+:class:`~dpverify.sim.problems.losses.Logistic`) the same rule runs :func:`dpverify.sim.adaptive_kernels.adaptive_linear`, whose
 gradient reproduces the NumPy path's: BLAS's ``dgemm`` sums (``theta @ X.T``, ``r @ X``) as chains of
 fused multiply-adds over the inner index from ``0.0``, and SciPy's ``expit`` as ``1 / (1 + exp(-z))``
 with libm's ``exp``. That is what OpenBLAS and glibc do on this project's x86-64 machines in two and

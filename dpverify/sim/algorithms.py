@@ -214,7 +214,7 @@ def psgd(problem: Problem, theta1: object, etas: object, noise_stds: object, bat
     gradient ``grad_hat_t`` (:func:`minibatch_grad`), adds ``s_t nu_t``
     (``s_t = noise_stds[t]``, ``nu_t ~ N(0, I_D)``) and steps plainly (``beta=None``: noisy gradient descent with the
     stochastic gradient) or with bias-corrected momentum (``beta`` given; see
-    :mod:`dpverify.sim.momentum`).
+    :mod:`dpverify.sim.updates.momentum`).
 
     Parameters
     ----------

@@ -319,7 +319,7 @@ if numba is not None:
         """``out[i]`` = the four SFC64 state words of :func:`~dpverify.sim.rng.block_rng` ``(seed, b0 + i,
         child)`` (``child < 0``: none), ``entropy`` the seed's words padded to the pool size
         (:func:`seed_entropy`).  Only for ``0 <= b0 <= b1 <= 2**32`` and ``child < 2**32`` (one-word
-        spawn-key entries); the caller checks (``_fused._block_states``)."""
+        spawn-key entries); the caller checks (``fused.block_states``)."""
         key = np.empty(2, dtype=np.uint32)
         pool = np.empty(_SS_POOL, dtype=np.uint32)
         words = np.empty(3, dtype=np.uint64)

@@ -34,8 +34,8 @@ def linear_fusable(*problems: Problem) -> bool:
 def block_states(seed: int, b0: int, b1: int, child: int | None = None) -> np.ndarray:
     """``(b1 - b0, 4)`` SFC64 states of blocks ``b0 .. b1 - 1`` (from :func:`block_rng`).
 
-    Computed by :func:`kernels.sfc64_block_states` (the same states, checked against NumPy's by
-    :func:`kernels.self_check`; 0.07 instead of 8.9 us a block in a call of 64 blocks) where the
+    Computed by :func:`draws.sfc64_block_states` (the same states, checked against NumPy's by
+    :func:`draws.self_check`; 0.07 instead of 8.9 us a block in a call of 64 blocks) where the
     fused kernels run and the block and child indices are single 32-bit words; by NumPy's
     generators otherwise."""
     if b1 <= 2**32 and (child is None or child < 2**32) and draws.fused_enabled():

@@ -32,7 +32,7 @@ noise-free gradient step of the watched point, ``-eta grad l(theta_t; z_watch)``
 of every iterate who knows the watched sample computes (a noisy step matches with probability 0).
 
 Fused path: a one-dimensional :class:`LeastSquares` runs its steps in the numba kernel
-:func:`dpverify.sim.kernels.gated_ls1` (every ``einsum``/``matmul`` of the NumPy loop then sums one
+:func:`dpverify.sim.gated_sgd_kernels.gated_ls1` (every ``einsum``/``matmul`` of the NumPy loop then sums one
 term, so the kernel reproduces it bit for bit); the rounds' Hessians and their inverses are the NumPy
 loop's own calls. A least-squares Hessian does not depend on ``theta``, so when NumPy gives a stack of
 runs exactly the Hessian and inverse of one run (:func:`_hessian_is_shared`, checked once per process)
@@ -42,7 +42,7 @@ Otherwise each round's Hessians are those of a chunk's runs, chunk after chunk, 
 In 2 to ``EXPLICIT_MAX_DIM`` (8) dimensions the NumPy loop sums a least-squares model's dot products
 (the sample's margin, the influence ``H^-1 g``, the watched point's margin) in index order from 0.0, one
 multiply and one add a term (:func:`_dot_rows`; ``einsum`` and BLAS would pick their order by shape and
-machine), and :func:`dpverify.sim.kernels.gated_ls` repeats those operations term for term; the Hessians
+machine), and :func:`dpverify.sim.gated_sgd_kernels.gated_ls` repeats those operations term for term; the Hessians
 and inverses are again the NumPy loop's calls (:func:`_hessian_is_shared` checked once per dimension).
 Other models and dimensions (Hessians contracted by ``einsum`` and products by BLAS, whose operation
 order a kernel does not reproduce) run the NumPy loop, in the calling thread.

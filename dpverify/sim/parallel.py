@@ -6,7 +6,7 @@ threads.  A block is always processed wholly by one worker, with its own
 generator (:func:`~dpverify.sim.rng.block_rng`), and per-block results are
 collected in block order, so results are bit-identical whatever the number of
 workers, the task sizes and ``chunk_runs``.  The fused kernels
-(:mod:`dpverify.sim.kernels`) release the GIL, so the workers run truly in
+(:mod:`dpverify.sim.descent_kernels` and the other ``*_kernels`` modules) release the GIL, so the workers run truly in
 parallel; the NumPy fallback gains where NumPy itself releases the GIL.
 
 Number of workers

@@ -17,7 +17,7 @@ Every block generator is NumPy's ``SFC64`` seeded by the block's child of
 NumPy's bit generators on the machines we measured (``PCG64``, ``PCG64DXSM``,
 ``Philox``, ``MT19937``; see ``benchmarks/simulator.py``), and its state is
 four 64-bit words, small enough to live in registers inside the fused kernels
-of :mod:`dpverify.sim.kernels`.  Those kernels advance the same state with the
+of :mod:`dpverify.sim.draws`.  Those kernels advance the same state with the
 same algorithm, so a block's noise is the same value for value whether NumPy
 (``Generator.standard_normal``) or a fused kernel draws it.  (Up to version
 0.1 the generator was ``PCG64``: the same seed gave different numbers.)

@@ -1,4 +1,4 @@
-"""Tests of Polyak's heavy-ball momentum in ``dpverify.sim`` (:mod:`dpverify.sim.heavy_ball`) and in the
+"""Tests of Polyak's heavy-ball momentum in ``dpverify.sim`` (:mod:`dpverify.sim.updates.heavy_ball`) and in the
 ``noisy_gd`` scenario (``momentum_form="heavy_ball"``): exact moments on quadratics against Monte
 Carlo (tolerances from the run count), against mpmath and against the closed form at the spectrum's
 ends; ``beta = 0`` is plain noisy GD; results do not depend on chunks or workers."""
