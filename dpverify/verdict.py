@@ -27,7 +27,9 @@ share of the points they evaluated where it is not trivially true (``None`` when
 declared). A claim's :attr:`Verdict.basis` lists, per statement, the strongest kind of the evidence
 that supports its verdict; :attr:`Verdict.flags` marks a ``holds`` that is *mostly vacuous*
 (coverage below :data:`VACUOUS_BELOW`) or *algebra-only* (a claim ``about="algorithm"`` whose
-ALGEBRAIC = frozenset({"proof", "proof-on-box", "exact-cases", "algebra", "chain", "limit", "rate", "scaling"})
+``holds`` rests only on :data:`ALGEBRAIC` kinds). Whether an evidence may support a verdict at all is
+its basis kind's too (:attr:`BasisKind.supports`: an audit and the scaling check refute only), so a
+verdict read back from JSON is combined, ranked and flagged exactly as the run that made it.
 """
 from __future__ import annotations
 
@@ -45,29 +47,62 @@ RESULTS = VERDICTS + (ERROR,)
 #: Exit codes of the command line (see :func:`exit_status`).
 EXIT_OK, EXIT_DIFFERS, EXIT_USAGE, EXIT_ERROR = 0, 1, 2, 3
 
-#: What a check tested, strongest support first (the order :attr:`Verdict.basis` ranks by).
-BASIS_KINDS = {
-    "proof": "a symbolic proof on the whole domain (SymPy: an identity, a sign, a limit)",
-    "proof-on-box": "a proof on the claim's search box only (interval branch-and-bound in ball arithmetic)",
-    "exact-cases": "exact symbolic computation for small cases only (e.g. every T = 1..6), no general proof",
-    "privacy-exact": "the privacy loss of the mechanism computed exactly (with its error), worst over instances",
-    "privacy-upper": "a valid upper bound on the privacy loss (a pessimistic accountant), worst over instances",
-    "worst-over-class": "the worst case over a whole function class, by a performance-estimation SDP (exact "
-                        "with the solver's error where the class has interpolation conditions, else an upper bound)",
-    "exact-expectation": "the algorithm's expectation computed exactly on problems of a family",
-    "worst-case": "a measured quantity (sensitivity, stability, ...) maximised over a class of instances",
-    "monte-carlo": "runs of the algorithm on problems, means with one-sided confidence bounds",
-    "privacy-estimate": "a privacy loss estimated with a confidence interval, worst over instances",
-    "privacy-lower": "a lower bound on the privacy loss (an optimistic accountant, a best half-line)",
-    "algebra": "the printed expressions evaluated at points of the domain (mpmath)",
-    "chain": "the hypotheses of a claim and of the claims it builds on intersected (intervals, then points)",
-    "limit": "the printed expression swept towards its limit",
-    "rate": "the ratio of the printed expression to its rate swept along paths to a limit",
-    "audit": "an empirical privacy audit of the algorithm (refutes only)",
-    "scaling": "both sides' scaling in the loss and the parameters (refutes only)",
-}
+@dataclass(frozen=True)
+class BasisKind:
+    """One kind of what a check tested (:class:`Basis`): ``name``; ``text``, what it is; ``algebraic``:
+    it tests the printed expressions, not what an algorithm attains (:attr:`Verdict.flags`'s
+    "algebra-only"); ``supports``: its ``holds``/``verified`` can support a verdict (False: it refutes
+    only, :func:`statement_verdict`); ``proof``: a ``verified`` on it is a proof (the only basis a
+    ``verified`` may have)."""
+
+    name: str
+    text: str
+    algebraic: bool
+    supports: bool = True
+    proof: bool = False
+
+
+def _vocabulary(*kinds: BasisKind) -> dict:
+    return {k.name: k for k in kinds}
+
+
+#: What a check tested, strongest support first (the order :attr:`Verdict.basis` ranks by): name ->
+#: :class:`BasisKind`. Each check kind (:mod:`dpverify.checks`) declares which of these its evidence carries.
+BASIS_KINDS = _vocabulary(
+    BasisKind("proof", "a symbolic proof on the whole domain (SymPy: an identity, a sign, a limit)",
+              algebraic=True, proof=True),
+    BasisKind("proof-on-box", "a proof on the claim's search box only (interval branch-and-bound in ball arithmetic)",
+              algebraic=True, proof=True),
+    BasisKind("exact-cases", "exact symbolic computation for small cases only (e.g. every T = 1..6), no general proof",
+              algebraic=True),
+    BasisKind("privacy-exact", "the privacy loss of the mechanism computed exactly (with its error), worst over "
+              "instances", algebraic=False),
+    BasisKind("privacy-upper", "a valid upper bound on the privacy loss (a pessimistic accountant), worst over "
+              "instances", algebraic=False),
+    BasisKind("worst-over-class", "the worst case over a whole function class, by a performance-estimation SDP (exact "
+              "with the solver's error where the class has interpolation conditions, else an upper bound)",
+              algebraic=False),
+    BasisKind("exact-expectation", "the algorithm's expectation computed exactly on problems of a family",
+              algebraic=False),
+    BasisKind("worst-case", "a measured quantity (sensitivity, stability, ...) maximised over a class of instances",
+              algebraic=False),
+    BasisKind("monte-carlo", "runs of the algorithm on problems, means with one-sided confidence bounds",
+              algebraic=False),
+    BasisKind("privacy-estimate", "a privacy loss estimated with a confidence interval, worst over instances",
+              algebraic=False),
+    BasisKind("privacy-lower", "a lower bound on the privacy loss (an optimistic accountant, a best half-line)",
+              algebraic=False),
+    BasisKind("algebra", "the printed expressions evaluated at points of the domain (mpmath)", algebraic=True),
+    BasisKind("chain", "the hypotheses of a claim and of the claims it builds on intersected (intervals, then points)",
+              algebraic=True),
+    BasisKind("limit", "the printed expression swept towards its limit", algebraic=True),
+    BasisKind("rate", "the ratio of the printed expression to its rate swept along paths to a limit", algebraic=True),
+    BasisKind("audit", "an empirical privacy audit of the algorithm (refutes only)", algebraic=False, supports=False),
+    BasisKind("scaling", "both sides' scaling in the loss and the parameters (refutes only)", algebraic=True,
+              supports=False),
+)
 #: Kinds that test the printed expressions, not what an algorithm attains.
-ALGEBRAIC = frozenset({"proof", "proof-on-box", "exact-cases", "algebra", "chain", "limit", "rate", "scaling"})
+ALGEBRAIC = frozenset(k.name for k in BASIS_KINDS.values() if k.algebraic)
 #: A ``holds`` whose coverage is below this share is flagged "mostly vacuous".
 VACUOUS_BELOW = 0.5
 
@@ -224,8 +259,11 @@ def exit_status(verdicts) -> int:
     return EXIT_OK if all(v.ok for v in verdicts) else EXIT_DIFFERS
 
 
-# Checks that can refute a statement but never support it on their own.
-REFUTE_ONLY = frozenset({"scaling", "audit"})
+def supports(evidence: Evidence) -> bool:
+    """Whether ``evidence`` may support a statement's verdict: its basis kind can (an audit and the
+    scaling check refute only: :attr:`BasisKind.supports`). Evidence that names no basis (made by hand,
+    or read from JSON older than the basis) is taken at its word."""
+    return evidence.basis is None or BASIS_KINDS[evidence.basis.kind].supports
 
 
 PROOF_CONTRADICTED = "a numeric point disagrees: bug in dpverify"
@@ -253,7 +291,7 @@ def statement_verdict(evidence: list[Evidence]) -> str:
         return "inconclusive"
     if any(e.verdict == "violated" for e in evidence):
         return "violated"
-    support = [e.verdict for e in evidence if e.check not in REFUTE_ONLY]
+    support = [e.verdict for e in evidence if supports(e)]
     if "verified" in support:
         return "verified"
     if "holds" in support:
@@ -327,7 +365,7 @@ class Verdict:
         """The evidence that supports the verdict: the passes of supporting checks for ``holds`` and
         ``verified``, the counterexamples for ``violated``, nothing for ``inconclusive``."""
         if self.verdict in ("holds", "verified"):
-            return [e for e in self.evidence if e.verdict in ("holds", "verified") and e.check not in REFUTE_ONLY]
+            return [e for e in self.evidence if e.verdict in ("holds", "verified") and supports(e)]
         if self.verdict == "violated":
             return [e for e in self.evidence if e.verdict == "violated"]
         return []

@@ -36,7 +36,9 @@ certificate holds). Kinds of certificate:
   rebuilds noisy GD on the quadratic and simulates it) or recorded (dpverify's replay, its p-value
   re-derived). See :mod:`dpverify.certify.replay`.
 
-Every other violation is reported with the reason it has no certificate.
+Which certificate a violation gets is its check kind's declaration (``CheckKind.certificate``, the name of
+a route in :data:`ROUTES`); every other violation is reported with the reason its kind gives
+(``CheckKind.no_certificate``).
 """
 from __future__ import annotations
 
@@ -48,8 +50,9 @@ import subprocess
 import sys
 from dataclasses import asdict, dataclass
 
+from ..checks import kind_of
 from ..files import write_atomic
-from ..spec import ExpectationBound, Identity, Inequality, SupBound
+from ..spec import Identity
 from . import runtime
 from .expectation import exact_plan
 from .point import point_plan
@@ -72,15 +75,6 @@ class Outcome:
         if self.status == "certified":
             return f"{self.id}: certified ({self.kind}) -> {self.folder}"
         return f"{self.id}: {self.status}" + (f": {self.reason}" if self.reason else "")
-
-
-_NOT_EXACT = {
-    "rate": "an asymptotic rate (O/Theta) is not decided by a finite computation",
-    "limit": "a limit is not decided by a finite computation",
-    "scaling": "the scaling check (a change of units) has no standalone checker",
-    "stability": "a stability gap measured by coupled runs on data sets has no standalone checker",
-    "sensitivity": "a sensitivity measured on data sets has no standalone checker",
-}
 
 
 def _statement(claim, name):
@@ -169,25 +163,54 @@ def audit_plan(claim, stmt, evidence) -> Plan:
                 _witness(claim, evidence), {"EPS": ex["eps"], "BOUND": ex["delta"]}, runtime.AUDIT, data, note)
 
 
-# evidence check -> plan builder, in order of preference (exact certificates before statistical ones); a
-# builder returns a Plan, or a list of functions building the alternatives to try in turn
-PLANS = (("sampled", analytic_plan), ("exact", exact_plan), ("privacy", privacy_plan), ("audit", audit_plan),
-         ("monte_carlo", monte_carlo_plans))
-_STATEMENTS = {"sampled": (Inequality, Identity), "exact": ExpectationBound, "privacy": SupBound,
-               "audit": SupBound, "monte_carlo": ExpectationBound}
+#: What a supremum measured, when it has no standalone checker (``SupBound.kind`` -> why).
+_UNCERTIFIED_QUANTITIES = {
+    "stability": "a stability gap measured by coupled runs on data sets has no standalone checker",
+    "sensitivity": "a sensitivity measured on data sets has no standalone checker",
+}
+
+
+def supremum_plan(claim, stmt, evidence) -> Plan:
+    """A supremum's violation: a privacy loss has its checkers (:func:`privacy_plan`); other quantities none."""
+    if stmt.kind == "privacy":
+        return privacy_plan(claim, stmt, evidence)
+    raise NoCertificate(_UNCERTIFIED_QUANTITIES.get(stmt.kind, f"a '{stmt.kind}' violation has no standalone checker"))
+
+
+#: The certificate routes a check kind names (``CheckKind.certificate``), in order of preference (exact
+#: certificates before statistical ones): name -> plan builder, which returns a Plan or a list of functions
+#: building the alternatives to try in turn.
+ROUTES = {"analytic": analytic_plan, "expectation": exact_plan, "supremum": supremum_plan, "audit": audit_plan,
+          "monte-carlo": monte_carlo_plans}
+
+
+def _route(claim, evidence):
+    """The check kind that made ``evidence`` and the name of its certificate route (NoCertificate with the
+    kind's reason when it has none)."""
+    kind = kind_of(claim, evidence)
+    if kind is None:
+        raise NoCertificate(f"a '{evidence.check}' violation has no standalone checker")
+    if not kind.certificate:
+        raise NoCertificate(kind.no_certificate or f"a '{evidence.check}' violation has no standalone checker")
+    return kind.certificate
 
 
 def _plans_for(claim, evidence) -> list:
     """Functions building the plans to try for one violated evidence, in order."""
+    route = _route(claim, evidence)
     stmt = _statement(claim, evidence.statement)
     if stmt.exists:
         raise NoCertificate(f"'{stmt.name}' quantifies {', '.join(stmt.exists)} existentially: its failure is a "
                             "statement about every value, which one point does not certify")
-    for check, build in PLANS:
-        if evidence.check == check and isinstance(stmt, _STATEMENTS[check]):
-            out = build(claim, stmt, evidence)
-            return [lambda: out] if isinstance(out, Plan) else out
-    raise NoCertificate(_NOT_EXACT.get(evidence.check, f"a '{evidence.check}' violation has no standalone checker"))
+    out = ROUTES[route](claim, stmt, evidence)
+    return [lambda: out] if isinstance(out, Plan) else out
+
+
+def _preference(claim, evidence) -> int:
+    try:
+        return list(ROUTES).index(_route(claim, evidence))
+    except NoCertificate:
+        return len(ROUTES)
 
 
 def run_checker(folder: str, timeout: float = 600.0) -> tuple[bool, str]:
@@ -210,8 +233,7 @@ def certify(claim, verdict, out_dir: str) -> Outcome:
     if verdict.verdict != "violated":
         return Outcome(claim.id, "not violated", f"verdict {verdict.verdict}")
     violated = [e for e in verdict.evidence if e.verdict == "violated"]
-    order = {c: k for k, (c, _) in enumerate(PLANS)}
-    violated.sort(key=lambda e: order.get(e.check, len(PLANS)))
+    violated.sort(key=lambda e: _preference(claim, e))
     reasons = []
 
     def failed(e, exc):
@@ -256,4 +278,4 @@ def certify_all(claims, verdicts, out_dir: str, echo=print) -> int:
     return 0 if len(done) == len(outcomes) else 1
 
 
-__all__ = ["NoCertificate", "Outcome", "Plan", "certify", "certify_all", "folder_name", "run_checker"]
+__all__ = ["NoCertificate", "Outcome", "Plan", "ROUTES", "certify", "certify_all", "folder_name", "run_checker"]

@@ -1,7 +1,8 @@
 """The checks, and which apply to which kind of statement.
 
-Each check is a small module with ``applies(statement)`` and ``check(statement, claim, config)``
-returning an :class:`~dpverify.verdict.Evidence` that says what it tested (``basis``, a
+Each check is a small module with ``applies(statement)`` and ``check(statement, claim, config)``, declared
+once as a :class:`~dpverify.checks.kind.CheckKind` (its ``KIND``) and listed in :data:`KINDS`; ``check``
+returns an :class:`~dpverify.verdict.Evidence` that says what it tested (``basis``, a
 :class:`~dpverify.verdict.Basis`) and, where the statement declares when it is trivially true, on
 what share of its points it is not (``coverage``). :func:`run` applies every check that fits
 every statement of a claim and combines the evidence into a :class:`~dpverify.verdict.Verdict`;
@@ -14,68 +15,105 @@ from __future__ import annotations
 
 from ..spec import Claim, DomainError
 from ..verdict import Verdict, claim_verdict, error_evidence, statement_verdict
-from . import (audit, boxproof, chain, exact, existsproof, limit, minimiser, monte_carlo, rate, sampled, scaling, sup,
+from . import (audit, boxproof, chain, exact, existsproof, limit, minimiser, monte_carlo, rate, scaling, sup,
                symbolic)
 from .base import Clock, Config
+from .kind import CheckKind, kinds_of
 
-# (name, applies, check) in the order they run for a statement.
-CHECKS = (
-    ("symbolic", symbolic.applies, symbolic.check),
-    ("sampled", sampled.applies, existsproof.check_sampled),  # a grid's failure of "exists" must be proved
-    ("symbolic", minimiser.applies, minimiser.check_symbolic),
-    ("sampled", minimiser.applies, minimiser.check_numeric),
-    ("rate", rate.applies, rate.check),
-    ("symbolic", limit.applies, limit.check_symbolic),
-    ("limit", limit.applies, limit.check_numeric),
-    ("exact", exact.applies, exact.check),
-    ("monte_carlo", monte_carlo.applies, monte_carlo.check),
-    ("sup", sup.applies, sup.check),
-    ("audit", audit.applies, audit.check),
-    ("scaling", scaling.applies, scaling.check),
+#: Every check kind, in the order they run on a statement: the one table (a new kind is its module, declaring
+#: ``KIND = CheckKind(...)``, plus its line here).
+KINDS: tuple[CheckKind, ...] = kinds_of(
+    symbolic,
+    existsproof,        # "sampled": the sampled check, a grid's failure of "exists" proved
+    minimiser,
+    rate,
+    limit,
+    exact,
+    monte_carlo,
+    sup,
+    audit,
+    scaling,
+    boxproof,           # a fallback: after the others, only where none proved or refuted
+    chain,              # once per claim that builds on others
 )
+BY_NAME = {k.name: k for k in KINDS}
+
+
+def _on_statements(stage: str) -> list[CheckKind]:
+    return [k for k in KINDS if k.stage == stage]
 
 
 def checks_for(statement) -> list[str]:
-    """Names of the checks that apply to ``statement``."""
-    out = []
-    for name, applies, _ in CHECKS:
-        if applies(statement) and name not in statement.skip:
-            out.append(getattr(statement, "kind", name) if name == "sup" else name)
-    return out
+    """Names of the checks that apply to ``statement`` (as its evidence names them; opt-in ones aside)."""
+    return [k.label_for(statement) for k in _on_statements("statement")
+            if k.applies(statement) and not k.skipped(statement)]
 
 
-def _guarded(chk, name, stmt, claim, cfg):
-    """``chk(stmt, claim, cfg)``; a check that raises gives the evidence ``error`` naming the claim, the
-    statement, the check and the cause, and the claim's other checks go on."""
+def kind_of(claim: Claim, evidence) -> CheckKind | None:
+    """The kind that made ``evidence`` (one of ``claim``'s), or None: the kind whose evidence carries its name
+    and basis and, for a statement's evidence, that applies to the statement."""
+    basis = evidence.basis.kind if evidence.basis is not None else None
+    stmt = next((s for s in claim.statements if s.name == evidence.statement), None)
+    for k in KINDS:
+        if basis is not None and basis not in k.basis_kinds:
+            continue
+        if k.stage == "claim":
+            if k.label_for(None) == evidence.check:
+                return k
+        elif stmt is not None and k.applies(stmt) and k.label_for(stmt) == evidence.check:
+            return k
+    return None
+
+
+def _guarded(kind: CheckKind, claim, stmt, cfg):
+    """The kind's evidence on ``stmt``, vetted against its declaration; a check that raises gives the
+    evidence ``error`` naming the claim, the statement, the check and the cause, and the claim's other
+    checks go on."""
+    label = kind.label_for(stmt)
     try:
-        return chk(stmt, claim, cfg)
+        ev = kind.check(stmt, claim, cfg)
     except Exception as exc:  # noqa: BLE001 - any fault of a check becomes the verdict 'error', never a crash
-        return error_evidence(claim.id, stmt.name, getattr(stmt, "kind", name) if name == "sup" else name, exc)
+        return error_evidence(claim.id, stmt.name, label, exc)
+    return kind.vet(ev, claim.id, stmt.name, label)
+
+
+def _on_claim(kind: CheckKind, claim, cfg):
+    """A ``claim`` stage kind's evidence, vetted against its declaration (what it raises is the claim's own
+    fault, e.g. a chain that was never resolved: :class:`~dpverify.spec.ClaimError`)."""
+    ev = kind.check(claim, cfg)
+    return kind.vet(ev, claim.id, ev.statement, kind.label_for(None))
+
+
+def _decided(evidence) -> bool:
+    return any(e.verdict in ("verified", "violated") for e in evidence)
 
 
 def run(claim: Claim, config: Config | None = None) -> Verdict:
-    """Check every statement of ``claim`` every way that applies (a check that raises gives the
-    verdict ``error``, see :func:`dpverify.verdict.error_evidence`)."""
+    """Check every statement of ``claim`` every way that applies (a check that raises, or whose evidence
+    says what its kind does not declare, gives the verdict ``error``, see
+    :func:`dpverify.verdict.error_evidence`)."""
     cfg = config or Config()
     if cfg.at is not None:
         claim.domain.validate(cfg.at, optional=claim.existential)
     clock = Clock()
     evidence, per_statement = [], []
     for stmt in claim.statements:
-        ev = [_guarded(chk, name, stmt, claim, cfg) for name, applies, chk in CHECKS
-              if applies(stmt) and name not in stmt.skip]
+        ev = [_guarded(k, claim, stmt, cfg) for k in _on_statements("statement")
+              if k.applies(stmt) and not k.skipped(stmt) and (k.enabled is None or k.enabled(cfg))]
         if not ev:
             raise ValueError(f"no check applies to statement {stmt.name!r} of {claim.id}")
-        if (cfg.prove_box and cfg.at is None and boxproof.applies(stmt) and "boxproof" not in stmt.skip
-                and not any(e.verdict in ("verified", "violated") for e in ev)):
-            ev.append(_guarded(boxproof.check, "boxproof", stmt, claim, cfg))
+        for k in _on_statements("fallback"):
+            if (k.applies(stmt) and not k.skipped(stmt) and (k.enabled is None or k.enabled(cfg))
+                    and not _decided(ev)):
+                ev.append(_guarded(k, claim, stmt, cfg))
         evidence.extend(ev)
         per_statement.append(statement_verdict(ev))
     chained = []
-    if claim.builds_on:
-        ev = chain.check(claim, cfg)
-        evidence.append(ev)
-        chained = [statement_verdict([ev])]
+    for k in _on_statements("claim"):
+        if k.applies(claim) and (k.enabled is None or k.enabled(cfg)):
+            ev = _on_claim(k, claim, cfg)
+            evidence.append(ev)
+            chained.append(statement_verdict([ev]))
     default = [v for s, v in zip(claim.statements, per_statement) if not s.reading] + chained
     readings = {r.name: {"verdict": claim_verdict([v for s, v in zip(claim.statements, per_statement)
                                                    if r.includes(s)] + chained),
@@ -85,4 +123,4 @@ def run(claim: Claim, config: Config | None = None) -> Verdict:
                    reason=claim.reason, seed=cfg.seed, at=cfg.at, about=claim.about, algebra_why=claim.algebra_why, readings=readings)
 
 
-__all__ = ["CHECKS", "Config", "DomainError", "checks_for", "run"]
+__all__ = ["BY_NAME", "CheckKind", "Config", "DomainError", "KINDS", "checks_for", "kind_of", "run"]

@@ -14,6 +14,7 @@ from ..spec import SupBound
 from ..verdict import Basis, Evidence
 from . import sup
 from .base import Config, scenario_on
+from .kind import CheckKind
 
 
 def applies(stmt) -> bool:
@@ -26,3 +27,8 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
     ev = sup.check(probe, claim, cfg)
     ev.basis = Basis("audit", scenario_on(stmt.audit))
     return ev
+
+
+KIND = CheckKind(
+    name="audit", applies=applies, check=check, basis_kinds=("audit",), can_refute=True, certificate="audit",
+    summary="an empirical privacy audit: a Clopper-Pearson lower bound on delta above the claimed one (refutes only)")

@@ -55,6 +55,7 @@ from ..search import EvaluationError
 from ..spec import Choice, Inequality, Int, Seq, symbol_names
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, SymbolicTimeout, thread_cpu_clock, time_limit
+from .kind import CheckKind
 
 MAX_DIMS = 6
 PREC = 128  # bits of the balls (their width comes from the boxes, not from rounding)
@@ -509,3 +510,10 @@ def check(stmt, claim, cfg: Config) -> Evidence:
     return Evidence("boxproof", name, "inconclusive", samples=out.boxes, seconds=clock.seconds, basis=basis,
                     data=data, detail=f"box proof gave up after {why}: {out.certified} boxes certified, "
                                       f"{len(small)} uncertified, the smallest {data['uncertified'][0]}{hyp}")
+
+
+KIND = CheckKind(
+    name="boxproof", applies=applies, check=check, basis_kinds=("proof-on-box",), can_refute=True,
+    certificate="analytic", stage="fallback", enabled=lambda cfg: cfg.prove_box and cfg.at is None,
+    summary="interval branch-and-bound in ball arithmetic on the search box (opt-in: --prove-box), where no other "
+            "check proved or refuted")

@@ -27,6 +27,7 @@ from ..numeric import jsonable
 from ..spec import Choice, Claim, DomainError, Int, Real, Seq
 from ..verdict import Basis, Evidence
 from .base import Clock, Config
+from .kind import CheckKind
 
 NAME = "chain"
 
@@ -214,6 +215,12 @@ def check(claim: Claim, cfg: Config) -> Evidence:
                             n, None if hit is None else {"params": jsonable(hit[0]), "seed": cfg.seed})
     return evidence("inconclusive", f"no point of {n} satisfies every claim's hypotheses, and no shared parameter "
                                     "separates them", n)
+
+
+KIND = CheckKind(
+    name=NAME, applies=lambda claim: bool(claim.builds_on), check=check, basis_kinds=("chain",), can_refute=True,
+    stage="claim", no_certificate="hypotheses that do not meet (intervals, drawn points) have no standalone checker",
+    summary="the hypotheses of a claim and of the claims it builds on must meet (intervals, then points)")
 
 
 __all__ = ["NAME", "chain_of", "check"]

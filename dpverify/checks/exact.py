@@ -22,6 +22,7 @@ from ..spec import ExpectationBound
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, Triviality, confirmed_margin, inside_points, scenario_on
 from .exists import existential
+from .kind import CheckKind
 
 def applies(stmt) -> bool:
     return isinstance(stmt, ExpectationBound) and stmt.scenario.supports_exact
@@ -205,3 +206,9 @@ def check(stmt: ExpectationBound, claim, cfg: Config) -> Evidence:
                     point=None if res.best_point is None else jsonable(sc.point(res.best_point)),
                     seconds=clock.seconds, basis=basis, coverage=cov,
                     detail=f"exact expectations on {res.samples} {sc.name} problems drawn by Hypothesis{quant}")
+
+
+KIND = CheckKind(
+    name="exact", applies=applies, check=check, basis_kinds=("exact-expectation",), can_refute=True,
+    certificate="expectation",
+    summary="the algorithm's expectation computed exactly (moment propagation on quadratics), confirmed in mpmath")

@@ -36,7 +36,9 @@ from ..arb_source import ArbSource, Unprintable, evaluator
 from ..spec import Real
 from ..verdict import Evidence
 from .base import Clock, Config, SymbolicTimeout, time_limit
+from . import sampled
 from .boxproof import Dim, NotApplicable, Problem, _fraction, branch_and_bound
+from .kind import CheckKind
 
 #: slabs added towards each end of the domain before giving up on its tail
 SLABS = 8
@@ -319,8 +321,6 @@ def settle(ev: Evidence, stmt, claim, cfg: Config) -> Evidence:
     ``violated`` only where :func:`prove_no_value` proves it at the point: the counterexample, then the
     worst failure (``ev.data["worst"]``); otherwise ``inconclusive``, saying where the grid found no
     value and why each proof gave up (``data["exists_proof"]``)."""
-    from .sampled import margin_function
-
     clock = Clock()
     (name,) = stmt.exists
     worst = (ev.data.get("worst") or {}).get("params")
@@ -333,7 +333,7 @@ def settle(ev: Evidence, stmt, claim, cfg: Config) -> Evidence:
         proof = prove_no_value(stmt, claim, point, cfg)
         if proof.proved:
             if k:  # proved at the worst failure, not at the counterexample: report that point
-                mg = margin_function(stmt, claim, cfg)(point)
+                mg = sampled.margin_function(stmt, claim, cfg)(point)
                 ev.point, ev.min_margin, ev.value, ev.bound = dict(point), mg.m, mg.value, mg.bound
                 ev.counterexample = {"params": dict(point), "seed": cfg.seed}
             ev.data = {**ev.data, "exists_proof": proof.record()}
@@ -351,13 +351,18 @@ def settle(ev: Evidence, stmt, claim, cfg: Config) -> Evidence:
 
 def check_sampled(stmt, claim, cfg: Config) -> Evidence:
     """The sampled check (:func:`dpverify.checks.sampled.check`), its failures of an existential inequality
-    settled by :func:`settle`: the check registered in :data:`dpverify.checks.CHECKS`."""
-    from . import sampled
-
+    settled by :func:`settle`: the check the kind ``sampled`` runs (:data:`KIND`)."""
     ev = sampled.check(stmt, claim, cfg)
     if getattr(stmt, "exists", ()) and ev.verdict == "violated" and ev.point is not None:
         return settle(ev, stmt, claim, cfg)
     return ev
+
+
+KIND = CheckKind(
+    name="sampled", applies=sampled.applies, check=check_sampled, basis_kinds=("algebra",), can_refute=True,
+    certificate="analytic",
+    summary="the printed sides at points of the domain in mpmath, a failure of 'there is a value' proved in ball "
+            "arithmetic")
 
 
 __all__ = ["NoValue", "check_sampled", "prove_no_value", "settle"]

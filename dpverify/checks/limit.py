@@ -20,6 +20,7 @@ from ..spec import Limit, Real
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, SymbolicTimeout, based, time_limit
 from .rate import DECADES, STEPS_PER_DECADE, sweep
+from .kind import CheckKind
 
 BASE_POINTS = 4
 CLOSE = 1e-6
@@ -115,3 +116,12 @@ def check_numeric(stmt: Limit, claim, cfg: Config) -> Evidence:
     return Evidence("limit", stmt.name, "holds", samples=evaluated, seconds=clock.seconds,
                     detail=f"the distance to the claimed value shrinks below {CLOSE:g} (relative) along {where} "
                            f"from {swept} base point(s), {DECADES} decades each")
+
+
+KINDS = (
+    CheckKind(name="limit-symbolic", label="symbolic", applies=applies, check=check_symbolic, basis_kinds=("proof",),
+              can_refute=False, summary="SymPy's limit equals the claimed value"),
+    CheckKind(name="limit", applies=applies, check=check_numeric, basis_kinds=("limit",), can_refute=True,
+              no_certificate="a limit is not decided by a finite computation",
+              summary="the expression swept towards its limit in mpmath: it approaches the value, or settles away"),
+)

@@ -21,6 +21,7 @@ from ..search import EvaluationError, Margin, search
 from ..spec import Minimiser, Seq
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, SymbolicTimeout, based, time_limit
+from .kind import CheckKind
 
 SMALL_T = 5
 REL_TOL = 1e-9
@@ -169,3 +170,16 @@ def _optimise(pt, T, obj, con, var, claimed):
             if math.isfinite(v) and (best is None or v < best):
                 best = v
     return best
+
+
+KINDS = (
+    CheckKind(name="minimiser-symbolic", label="symbolic", applies=applies, check=check_symbolic,
+              basis_kinds=("exact-cases",), can_refute=True,
+              no_certificate="the KKT conditions checked exactly for small T have no standalone checker",
+              summary=f"the Lagrange (KKT) condition at the claimed argmin, exactly, for every T = 1..{SMALL_T}"),
+    CheckKind(name="minimiser-sampled", label="sampled", applies=applies, check=check_numeric,
+              basis_kinds=("algebra",), can_refute=True,
+              no_certificate="a minimiser beaten or infeasible at a point (SLSQP, mpmath) has no standalone checker",
+              summary="the claimed argmin's feasibility and value, and SLSQP from feasible points, at points of "
+                      "the domain"),
+)

@@ -51,6 +51,7 @@ from ..stats import binomial_bounds, bonferroni, mean_bounds
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, Triviality, adversarial_search, scenario_on
 from .exists import existential
+from .kind import CheckKind
 
 #: a Monte Carlo point whose existential value no exact expectation chooses runs this share of the
 #: check's runs at each value tried (a pilot on its own seeds), then the full test at the best one
@@ -341,3 +342,9 @@ def _rounded(row: dict) -> dict:
         else:
             out[k] = v
     return out
+
+
+KIND = CheckKind(
+    name="monte_carlo", applies=applies, check=check, basis_kinds=("monte-carlo",), can_refute=True,
+    certificate="monte-carlo",
+    summary="runs of the algorithm, means with one-sided confidence bounds (exact binomial for indicators)")

@@ -21,6 +21,7 @@ from ..search import sample_points
 from ..spec import Rate
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, based
+from .kind import CheckKind
 
 DECADES = 24
 STEPS_PER_DECADE = 2
@@ -240,3 +241,9 @@ def check(stmt: Rate, claim, cfg: Config) -> Evidence:
                     detail=f"{stmt.kind}: expr/rate stays in {band} along {len(stmt.paths)} path(s) "
                            f"x {used} base point(s), {DECADES} decades each",
                     data={"band": [10 ** lo, 10 ** hi]})
+
+
+KIND = CheckKind(
+    name="rate", applies=applies, check=check, basis_kinds=("rate",), can_refute=True,
+    no_certificate="an asymptotic rate (O/Theta) is not decided by a finite computation",
+    summary="the ratio of the expression to its rate swept along paths to a limit, at two precisions")

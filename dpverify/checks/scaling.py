@@ -14,6 +14,7 @@ from ..numeric import Compiled, is_finite_real, jsonable, real
 from ..spec import Identity, Inequality, Limit, Rate, Seq
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, based
+from .kind import CheckKind
 from ..search import sample_points
 
 C, S = mpmath.mpf(3) / 2, mpmath.mpf(5) / 7
@@ -98,3 +99,9 @@ def check(stmt, claim, cfg: Config) -> Evidence:
                         detail="no point with both sides non-zero")
     return Evidence("scaling", stmt.name, "holds", samples=n, seconds=clock.seconds,
                     detail=f"both sides scale alike at {n} point(s) (exponents in c and s agree)")
+
+
+KIND = CheckKind(
+    name="scaling", applies=applies, check=check, basis_kinds=("scaling",), can_refute=True,
+    no_certificate="the scaling check (a change of units) has no standalone checker",
+    summary="both sides' exponents in a scaled loss and scaled parameters must agree (refutes only)")

@@ -39,6 +39,7 @@ from ..stats import mean_bounds
 from ..verdict import Basis, Evidence
 from .base import ADVERSARY_MOVE_TOL, Clock, Config, Triviality, adversarial_search, inside_points, scenario_on
 from .exists import existential
+from .kind import CheckKind
 
 REL_TOL = 1e-9
 #: a Monte Carlo violation is re-tested with this many times the check's runs (fresh seeds)
@@ -336,3 +337,12 @@ def _adversary(sc, claim, stmt, cfg: Config, margin, runs: int, starts: list) ->
     confirmation's seed (the search's own numbers decide nothing)."""
     return adversarial_search(sc, claim, stmt, cfg, starts, lambda inst: margin(inst).m, runs=runs,
                               over="the data and the replaced sample", at="the search's worst instance")
+
+
+KIND = CheckKind(
+    name="sup", label=lambda stmt: stmt.kind, applies=applies, check=check,
+    basis_kinds=("privacy-exact", "privacy-upper", "worst-over-class", "worst-case", "privacy-estimate",
+                 "privacy-lower"),
+    can_refute=True, certificate="supremum",
+    summary="a measured quantity (privacy loss, sensitivity, stability, a worst case over a function class) "
+            "searched for its worst instance, then confirmed in its own direction")

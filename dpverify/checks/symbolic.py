@@ -20,6 +20,7 @@ import sympy as sp
 from ..spec import Choice, Identity, Inequality, Int, Real, Seq
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, SymbolicTimeout, based, time_limit
+from .kind import CheckKind
 
 SMALL_T = 6
 
@@ -297,3 +298,8 @@ def check(stmt, claim, cfg: Config) -> Evidence:
     except SymbolicTimeout:
         return Evidence("symbolic", name, "inconclusive", seconds=clock.seconds,
                         detail=f"SymPy timed out after {cfg.symbolic_timeout:g} s")
+
+
+KIND = CheckKind(
+    name="symbolic", applies=applies, check=check, basis_kinds=("proof", "exact-cases"), can_refute=False,
+    summary="SymPy proves an identity or an inequality on the whole domain (a witness point shows none can exist)")

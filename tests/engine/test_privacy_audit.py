@@ -90,11 +90,11 @@ def test_audit_beside_the_accounting_refutes_a_wrong_calibration_and_only_refute
 
 
 def test_an_audit_that_finds_nothing_supports_nothing():
-    from dpverify.verdict import Evidence, statement_verdict
+    from dpverify.verdict import Basis, Evidence, statement_verdict
 
-    ev = [Evidence("audit", "s", "holds")]
+    ev = [Evidence("audit", "s", "holds", basis=Basis("audit", "an audit"))]
     assert statement_verdict(ev) == "inconclusive"
-    assert statement_verdict(ev + [Evidence("privacy", "s", "holds")]) == "holds"
+    assert statement_verdict(ev + [Evidence("privacy", "s", "holds", basis=Basis("privacy-exact"))]) == "holds"
 
 
 def test_audit_rejects_bad_arguments():
