@@ -4,6 +4,9 @@
   the parameters it requires and accepts (the scenario class's ``REQUIRED``/``OPTIONAL``), its module's
   documentation (algorithm, problem classes, statistics) and the basis its evidence can carry
   (from the methods the class implements).
+* ``guide/how-checks-decide.md``: the check kinds' table (:data:`dpverify.checks.KINDS`: what each applies to
+  and tests, whether it refutes, supports or proves, its certificate or why none) and each kind's module
+  documentation, in the order the kinds run;
 * ``errata.md``: the errata table of the five papers, the README's generated block (``dpverify report
   --errata --update README.md`` writes it; a test keeps it equal to the claims).
 """
@@ -19,6 +22,7 @@ import textwrap
 SCENARIOS_MARK = "<!-- generated: scenarios -->"
 ERRATA_MARK = "<!-- generated: errata -->"
 CLI_MARK = "<!-- generated: cli -->"
+KINDS_MARK = "<!-- generated: check-kinds -->"
 API_RE = re.compile(r"<!-- generated: api ([\w. ]+) -->")
 MODULES_RE = re.compile(r"<!-- generated: modules ([\w. ]+) -->")
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -91,6 +95,41 @@ def scenarios_markdown() -> str:
         if mod is not None and mod.__doc__:
             parts.append(f"??? note \"The algorithm, its problem classes and statistics (`{mod.__name__}`)\"\n")
             parts.append(textwrap.indent(_plain(mod.__doc__), "    ") + "\n")
+    return "\n".join(parts)
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def check_kinds_markdown() -> str:
+    """The check kinds' table, from their declarations, then each kind's module documentation."""
+    from dpverify.checks import KINDS
+    from dpverify.verdict import BASIS_KINDS
+
+    rows = ["| kind | what it does | evidence named | runs | basis kinds | refutes | supports | proves | tests only the printed "
+            "expressions | certificate of a violation |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for k in KINDS:
+        label = "the statement's `kind`" if callable(k.label) else f"`{k.label_for(None)}`"
+        runs = {"statement": "on each statement", "fallback": "after the others, where none decided",
+                "claim": "once per claim"}[k.stage] + (" (opt-in)" if k.enabled is not None else "")
+        cert = f"`{k.certificate}`" if k.certificate else (k.no_certificate or "(never refutes)")
+        rows.append(f"| `{k.name}` | {k.summary} | {label} | {runs} | {', '.join(f'`{b}`' for b in k.basis_kinds)} | "
+                    f"{_yes(k.can_refute)} | {_yes(k.can_support)} | {_yes(k.can_prove)} | {_yes(k.algebraic)} | "
+                    f"{cert} |")
+    parts = ["\n".join(rows) + "\n", "Basis kinds, strongest first:\n"]
+    parts += [f"* `{b.name}`: {b.text}" + ("" if b.supports else " -- never supports a verdict alone")
+              for b in BASIS_KINDS.values()]
+    parts.append("")
+    modules = {}     # a kind's modules: where its applies and its check live
+    for k in KINDS:
+        for m in (k.applies.__module__, k.check.__module__):
+            modules.setdefault(m, []).append(k.name)
+    for name, kinds in modules.items():
+        mod = importlib.import_module(name)
+        kinds = ", ".join(f"`{n}`" for n in dict.fromkeys(kinds))
+        parts.append(f"## `{name.rpartition('.')[2]}` ({kinds})\n")
+        parts.append(_plain(mod.__doc__) + "\n")
     return "\n".join(parts)
 
 
@@ -177,6 +216,8 @@ def on_page_markdown(markdown, page, config, files):
     markdown = MODULES_RE.sub(lambda m: modules_markdown(m.group(1).split()), markdown)
     if SCENARIOS_MARK in markdown:
         markdown = markdown.replace(SCENARIOS_MARK, scenarios_markdown())
+    if KINDS_MARK in markdown:
+        markdown = markdown.replace(KINDS_MARK, check_kinds_markdown())
     if ERRATA_MARK in markdown:
         markdown = markdown.replace(ERRATA_MARK, errata_markdown())
     return markdown

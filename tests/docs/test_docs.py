@@ -77,6 +77,16 @@ def test_cli_page_is_the_parser_and_errata_page_is_the_readme_block(site):
     assert violated and all(cid in errata for cid in violated), "the errata page misses violated claims"
 
 
+def test_every_check_kind_is_in_the_guide_from_its_declaration(site):
+    from dpverify.checks import KINDS
+    from dpverify.verdict import BASIS_KINDS
+    text = _text(site / "guide" / "how-checks-decide" / "index.html")
+    for k in KINDS:
+        assert k.name in text and k.summary in text, f"check kind {k.name} is not in the guide"
+        assert (k.certificate or k.no_certificate or "(never refutes)") in text
+    assert all(b in text for b in BASIS_KINDS)
+
+
 def test_every_environment_variable_the_engine_reads_is_in_the_cli_guide():
     """A variable named in dpverify's source (``DPVERIFY_...``) has a row in docs/guide/cli.md."""
     root = pathlib.Path(__file__).resolve().parents[2]
