@@ -29,30 +29,44 @@ if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify._
 __getattr__, __dir__, _EXPORTS = attach(__name__, __file__)
 
 
-def check(claim, *, seed: int = 0, runs: int = 20000, samples: int = 150, confidence: float = 0.99,
-          at: dict | None = None, chunk_runs: int = 65536, prove_box: bool = False,
-          box_budget: int = 20000, deep_proofs: bool = False) -> Verdict:
+def check(claim, **options) -> Verdict:
     """Check ``claim`` (a :class:`Claim` or its id) every way that applies; return its Verdict.
 
-    ``at`` pins every parameter to one point (a point outside the claim's hypotheses raises
-    :class:`DomainError` naming the hypothesis and the value). ``prove_box`` also tries to prove each
-    inequality on the claim's search box in ball arithmetic (up to ``box_budget`` boxes per statement;
-    see :mod:`dpverify.checks.boxproof`): a success is ``verified`` with ``Verdict.scope`` naming the box.
-    ``deep_proofs``: the symbolic check also tries SymPy's slow rewritings (``simplify(expand(.))``,
-    ``Expr.equals``).
+    Each keyword is an option of the run, the same as the command line's flag of that name
+    (:data:`dpverify.config.OPTIONS`; an unknown name is a TypeError, a value that is not valid a
+    ValueError naming the option). ``at`` pins every parameter to one point (a point outside the claim's
+    hypotheses raises :class:`DomainError` naming the hypothesis and the value); ``prove_box`` also tries
+    to prove each inequality on the claim's search box (see :mod:`dpverify.checks.boxproof`): a success is
+    ``verified`` with ``Verdict.scope`` naming the box.
     """
     from . import registry
-    from .checks import Config, run
+    from .checks import run
+    from .config import config_from
     from .spec import Claim
 
+    cfg = config_from(options)
     if isinstance(claim, str):
         claim = registry.get(claim)
     if not isinstance(claim, Claim):
         raise TypeError(f"claim must be a dpverify Claim or a claim id, got {type(claim).__name__}")
     registry.resolve(claim)
-    return run(claim, Config(seed=seed, runs=runs, samples=samples, confidence=confidence, at=at,
-                             chunk_runs=chunk_runs, prove_box=prove_box, box_budget=box_budget,
-                             deep_proofs=deep_proofs))
+    return run(claim, cfg)
+
+
+def _options_signature():
+    """``check``'s signature and the options part of its docstring, from :data:`dpverify.config.OPTIONS`."""
+    import inspect
+
+    from .config import OPTIONS
+
+    params = [inspect.Parameter("claim", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    params += [inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, default=o.default) for o in OPTIONS]
+    check.__signature__ = inspect.Signature(params, return_annotation="Verdict")
+    check.__doc__ += "\n    Options:\n\n" + "\n".join(f"    * ``{o.name}`` (``{o.flag}``, default ``{o.default!r}``): {o.help}"
+                                                for o in OPTIONS) + "\n"
+
+
+_options_signature()
 
 
 def list_claims(paper: str | None = None) -> list[Claim]:

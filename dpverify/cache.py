@@ -18,7 +18,8 @@ A verdict is stored under a key (SHA-256) made of
 * the **engine**: ``dpverify.__version__`` and a hash of every source file of the ``dpverify``
   package (:func:`engine_fingerprint`);
 * the **versions** of Python and of the numeric dependencies (:data:`DEPENDENCIES`);
-* the **options** of the check (seed, runs, samples, confidence, ``--at``, chunk size, box proof).
+* the **options** of the check: every option of a run (:data:`dpverify.config.OPTIONS`: seed, runs,
+  samples, confidence, ``--at``, chunk size, the symbolic time limit, digits, box proof, adversary, ...).
 
 A change to any of them gives another key, so the claim is checked again (``tests/engine/
 test_cache.py`` changes each part in turn). A verdict ``error`` is never stored.

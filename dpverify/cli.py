@@ -20,8 +20,8 @@ import signal
 import sys
 
 from . import __version__
-from ._resources import MB_PER_JOB, default_jobs
-from .options import UsageError, confidence, nonneg_float, nonneg_int, parse_at, positive_int  # noqa: F401
+from ._resources import default_jobs
+from .options import UsageError, add_check_options, config_kwargs, nonneg_int, parse_at, positive_int
 from .runner import check_one as _check_one  # noqa: F401  (dpverify.cli._check_one: what the pools ran)
 
 
@@ -47,12 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--all", action="store_true", help="every claim (of --paper / --module if given)")
     _add_sources(ck)
     ck.add_argument("--json", action="store_true", help="print a JSON array, one object per claim")
-    _check_options(ck)
-    ck.add_argument("--at", help="pin parameters to one point: name=value,... (sequences as [a,b,c])")
     ck.add_argument("--no-timing", action="store_true",
                     help="write 0 for seconds, so that the same seed gives byte-identical JSON")
     ck.add_argument("--profile", action="store_true",
                     help="after the table, the time split by check kind and by claim")
+    add_check_options(ck, at=True)
 
     rp = sub.add_parser("report", help="every claim with its verdict and evidence, errata first")
     _add_sources(rp)
@@ -67,14 +66,14 @@ def build_parser() -> argparse.ArgumentParser:
                     help="link each erratum's certificate from DIR/index.json (written by `dpverify certify --out DIR`)")
     rp.add_argument("--from", dest="from_json", metavar="FILE",
                     help="render the verdicts saved by `dpverify check --all --json` instead of checking")
-    _check_options(rp)
+    add_check_options(rp)
 
     cf = sub.add_parser("certify", help="certificates of violated claims, checkable without dpverify")
     cf.add_argument("ids", nargs="*", metavar="ID", help="claim ids (see `dpverify list`)")
     cf.add_argument("--all", action="store_true", help="every claim (of --paper / --module if given)")
     _add_sources(cf)
     cf.add_argument("--out", required=True, help="directory for the certificates (a folder per violated claim)")
-    _check_options(cf)
+    add_check_options(cf)
 
     cs = sub.add_parser("constants", help="constants printed in claims, against their derivation")
     _add_sources(cs)
@@ -94,40 +93,6 @@ def build_parser() -> argparse.ArgumentParser:
                     help="send the experiment's tasks to a Dask cluster (tcp://host:8786, or 'local'); "
                          "results are the same as a local run")
     return p
-
-
-def _check_options(ck):
-    ck.add_argument("--seed", type=nonneg_int("seed"), default=0, help="seed of every random choice (default 0)")
-    ck.add_argument("--runs", type=positive_int("runs"), default=20000,
-                    help="Monte Carlo runs per parameter point (default 20000)")
-    ck.add_argument("--samples", type=positive_int("samples"), default=150,
-                    help="points per sampled search (default 150)")
-    ck.add_argument("--confidence", type=confidence, default=0.99,
-                    help="one-sided confidence of Monte Carlo decisions (default 0.99)")
-    ck.add_argument("--jobs", type=positive_int("jobs"), default=None,
-                    help="worker processes (default: the CPUs this process may use, within a container's CPU "
-                         f"quota, fewer where the memory at hand holds fewer at {MB_PER_JOB} MB each)")
-    ck.add_argument("--chunk", type=positive_int("chunk"), default=65536,
-                    help="Monte Carlo runs per chunk (memory bound; results do not depend on it)")
-    ck.add_argument("--no-progress", action="store_true", help="no progress bar")
-    ck.add_argument("--prove-box", action="store_true",
-                    help="also prove each inequality SymPy did not on the claim's search box, by interval "
-                         "branch-and-bound in ball arithmetic (slow; a success is 'verified' with basis "
-                         "proof-on-box and the box as its scope)")
-    ck.add_argument("--deep-proofs", action="store_true",
-                    help="the symbolic check also tries SymPy's slow rewritings (simplify(expand(.)), "
-                         "Expr.equals): slower, and on the registered papers no proof more")
-    ck.add_argument("--box-budget", type=positive_int("box-budget"), default=20000,
-                    help="boxes the box proof may decide per statement (default 20000)")
-    ck.add_argument("--no-cache", action="store_true",
-                    help="neither replay nor store verdicts in the verdict cache (./.dpverify_cache, or "
-                         "$DPVERIFY_CACHE_DIR; an unchanged claim checked with the same options replays its verdict)")
-    ck.add_argument("--adversary", type=nonneg_float("adversary"), default=1.0,
-                    help="budget of the adversarial searches over data problems' start, data and replaced "
-                         "sample, as a multiple of each scenario's own (default 1; 0: none)")
-    ck.add_argument("--scheduler", metavar="ADDRESS",
-                    help="send the claims to a Dask cluster (tcp://host:8786, or 'local' for a LocalCluster "
-                         "of --jobs workers); results are the same as a local run")
 
 
 def _claims(ns):
@@ -172,11 +137,8 @@ def _run_checks(claims, ns, at=None, done: dict | None = None) -> list:
     from .cache import enabled
     from .runner import SchedulerFailed, run_checks
 
-    cfg_kw = dict(seed=ns.seed, runs=ns.runs, samples=ns.samples, confidence=ns.confidence,
-                  at=at, chunk_runs=ns.chunk, prove_box=ns.prove_box, box_budget=ns.box_budget,
-                  adversary=ns.adversary, deep_proofs=ns.deep_proofs)
     try:
-        return run_checks(claims, cfg_kw, jobs=ns.jobs or default_jobs(), modules=ns.module,
+        return run_checks(claims, config_kwargs(ns, at), jobs=ns.jobs or default_jobs(), modules=ns.module,
                           use_cache=enabled(getattr(ns, "no_cache", False)), scheduler=getattr(ns, "scheduler", None),
                           progress=not ns.no_progress, done=done)
     except SchedulerFailed as exc:

@@ -1,6 +1,7 @@
-"""The command line's input, read and validated before any work: ``--at`` points and the numeric
-options (every number finite, every integer below 2^63, every message one short line naming the
-option and its value). :mod:`dpverify.cli` re-exports :func:`parse_at` and :class:`UsageError`."""
+"""The command line's input, read and validated before any work: ``--at`` points and the options of the
+checks, one flag per option of a run as :mod:`dpverify.config` declares it (every number finite, every
+integer below 2^63, every message one short line naming the option and its value).
+:mod:`dpverify.cli` re-exports :func:`parse_at` and :class:`UsageError`."""
 from __future__ import annotations
 
 import argparse
@@ -8,7 +9,11 @@ import math
 import re
 from typing import Any
 
-__all__ = ["UsageError", "confidence", "int_at_least", "nonneg_float", "nonneg_int", "parse_at", "positive_int"]
+from . import config
+from ._resources import MB_PER_JOB
+from .config import Option
+
+__all__ = ["UsageError", "add_check_options", "config_kwargs", "int_at_least", "nonneg_int", "parse_at", "positive_int"]
 
 
 class UsageError(Exception):
@@ -89,22 +94,20 @@ def parse_at(text: str) -> dict[str, Any]:
     return out
 
 
-def int_at_least(name: str, minimum: int):
-    """An argparse converter for integers >= ``minimum`` whose error names the option."""
-    what = "a positive integer" if minimum == 1 else "a non-negative integer" if minimum == 0 else \
-        f"an integer >= {minimum}"
-
-    def conv(s):
+def _converter(opt: Option):
+    """An argparse converter for ``opt``'s flag: its value, or the option's one-line message."""
+    def conv(text):
         try:
-            v = int(s)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be {what}, got {s!r}") from None
-        if v < minimum:
-            raise argparse.ArgumentTypeError(f"{name} must be {what}, got {s!r}")
-        if v >= 2**63:                   # what a 64-bit integer holds (NumPy, seeds, counts)
-            raise argparse.ArgumentTypeError(f"{name} must be below 2^63, got {s[:24]!r}... ({len(s)} digits)")
-        return v
+            return opt.parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    conv.__name__ = opt.name
     return conv
+
+
+def int_at_least(name: str, minimum: int):
+    """An argparse converter for integers >= ``minimum`` (below 2^63) whose error names the option."""
+    return _converter(Option(name, None, "", config.int_at_least(minimum), f"--{name}"))
 
 
 def positive_int(name):
@@ -115,23 +118,43 @@ def nonneg_int(name):
     return int_at_least(name, 0)
 
 
-def nonneg_float(name):
-    def parse(s):
-        try:
-            v = float(s)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a number >= 0, got {s!r}") from None
-        if not (v >= 0 and math.isfinite(v)):
-            raise argparse.ArgumentTypeError(f"{name} must be a finite number >= 0, got {s!r}")
-        return v
-    return parse
+def _with_default(opt: Option) -> str:
+    """The option's help with its default: ``... (default 1)``, or inside a closing parenthesis."""
+    value = f"{opt.default:g}" if isinstance(opt.default, float) else str(opt.default)
+    if opt.help.endswith(")"):
+        return f"{opt.help[:-1]}; default {value})"
+    return f"{opt.help} (default {value})"
 
 
-def confidence(s):
-    try:
-        v = float(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"confidence must be a number in [0.5, 1), got {s!r}") from None
-    if not (0.5 <= v < 1):
-        raise argparse.ArgumentTypeError(f"confidence must be in [0.5, 1), got {s!r}")
-    return v
+def add_check_options(parser, *, at: bool = False) -> None:
+    """The options of the checks -- one flag per option of a run (:data:`dpverify.config.OPTIONS`, with its
+    help, default and validation; ``--at`` only where ``at``: a command that pins one claim) -- and how the
+    command runs them (workers, progress bar, verdict cache, Dask scheduler)."""
+    checks = parser.add_argument_group("options of the checks (dpverify.check takes the same, as keywords)")
+    for opt in config.OPTIONS:
+        if opt.name == "at":
+            if at:
+                checks.add_argument(opt.flag, help=opt.help)
+        elif opt.rule.type is bool:
+            assert opt.default is False, opt        # a flag switches an option on
+            checks.add_argument(opt.flag, action="store_true", help=opt.help)
+        else:
+            checks.add_argument(opt.flag, type=_converter(opt), default=opt.default, help=_with_default(opt))
+    running = parser.add_argument_group("how the command runs them (results do not depend on it)")
+    running.add_argument("--jobs", type=positive_int("jobs"), default=None,
+                         help="worker processes (default: the CPUs this process may use, within a container's CPU "
+                              f"quota, fewer where the memory at hand holds fewer at {MB_PER_JOB} MB each)")
+    running.add_argument("--no-progress", action="store_true", help="no progress bar")
+    running.add_argument("--no-cache", action="store_true",
+                         help="neither replay nor store verdicts in the verdict cache (./.dpverify_cache, or "
+                              "$DPVERIFY_CACHE_DIR; an unchanged claim checked with the same options replays its "
+                              "verdict)")
+    running.add_argument("--scheduler", metavar="ADDRESS",
+                         help="send the claims to a Dask cluster (tcp://host:8786, or 'local' for a LocalCluster "
+                              "of --jobs workers); results are the same as a local run")
+
+
+def config_kwargs(ns, at: dict | None = None) -> dict:
+    """The options of a run (every option of :data:`dpverify.config.OPTIONS`, by name) from the parsed command
+    line ``ns``, ``at`` the point ``--at`` was read into."""
+    return {opt.name: at if opt.name == "at" else getattr(ns, opt.dest) for opt in config.OPTIONS}

@@ -1,5 +1,5 @@
-"""What every check shares: its configuration, a clock, a time limit for SymPy, what a check
-tested (:func:`based`, :func:`scenario_on`) and the share of its points where a statement is not
+"""What every check shares: its configuration (:class:`~dpverify.config.Config`, re-exported), a clock, a
+time limit for SymPy, what a check tested (:func:`based`, :func:`scenario_on`) and the share of its points where a statement is not
 trivially true (:class:`Triviality`)."""
 from __future__ import annotations
 
@@ -10,69 +10,11 @@ import threading
 import time
 
 import numpy as np
-from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
+from ..config import Config
 from ..measured import Measured
-from ..search import climb, derive_seed
-
-
-@dataclass(frozen=True)
-class Config:
-    """Knobs of a verification run. Every random choice derives from ``seed``.
-
-    ``samples``: points drawn by each sampled search; ``runs``: Monte Carlo runs per parameter
-    point; ``confidence``: one-sided confidence of Monte Carlo decisions, shared across the
-    points of one check by a Bonferroni correction; ``at``: pin every parameter to one point;
-    ``symbolic_timeout``: seconds SymPy may spend on one statement (every attempt on the
-    registered papers ends, with or without a proof, within 7 s on a quiet machine; a proof not
-    found in time is ``inconclusive``, never a verdict, and the limit is far enough from every
-    attempt that a loaded machine or a worker thread gives the same evidence). ``prove_box``: also
-    try to prove each inequality on the claim's search box in ball arithmetic
-    (:mod:`~dpverify.checks.boxproof`), spending at most ``box_budget`` boxes (the budget that
-    decides, the same on every machine) and ``box_seconds`` of CPU time (a safety cap) per statement.
-    ``adversary``: the budget of the adversarial searches over data problems' instance parameters, as
-    a multiple of each scenario's own (0: none; 4: four times the evaluations). ``deep_proofs``: the
-    symbolic check also tries SymPy's slow rewritings (``simplify(expand(.))``, ``Expr.equals``), which
-    proved nothing on the registered papers that the others did not.
-    """
-
-    seed: int = 0
-    samples: int = 150
-    runs: int = 20000
-    confidence: float = 0.99
-    at: dict | None = None
-    chunk_runs: int = 65536
-    symbolic_timeout: float = 15.0
-    dps: int = 50
-    prove_box: bool = False
-    box_budget: int = 20000
-    box_seconds: float = 120.0
-    adversary: float = 1.0
-    deep_proofs: bool = False
-    extra: dict = field(default_factory=dict)
-
-    def seed_for(self, *names: Any) -> int:
-        return derive_seed(self.seed, *names)
-
-    def with_(self, **kw) -> "Config":
-        return replace(self, **kw)
-
-    def __post_init__(self):
-        if not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
-        if not isinstance(self.runs, int) or self.runs < 2:
-            raise ValueError(f"runs must be an integer >= 2, got {self.runs!r}")
-        if not isinstance(self.samples, int) or self.samples < 1:
-            raise ValueError(f"samples must be a positive integer, got {self.samples!r}")
-        if not (0.5 <= float(self.confidence) < 1):
-            raise ValueError(f"confidence must be in [0.5, 1), got {self.confidence!r}")
-        if not isinstance(self.box_budget, int) or self.box_budget < 1:
-            raise ValueError(f"box_budget must be a positive integer, got {self.box_budget!r}")
-        if not (isinstance(self.adversary, (int, float)) and self.adversary >= 0):
-            raise ValueError(f"adversary must be a number >= 0, got {self.adversary!r}")
-        if not isinstance(self.chunk_runs, int) or self.chunk_runs < 1:
-            raise ValueError(f"chunk_runs must be a positive integer, got {self.chunk_runs!r}")
+from ..search import climb
 
 
 class Clock:

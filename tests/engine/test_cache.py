@@ -18,11 +18,15 @@ import sympy as sp
 
 from dpverify import Claim, Domain, Inequality, Real, Source, SupBound
 from dpverify import cache as C
+from dpverify.config import OPTIONS as RUN_OPTIONS
 from dpverify.scenarios import gaussian_mechanism
 
 ROOT = Path(__file__).resolve().parents[2]
-OPTIONS = dict(seed=0, runs=2000, samples=20, confidence=0.99, at=None, chunk_runs=65536, prove_box=False,
-               box_budget=20000, adversary=1.0)
+OPTIONS = {**{o.name: o.default for o in RUN_OPTIONS}, "runs": 2000, "samples": 20}
+# another value of each option (every option of a run is in the key)
+OTHER = {"seed": 1, "runs": 4000, "samples": 30, "confidence": 0.95, "at": {"x": 1.0}, "chunk_runs": 1024,
+         "symbolic_timeout": 30.0, "dps": 60, "prove_box": True, "box_budget": 10, "box_seconds": 60.0,
+         "adversary": 2.0, "deep_proofs": True}
 x, s = sp.symbols("x s", positive=True)
 
 
@@ -47,9 +51,8 @@ def test_every_part_of_the_key_changes_it(monkeypatch):
     assert C.verdict_key(_claim(rhs=x + 2), OPTIONS) != base             # a statement
     assert C.verdict_key(_claim(upper=5), OPTIONS) != base               # the domain
     assert C.verdict_key(_claim(noise=3.0), OPTIONS) != base             # a scenario parameter
-    for name, value in [("seed", 1), ("runs", 4000), ("samples", 30), ("confidence", 0.95), ("at", {"x": 1.0}),
-                        ("chunk_runs", 1024), ("prove_box", True), ("box_budget", 10),
-                        ("adversary", 2.0)]:
+    assert set(OTHER) == set(OPTIONS)
+    for name, value in OTHER.items():
         assert C.verdict_key(_claim(), {**OPTIONS, name: value}) != base, name
     monkeypatch.setattr(C, "engine_fingerprint", lambda: "another engine")
     assert C.verdict_key(_claim(), OPTIONS) != base                      # the engine's source or version

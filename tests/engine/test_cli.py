@@ -69,11 +69,11 @@ def test_usage_errors_exit_two_with_message(capsys, argv, message):
 
 
 @pytest.mark.parametrize("option, value, message", [
-    ("--runs", "0", "runs must be a positive integer"),
-    ("--runs", "x", "runs must be a positive integer"),
+    ("--runs", "1", "runs must be an integer >= 2"),     # one run has no variance: refused here, not in a worker
+    ("--runs", "x", "runs must be an integer >= 2"),
     ("--samples", "-3", "samples must be a positive integer"),
     ("--seed", "-1", "seed must be a non-negative integer"),
-    ("--confidence", "1.5", "confidence must be in [0.5, 1)"),
+    ("--confidence", "1.5", "confidence must be a number in [0.5, 1), got '1.5'"),
     ("--confidence", "abc", "confidence must be a number"),
     ("--jobs", "0", "jobs must be a positive integer"),
     ("--chunk", "0", "chunk must be a positive integer"),

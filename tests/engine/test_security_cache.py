@@ -28,9 +28,13 @@ OTHER = Claim(id="mine/other", source=_src("Lemma 2"), domain=Domain(x=Real(gt=0
               statements=(Inequality("x <= x + 1", lhs=x, rhs=x + 1),))
 CLAIMS = [FALSE, OTHER]
 '''
-#: the options of `dpverify check ... FAST` (the verdict key's options part)
-OPTIONS = dict(seed=0, runs=2000, samples=20, confidence=0.99, at=None, chunk_runs=65536, prove_box=False,
-               box_budget=20000, adversary=1.0, deep_proofs=False)
+#: the options of `dpverify check ... FAST` (the verdict key's options part): every option of a run
+try:
+    from dpverify.config import OPTIONS as _RUN_OPTIONS
+    OPTIONS = {**{o.name: o.default for o in _RUN_OPTIONS}, "samples": 20, "runs": 2000}
+except ImportError:   # a dpverify before dpverify.config (23eea00): the options its command line passed
+    OPTIONS = dict(seed=0, runs=2000, samples=20, confidence=0.99, at=None, chunk_runs=65536, prove_box=False,
+                   box_budget=20000, adversary=1.0, deep_proofs=False)
 
 
 def _key_file(path) -> str:
