@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/audit_calibration.py [--reps 1000] [--n 20000] [--eps 1] [--delta 0.01]
+    python benchmarks/audit_calibration.py [--reps 1000] [--n 20000] [--eps 1] [--delta 0.01] [--page PATH]
 
 Audits the Gaussian mechanism (sensitivity 1) ``--reps`` times with independent seeds, ``--n`` runs
 per side for choosing the rejection set and ``--n`` for evaluating it, at confidence 0.99:
@@ -38,17 +38,34 @@ def rates(reps: int, n: int, eps: float, delta: float, seed: int = 0) -> dict:
             "false_violation_rate": false / reps, "power": hits / reps}
 
 
+# the page --page writes (benchmarks/mdpage.py)
+PAGE = dict(
+    title='Calibration of the empirical privacy audit',
+    about=(
+        'The audit (`dpverify.privacy.audit`) of the Gaussian mechanism calibrated exactly for '
+        '(eps, delta), where every `violated` is a false one, and calibrated for (2 eps, delta), '
+        'where every `violated` is a detection.'
+    ),
+    goals=[
+    ('false_violation_rate', '<=', 0.01, 'false violations at most 1 - confidence'),
+    ],
+)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=1000)
     ap.add_argument("--n", type=int, default=20000)
     ap.add_argument("--eps", type=float, default=1.0)
     ap.add_argument("--delta", type=float, default=0.01)
+    ap.add_argument("--page", metavar="PATH", help="also write the result as a Markdown page (docs/measurements/audit-calibration.md)")
     a = ap.parse_args(argv)
-    r = rates(a.reps, a.n, a.eps, a.delta)
-    for k, v in r.items():
-        print(f"{k}={v}")
-    return 0
+    from mdpage import recording          # benchmarks/ is the script's folder
+    with recording(a.page, **PAGE):
+        r = rates(a.reps, a.n, a.eps, a.delta)
+        for k, v in r.items():
+            print(f"{k}={v}")
+        return 0
 
 
 if __name__ == "__main__":

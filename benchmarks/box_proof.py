@@ -5,7 +5,7 @@ prints how many become ``verified`` on the box (scope "box: ..."), how many ineq
 the box proof ran on and proved, the seconds its evidence reports (the time it adds), and any
 wrong-side box (a candidate counterexample: a paper error or a bug to look at).
 
-    python benchmarks/box_proof.py [--paper KEY ...] [--jobs 2]
+    python benchmarks/box_proof.py [--paper KEY ...] [--jobs 2] [--page PATH]
 """
 from __future__ import annotations
 
@@ -36,20 +36,34 @@ def run(paper: str, jobs: int) -> dict:
             "not_ok": [v["id"] for v in verdicts if not v["ok"]]}
 
 
+# the page --page writes (benchmarks/mdpage.py)
+PAGE = dict(
+    title='What the proofs on the search box upgrade',
+    about=(
+        "Each paper's claims expected `holds`, checked with `--prove-box`: how many become "
+        '`verified` on the box, how many inequality statements the box proof ran on and proved, the '
+        'seconds it adds, and any wrong-side box.'
+    ),
+)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--paper", nargs="*", default=["dni", "pur", "erm", "stage", "hdp"])
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--page", metavar="PATH", help="also write the result as a Markdown page (docs/measurements/box-proof.md)")
     ns = ap.parse_args()
-    rows = [run(p, ns.jobs) for p in ns.paper]
-    print(f"{'paper':6s} {'holds':>5s} {'upgraded':>8s} {'proved/tried':>12s} {'box s':>7s} {'wall s':>7s}  wrong-side")
-    for r in rows:
-        print(f"{r['paper']:6s} {r['holds_claims']:5d} {len(r['upgraded']):8d} {r['proved']:5d}/{r['tried']:<6d} "
-              f"{r['box_seconds']:7.1f} {r['wall']:7.1f}  {r['wrong_side'] or '-'}")
-    total = sum(r["holds_claims"] for r in rows)
-    print(f"upgraded {sum(len(r['upgraded']) for r in rows)} of {total} holds claims: "
-          f"{[u for r in rows for u in r['upgraded']]}; box proof time {sum(r['box_seconds'] for r in rows):.0f} s")
-    return 1 if any(r["not_ok"] for r in rows) else 0
+    from mdpage import recording          # benchmarks/ is the script's folder
+    with recording(ns.page, **PAGE):
+        rows = [run(p, ns.jobs) for p in ns.paper]
+        print(f"{'paper':6s} {'holds':>5s} {'upgraded':>8s} {'proved/tried':>12s} {'box s':>7s} {'wall s':>7s}  wrong-side")
+        for r in rows:
+            print(f"{r['paper']:6s} {r['holds_claims']:5d} {len(r['upgraded']):8d} {r['proved']:5d}/{r['tried']:<6d} "
+                  f"{r['box_seconds']:7.1f} {r['wall']:7.1f}  {r['wrong_side'] or '-'}")
+        total = sum(r["holds_claims"] for r in rows)
+        print(f"upgraded {sum(len(r['upgraded']) for r in rows)} of {total} holds claims: "
+              f"{[u for r in rows for u in r['upgraded']]}; box proof time {sum(r['box_seconds'] for r in rows):.0f} s")
+        return 1 if any(r["not_ok"] for r in rows) else 0
 
 
 if __name__ == "__main__":

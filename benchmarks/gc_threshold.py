@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/gc_threshold.py [--repeats 3] [--jobs 2] [-- CHECK ARGS...]
+    python benchmarks/gc_threshold.py [--repeats 3] [--jobs 2] [--page PATH] [-- CHECK ARGS...]
 
 Runs ``dpverify check --all --json --no-timing --no-progress --jobs N`` (verdict cache off), taking turns:
 ``DPVERIFY_GC_THRESHOLD=700,10,10`` (CPython's default) and the command line's own thresholds
@@ -84,34 +84,48 @@ def run(threshold: str, args: list[str], cwd: str) -> dict:
             "gc": gc_s, "json": data}
 
 
+# the page --page writes (benchmarks/mdpage.py)
+PAGE = dict(
+    title="The garbage collector's thresholds on the main job",
+    about=(
+        "`dpverify check --all` under CPython's default collector thresholds and under the command "
+        "line's own, taking turns: wall and CPU seconds, peak memory, the collector's own seconds, "
+        'and whether the JSON agree.'
+    ),
+)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("rest", nargs="*", help="check's arguments instead of --all (after --)")
+    ap.add_argument("--page", metavar="PATH", help="also write the result as a Markdown page (docs/measurements/gc-threshold.md)")
     ns = ap.parse_args(argv)
-    args = (ns.rest or ["--all"]) + ["--json", "--no-timing", "--no-progress", "--jobs", str(ns.jobs)]
-    sides = {"default": "700,10,10", "tuned": ",".join(map(str, THRESHOLD))}
-    runs: dict[str, list] = {k: [] for k in sides}
-    with tempfile.TemporaryDirectory() as cwd:
-        for i in range(ns.repeats):
-            for name, threshold in sides.items():
-                r = run(threshold, args, cwd)
-                runs[name].append(r)
-                print(f"run {i + 1} {name:7s} (DPVERIFY_GC_THRESHOLD={threshold}): {r['wall']:.1f} s wall, "
-                      f"{r['cpu']:.1f} s CPU, {r['peak_mb']:.0f} MB peak, {r['gc']:.2f} s collecting", flush=True)
-    med = {k: {m: float(np.median([r[m] for r in v])) for m in ("wall", "cpu", "peak_mb", "gc")}
-           for k, v in runs.items()}
-    same = all(r["json"] == runs["default"][0]["json"] for v in runs.values() for r in v)
-    for k, m in med.items():
-        print(f"{k}_wall_s={m['wall']:.2f}\n{k}_cpu_s={m['cpu']:.2f}\n{k}_peak_mb={m['peak_mb']:.0f}\n"
-              f"{k}_gc_s={m['gc']:.2f}")
-    print(f"gc_share_of_cpu_default={med['default']['gc'] / med['default']['cpu']:.3f}")
-    print(f"gc_share_of_cpu_tuned={med['tuned']['gc'] / med['tuned']['cpu']:.3f}")
-    for m in ("wall", "cpu", "peak_mb", "gc"):
-        print(f"tuned_over_default_{m}={med['tuned'][m] / med['default'][m]:.3f}")
-    print(f"same_json={same}")
-    return 0 if same else 1
+    from mdpage import recording          # benchmarks/ is the script's folder
+    with recording(ns.page, **PAGE):
+        args = (ns.rest or ["--all"]) + ["--json", "--no-timing", "--no-progress", "--jobs", str(ns.jobs)]
+        sides = {"default": "700,10,10", "tuned": ",".join(map(str, THRESHOLD))}
+        runs: dict[str, list] = {k: [] for k in sides}
+        with tempfile.TemporaryDirectory() as cwd:
+            for i in range(ns.repeats):
+                for name, threshold in sides.items():
+                    r = run(threshold, args, cwd)
+                    runs[name].append(r)
+                    print(f"run {i + 1} {name:7s} (DPVERIFY_GC_THRESHOLD={threshold}): {r['wall']:.1f} s wall, "
+                          f"{r['cpu']:.1f} s CPU, {r['peak_mb']:.0f} MB peak, {r['gc']:.2f} s collecting", flush=True)
+        med = {k: {m: float(np.median([r[m] for r in v])) for m in ("wall", "cpu", "peak_mb", "gc")}
+               for k, v in runs.items()}
+        same = all(r["json"] == runs["default"][0]["json"] for v in runs.values() for r in v)
+        for k, m in med.items():
+            print(f"{k}_wall_s={m['wall']:.2f}\n{k}_cpu_s={m['cpu']:.2f}\n{k}_peak_mb={m['peak_mb']:.0f}\n"
+                  f"{k}_gc_s={m['gc']:.2f}")
+        print(f"gc_share_of_cpu_default={med['default']['gc'] / med['default']['cpu']:.3f}")
+        print(f"gc_share_of_cpu_tuned={med['tuned']['gc'] / med['tuned']['cpu']:.3f}")
+        for m in ("wall", "cpu", "peak_mb", "gc"):
+            print(f"tuned_over_default_{m}={med['tuned'][m] / med['default'][m]:.3f}")
+        print(f"same_json={same}")
+        return 0 if same else 1
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/proof_coverage.py [RUN.json] [--markdown] [--seed 0]
+    python benchmarks/proof_coverage.py [RUN.json] [--markdown] [--seed 0] [--page PATH]
 
 Reads a run of ``dpverify check --all --json`` (or runs one, uncached, when no file is given) and the
 registry's claims. Counts, over the claims whose expected verdict is ``holds`` or ``verified`` (the
@@ -98,15 +98,28 @@ def render(table: dict, markdown: bool) -> str:
     return "\n".join(lines)
 
 
+# the page --page writes (benchmarks/mdpage.py)
+PAGE = dict(
+    title='How much of the registry is proved',
+    about=(
+        'Per paper and per statement kind, over the claims that hold (as printed or corrected): the '
+        "statements a check proved, with each proof's scope (the whole domain, a box, quadratics)."
+    ),
+)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("run", nargs="?", help="a `dpverify check --all --json` output (default: run one)")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--page", metavar="PATH", help="also write the result as a Markdown page (docs/measurements/proof-coverage.md)")
     ns = ap.parse_args(argv)
-    run = json.loads(Path(ns.run).read_text()) if ns.run else _run(ns.seed)
-    print(render(tally(run), ns.markdown))
-    return 0
+    from mdpage import recording          # benchmarks/ is the script's folder
+    with recording(ns.page, **PAGE):
+        run = json.loads(Path(ns.run).read_text()) if ns.run else _run(ns.seed)
+        print(render(tally(run), ns.markdown))
+        return 0
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/seed_sweep.py [--seeds 0-9] [--jobs 2] [--paper KEY] [--no-textbook] [--out FILE]
+    python benchmarks/seed_sweep.py [--seeds 0-9] [--jobs 2] [--paper KEY] [--no-textbook] [--out FILE] [--page PATH]
 
 Runs ``dpverify check --all`` (and ``--module tests/textbook/claims.py`` and the hostile batteries
 beside it) once per seed, the way a user does, and prints every claim (and every alternative reading of a claim) whose verdict
@@ -47,6 +47,21 @@ def run(seed: int, jobs: int, paper: str | None, modules: list[str]) -> list[dic
     return json.loads(out.stdout)
 
 
+# the page --page writes (benchmarks/mdpage.py)
+PAGE = dict(
+    title='Does a verdict change with the seed?',
+    about=(
+        'Every registered claim (and every alternative reading), and the textbook and hostile '
+        'batteries, checked at several seeds as a user runs them; every verdict that is not the '
+        'same at every seed is listed.'
+    ),
+    goals=[
+    ('seed_dependent', '<=', 0, 'no verdict depends on the seed'),
+    ('unexpected', '<=', 0, 'no verdict differs from its expected one'),
+    ],
+)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", default="0-9")
@@ -54,39 +69,42 @@ def main(argv=None) -> int:
     ap.add_argument("--paper", default=None)
     ap.add_argument("--no-textbook", action="store_true")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--page", metavar="PATH", help="also write the result as a Markdown page (docs/measurements/seed-sweep.md)")
     args = ap.parse_args(argv)
-    seeds = _seeds(args.seeds)
-    table: dict[str, dict] = {}
-    t0 = time.perf_counter()
-    batches = [(None, [])] if args.paper is None else [(args.paper, [])]
-    if not args.no_textbook and args.paper is None:
-        batches.append((None, [m for m in TEXTBOOK]))
-    for seed in seeds:
-        for paper, modules in batches:
-            if modules:
-                rows = [r for r in run(seed, args.jobs, None, modules) if r["id"].startswith("textbook/")]
-            else:
-                rows = run(seed, args.jobs, paper, [])
-            for r in rows:
-                e = table.setdefault(r["id"], {"expected": r["expected"], "verdicts": {}})
-                e["verdicts"][seed] = r["verdict"]
-                for name, rd in (r.get("readings") or {}).items():   # a reading is a verdict of its own
-                    e = table.setdefault(f"{r['id']} [reading: {name}]", {"expected": rd["expected"], "verdicts": {}})
-                    e["verdicts"][seed] = rd["verdict"]
-        print(f"seed {seed} done ({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
-    moving = {k: v for k, v in table.items() if len(set(v["verdicts"].values())) > 1}
-    unexpected = sum(1 for v in table.values() for s, vd in v["verdicts"].items()
-                     if vd != v["expected"] and not (vd == "verified" and v["expected"] == "holds"))
-    for cid, v in sorted(moving.items()):
-        print(f"{cid}: expected {v['expected']}; " + ", ".join(f"seed {s}: {vd}" for s, vd in sorted(v["verdicts"].items())))
-    print(f"claims={len(table)}")
-    print(f"seeds={len(seeds)}")
-    print(f"seed_dependent={len(moving)}")
-    print(f"unexpected={unexpected}")
-    print(f"wall_seconds={time.perf_counter() - t0:.0f}")
-    if args.out:
-        Path(args.out).write_text(json.dumps(table, indent=1, sort_keys=True))
-    return 1 if moving else 0
+    from mdpage import recording          # benchmarks/ is the script's folder
+    with recording(args.page, **PAGE):
+        seeds = _seeds(args.seeds)
+        table: dict[str, dict] = {}
+        t0 = time.perf_counter()
+        batches = [(None, [])] if args.paper is None else [(args.paper, [])]
+        if not args.no_textbook and args.paper is None:
+            batches.append((None, [m for m in TEXTBOOK]))
+        for seed in seeds:
+            for paper, modules in batches:
+                if modules:
+                    rows = [r for r in run(seed, args.jobs, None, modules) if r["id"].startswith("textbook/")]
+                else:
+                    rows = run(seed, args.jobs, paper, [])
+                for r in rows:
+                    e = table.setdefault(r["id"], {"expected": r["expected"], "verdicts": {}})
+                    e["verdicts"][seed] = r["verdict"]
+                    for name, rd in (r.get("readings") or {}).items():   # a reading is a verdict of its own
+                        e = table.setdefault(f"{r['id']} [reading: {name}]", {"expected": rd["expected"], "verdicts": {}})
+                        e["verdicts"][seed] = rd["verdict"]
+            print(f"seed {seed} done ({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
+        moving = {k: v for k, v in table.items() if len(set(v["verdicts"].values())) > 1}
+        unexpected = sum(1 for v in table.values() for s, vd in v["verdicts"].items()
+                         if vd != v["expected"] and not (vd == "verified" and v["expected"] == "holds"))
+        for cid, v in sorted(moving.items()):
+            print(f"{cid}: expected {v['expected']}; " + ", ".join(f"seed {s}: {vd}" for s, vd in sorted(v["verdicts"].items())))
+        print(f"claims={len(table)}")
+        print(f"seeds={len(seeds)}")
+        print(f"seed_dependent={len(moving)}")
+        print(f"unexpected={unexpected}")
+        print(f"wall_seconds={time.perf_counter() - t0:.0f}")
+        if args.out:
+            Path(args.out).write_text(json.dumps(table, indent=1, sort_keys=True))
+        return 1 if moving else 0
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/simulator.py [--quick] [--repeats N] [--no-peers]
+    python benchmarks/simulator.py [--quick] [--repeats N] [--no-peers] [--page PATH]
 
 Measures, in one run, noisy gradient descent
 ``theta <- theta - eta (A theta + s z)`` on a diagonal quadratic (``A`` diagonal,
@@ -468,6 +468,23 @@ def _have(module: str) -> bool:
         return False
 
 
+# the page --page writes (benchmarks/mdpage.py)
+PAGE = dict(
+    title="The simulator's speed and memory",
+    about=(
+        'Noisy gradient descent on a diagonal quadratic in coordinate-steps per second, against the '
+        'fastest float64 normal fill on all cores (the limit: a simulator that draws its noise '
+        'cannot beat it) and against peer implementations; the fused paths of the other simulators '
+        'against the limit and their NumPy paths; peak memory. The ratios are what compare across '
+        'machines.'
+    ),
+    goals=[
+    ('limit_ratio_w1', '>=', 0.8, 'pgd at 0.8 of the fill limit or more (w1)'),
+    ('limit_ratio_w2', '>=', 0.8, 'pgd at 0.8 of the fill limit or more (w2)'),
+    ],
+)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes for a smoke test")
@@ -475,98 +492,101 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-peers", action="store_true", help="skip the peer implementations")
     parser.add_argument("--new-paths-only", action="store_true",
                         help="only the fused random-round, step-decay, adaptive and gated paths against the limit and NumPy")
+    parser.add_argument("--page", metavar="PATH", help="also write the result as a Markdown page (docs/measurements/simulator.md)")
     args = parser.parse_args(argv)
-    if args.quick:
-        workloads = {"w1": (4096, 100, 10), "w2": (20_000, 2, 10)}
-        P, mem_runs, repeats = 500, (100_000, 200_000), 1
-    else:
-        workloads = {"w1": (100_000, 100, 100), "w2": (1_000_000, 2, 100)}
-        P, mem_runs, repeats = 10_000, (1_000_000, 10_000_000), 5
-    repeats = args.repeats or repeats
-    peer_repeats = max(1, min(repeats, 2))
-    workers = sim.get_workers()
-    fused = sim.fused_enabled()
-    have_numba, have_jax = generator.numba_available(), _have("jax")
-    if args.new_paths_only:
-        for k, v in [("cpus", os.cpu_count()), ("workers", workers), ("fused_enabled", fused),
-                     *bench_new_paths(args.quick, repeats, workers)]:
-            print(f"{k}={v}")
-        return
+    from mdpage import recording          # benchmarks/ is the script's folder
+    with recording(args.page, **PAGE):
+        if args.quick:
+            workloads = {"w1": (4096, 100, 10), "w2": (20_000, 2, 10)}
+            P, mem_runs, repeats = 500, (100_000, 200_000), 1
+        else:
+            workloads = {"w1": (100_000, 100, 100), "w2": (1_000_000, 2, 100)}
+            P, mem_runs, repeats = 10_000, (1_000_000, 10_000_000), 5
+        repeats = args.repeats or repeats
+        peer_repeats = max(1, min(repeats, 2))
+        workers = sim.get_workers()
+        fused = sim.fused_enabled()
+        have_numba, have_jax = generator.numba_available(), _have("jax")
+        if args.new_paths_only:
+            for k, v in [("cpus", os.cpu_count()), ("workers", workers), ("fused_enabled", fused),
+                         *bench_new_paths(args.quick, repeats, workers)]:
+                print(f"{k}={v}")
+            return
 
-    # warm-up (JIT compilation) before the memory figures
-    dpverify_job(2 * BLOCK, 10, 10)()
-    mem = {r: bench_memory(r) for r in mem_runs}
+        # warm-up (JIT compilation) before the memory figures
+        dpverify_job(2 * BLOCK, 10, 10)()
+        mem = {r: bench_memory(r) for r in mem_runs}
 
-    lines: list[tuple[str, object]] = [
-        ("cpus", os.cpu_count()), ("workers", workers), ("numba", have_numba),
-        ("jax", have_jax), ("fused_enabled", fused),
-    ]
-    rates: dict[str, dict[str, float]] = {}
-    for w, (runs, dim, T) in workloads.items():
-        work = runs * dim * T
-        dpv = dpverify_job(runs, dim, T)
-        # (1) the limit and dpverify, in alternation
-        jobs = {"fill_numpy": fill_numpy_job(runs, dim, T, workers)}
-        if have_numba:
-            jobs["fill_fused"] = fill_fused_job(runs, dim, T, workers)
-        jobs["dpverify"] = dpv
-        best = _best_of(jobs, repeats, min_seconds=0.0 if args.quick else 20.0)
-        # (2) the peers and dpverify, in alternation (each peer warmed up/compiled first)
-        peers = {}
-        if not args.no_peers:
-            peers["numpy_loop"] = numpy_loop_job(runs, dim, T, workers)
+        lines: list[tuple[str, object]] = [
+            ("cpus", os.cpu_count()), ("workers", workers), ("numba", have_numba),
+            ("jax", have_jax), ("fused_enabled", fused),
+        ]
+        rates: dict[str, dict[str, float]] = {}
+        for w, (runs, dim, T) in workloads.items():
+            work = runs * dim * T
+            dpv = dpverify_job(runs, dim, T)
+            # (1) the limit and dpverify, in alternation
+            jobs = {"fill_numpy": fill_numpy_job(runs, dim, T, workers)}
             if have_numba:
-                peers["numba_kernel"] = numba_peer_job(runs, dim, T, workers)
-            if have_jax:
-                peers["jax_scan"] = jax_job(runs, dim, T)
-            best_p = _best_of({"dpverify": dpv, **peers}, peer_repeats)
-            best.update({k: v for k, v in best_p.items() if k != "dpverify"})
-            best["dpverify_with_peers"] = best_p["dpverify"]
-        r = {name: work / t for name, t in best.items()}
-        rates[w] = r
-        limit_name = max((k for k in r if k.startswith("fill_")), key=r.get)
-        lines += [(f"{w}_runs", runs), (f"{w}_dim", dim), (f"{w}_steps", T)]
-        lines += [(f"{w}_{name}_per_s", f"{v:.4g}") for name, v in r.items()]
-        lines += [(f"limit_{w}_per_s", f"{r[limit_name]:.4g}"), (f"limit_{w}_source", limit_name)]
-        if peers:
-            fastest = max(peers, key=r.get)
-            lines += [(f"fastest_peer_{w}", fastest),
-                      (f"peer_ratio_{w}", f"{r['dpverify_with_peers'] / r[fastest]:.3f}")]
+                jobs["fill_fused"] = fill_fused_job(runs, dim, T, workers)
+            jobs["dpverify"] = dpv
+            best = _best_of(jobs, repeats, min_seconds=0.0 if args.quick else 20.0)
+            # (2) the peers and dpverify, in alternation (each peer warmed up/compiled first)
+            peers = {}
+            if not args.no_peers:
+                peers["numpy_loop"] = numpy_loop_job(runs, dim, T, workers)
+                if have_numba:
+                    peers["numba_kernel"] = numba_peer_job(runs, dim, T, workers)
+                if have_jax:
+                    peers["jax_scan"] = jax_job(runs, dim, T)
+                best_p = _best_of({"dpverify": dpv, **peers}, peer_repeats)
+                best.update({k: v for k, v in best_p.items() if k != "dpverify"})
+                best["dpverify_with_peers"] = best_p["dpverify"]
+            r = {name: work / t for name, t in best.items()}
+            rates[w] = r
+            limit_name = max((k for k in r if k.startswith("fill_")), key=r.get)
+            lines += [(f"{w}_runs", runs), (f"{w}_dim", dim), (f"{w}_steps", T)]
+            lines += [(f"{w}_{name}_per_s", f"{v:.4g}") for name, v in r.items()]
+            lines += [(f"limit_{w}_per_s", f"{r[limit_name]:.4g}"), (f"limit_{w}_source", limit_name)]
+            if peers:
+                fastest = max(peers, key=r.get)
+                lines += [(f"fastest_peer_{w}", fastest),
+                          (f"peer_ratio_{w}", f"{r['dpverify_with_peers'] / r[fastest]:.3f}")]
 
-    # today's one-core figures and the generator choice
-    runs1, dim1, T1 = workloads["w1"]
-    fill_values = runs1 * dim1 * T1 // 4
-    fills = {}
-    for name, (rows, dim) in {"block": (BLOCK, dim1), "chunk": (min(CHUNK_RUNS, runs1), dim1)}.items():
-        fn, values = one_core_fill(rows, dim, fill_values)
-        fills[name] = values / min(_timed(fn) for _ in range(repeats))
-    fill = max(fills.values())
-    gen = rng_fill_rates(dim1, fill_values, repeats)
-    moments = bench_moments(P, 100, 100, repeats)
+        # today's one-core figures and the generator choice
+        runs1, dim1, T1 = workloads["w1"]
+        fill_values = runs1 * dim1 * T1 // 4
+        fills = {}
+        for name, (rows, dim) in {"block": (BLOCK, dim1), "chunk": (min(CHUNK_RUNS, runs1), dim1)}.items():
+            fn, values = one_core_fill(rows, dim, fill_values)
+            fills[name] = values / min(_timed(fn) for _ in range(repeats))
+        fill = max(fills.values())
+        gen = rng_fill_rates(dim1, fill_values, repeats)
+        moments = bench_moments(P, 100, 100, repeats)
 
-    lines += [(f"rng_fill_{k.lower()}_per_s", f"{v:.4g}") for k, v in gen.items()]
-    lines += [("rng_fastest", max(gen, key=gen.get)), ("rng_used", "SFC64")]
-    lines += [("mc_coord_steps_per_s", f"{rates['w1']['dpverify']:.4g}"),
-              ("normal_fill_block_per_s", f"{fills['block']:.4g}"),
-              ("normal_fill_chunk_per_s", f"{fills['chunk']:.4g}"),
-              ("normal_fill_per_s", f"{fill:.4g}"),
-              ("moments_points_per_s", f"{moments:.4g}")]
-    for runs, (peak, rss) in mem.items():
-        lines += [(f"peak_memory_mib_runs_{runs:.0e}".replace("+0", ""), f"{peak:.1f}"),
-                  (f"maxrss_delta_mib_runs_{runs:.0e}".replace("+0", ""), f"{rss:.1f}")]
-    lines += bench_new_paths(args.quick, repeats, workers)
-    lines += [("fused_paths", ",".join(sim.FUSED_PATHS) if fused else "none")]
-    lines += [(f"fused_path_{k}", v) for k, v in sim.FUSED_PATHS.items()] if fused else []
-    for w in workloads:
-        r = rates[w]
-        limit = max(v for k, v in r.items() if k.startswith("fill_"))
-        lines.append((f"limit_ratio_{w}", f"{r['dpverify'] / limit:.3f}"))
-    peer_ratios = [float(v) for k, v in lines if k.startswith("peer_ratio_")]
-    if peer_ratios:
-        lines.append(("peer_ratio", f"{min(peer_ratios):.3f}"))
-    lines.append(("throughput_ratio", f"{rates['w1']['dpverify'] / fill:.3f}"))
-    for k, v in lines:
-        print(f"{k}={v}")
+        lines += [(f"rng_fill_{k.lower()}_per_s", f"{v:.4g}") for k, v in gen.items()]
+        lines += [("rng_fastest", max(gen, key=gen.get)), ("rng_used", "SFC64")]
+        lines += [("mc_coord_steps_per_s", f"{rates['w1']['dpverify']:.4g}"),
+                  ("normal_fill_block_per_s", f"{fills['block']:.4g}"),
+                  ("normal_fill_chunk_per_s", f"{fills['chunk']:.4g}"),
+                  ("normal_fill_per_s", f"{fill:.4g}"),
+                  ("moments_points_per_s", f"{moments:.4g}")]
+        for runs, (peak, rss) in mem.items():
+            lines += [(f"peak_memory_mib_runs_{runs:.0e}".replace("+0", ""), f"{peak:.1f}"),
+                      (f"maxrss_delta_mib_runs_{runs:.0e}".replace("+0", ""), f"{rss:.1f}")]
+        lines += bench_new_paths(args.quick, repeats, workers)
+        lines += [("fused_paths", ",".join(sim.FUSED_PATHS) if fused else "none")]
+        lines += [(f"fused_path_{k}", v) for k, v in sim.FUSED_PATHS.items()] if fused else []
+        for w in workloads:
+            r = rates[w]
+            limit = max(v for k, v in r.items() if k.startswith("fill_"))
+            lines.append((f"limit_ratio_{w}", f"{r['dpverify'] / limit:.3f}"))
+        peer_ratios = [float(v) for k, v in lines if k.startswith("peer_ratio_")]
+        if peer_ratios:
+            lines.append(("peer_ratio", f"{min(peer_ratios):.3f}"))
+        lines.append(("throughput_ratio", f"{rates['w1']['dpverify'] / fill:.3f}"))
+        for k, v in lines:
+            print(f"{k}={v}")
 
 
 if __name__ == "__main__":

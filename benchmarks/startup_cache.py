@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/startup_cache.py [--repeats 5] [--skip-all] [--claim ID] [--jobs N]
+    python benchmarks/startup_cache.py [--repeats 5] [--skip-all] [--claim ID] [--jobs N] [--page PATH]
 
 **Start-up** (median of ``--repeats`` runs of each command, in a fresh folder, as a user starts it):
 ``python -c "import sympy"`` is the reference; then ``dpverify --help``, ``dpverify list`` from the
@@ -152,26 +152,49 @@ def cache(jobs: int) -> dict:
             "edited_checked": runs["edited"][1], "same": same}
 
 
+# the page --page writes (benchmarks/mdpage.py)
+PAGE = dict(
+    title='Start-up and the verdict cache',
+    about=(
+        'How long a command takes before it does any work, against `python -c "import sympy"` (the '
+        'reference: every check needs SymPy), and what the verdict cache saves: `dpverify check '
+        '--all` into an empty cache, again (every verdict replayed) and after editing one claim '
+        '(one claim checked).'
+    ),
+    goals=[
+    ('help_seconds', '<=', 1.0, '`dpverify --help` within 1 s'),
+    ('list_index_seconds', '<=', 1.0, '`dpverify list` within 1 s'),
+    ('check_fast_startup_seconds', '<=', 1.0, "`dpverify check ID`'s start-up within 1 s"),
+    ('plugin_startup_seconds', '<=', 1.0, "the pytest plugin's start-up within 1 s"),
+    ('uncached_seconds', '<=', 120.0, 'uncached `check --all` within 120 s'),
+    ('cached_seconds', '<=', 5.0, 'cached `check --all` within 5 s'),
+    ],
+)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--claim", default="hdp/lemma-2", help="the fast claim of the start-up figure")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--skip-all", action="store_true", help="start-up only (no check --all runs)")
+    ap.add_argument("--page", metavar="PATH", help="also write the result as a Markdown page (docs/measurements/startup-cache.md)")
     args = ap.parse_args(argv)
-    s = startup(args.repeats, args.claim)
-    for k, v in s.items():
-        print(f"{k}_seconds={v:.3f}")
-    print(f"check_fast_startup_over_import_sympy={s['check_fast_startup'] / s['import_sympy']:.2f}")
-    if not args.skip_all:
-        c = cache(args.jobs)
-        print(f"uncached_seconds={c['uncached']:.1f}")
-        print(f"cached_seconds={c['cached']:.1f}")
-        print(f"edited_seconds={c['edited']:.1f}")
-        print(f"cached_over_uncached={c['cached'] / c['uncached']:.4f}")
-        print(f"edited_over_uncached={c['edited'] / c['uncached']:.4f}")
-    print(f"load_average_1min={os.getloadavg()[0]:.1f}")
-    return 0
+    from mdpage import recording          # benchmarks/ is the script's folder
+    with recording(args.page, **PAGE):
+        s = startup(args.repeats, args.claim)
+        for k, v in s.items():
+            print(f"{k}_seconds={v:.3f}")
+        print(f"check_fast_startup_over_import_sympy={s['check_fast_startup'] / s['import_sympy']:.2f}")
+        if not args.skip_all:
+            c = cache(args.jobs)
+            print(f"uncached_seconds={c['uncached']:.1f}")
+            print(f"cached_seconds={c['cached']:.1f}")
+            print(f"edited_seconds={c['edited']:.1f}")
+            print(f"cached_over_uncached={c['cached'] / c['uncached']:.4f}")
+            print(f"edited_over_uncached={c['edited'] / c['uncached']:.4f}")
+        print(f"load_average_1min={os.getloadavg()[0]:.1f}")
+        return 0
 
 
 if __name__ == "__main__":
