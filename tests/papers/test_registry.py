@@ -73,9 +73,24 @@ def test_found_counterexample_replays_with_at(claim):
     assert dpverify.check(claim, at=ce["params"]).verdict == "violated"
 
 
-def test_readme_errata_table_is_the_generated_one():
-    text = (REPO / "README.md").read_text()
+def test_errata_page_table_is_the_generated_one():
+    """docs/errata.md holds the errata table between its markers, equal to what the claims generate."""
+    text = (REPO / "docs" / "errata.md").read_text()
     assert report.ERRATA_BEGIN in text and report.ERRATA_END in text
     inside = text.split(report.ERRATA_BEGIN, 1)[1].split(report.ERRATA_END, 1)[0].strip("\n")
     assert inside == report.errata_markdown(CLAIMS).strip("\n"), \
-        "README errata differ from `dpverify report --errata --format md`; regenerate them"
+        "docs/errata.md differs from the claims; regenerate: dpverify report --errata --format md --update docs/errata.md"
+
+
+def test_readme_papers_table_counts_the_registry():
+    """The README's table of papers: each paper's number of claims and of printed errors (claims expected
+    violated) is the registry's, and the README links the full errata."""
+    text = (REPO / "README.md").read_text()
+    rows = re.findall(r"^\| `(\w+)` \|[^|\n]*\| (\d+) \| (\d+) \|", text, flags=re.M)
+    papers = sorted({c.id.split("/")[0] for c in CLAIMS})
+    assert sorted(r[0] for r in rows) == papers, rows
+    for key, n_claims, n_errors in rows:
+        mine = [c for c in CLAIMS if c.id.split("/")[0] == key]
+        assert (int(n_claims), int(n_errors)) == (len(mine), sum(c.expected == "violated" for c in mine)), key
+    assert report.ERRATA_BEGIN not in text, "the full errata table lives in docs/errata.md, not in the README"
+    assert "(docs/errata.md)" in text
