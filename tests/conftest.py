@@ -68,9 +68,20 @@ LONG_FIRST = ("papers/test_notebooks.py", "docs/test_docs.py", "papers/dni/test_
               "engine/test_distributed.py")
 
 
+# The quick subset (`python -m pytest -m quick`) for a first run on a small machine: the claim language, the
+# layers, numbers with a direction, verdicts, the mpmath decision, the privacy and noise building blocks,
+# the options -- no command line started, no notebook, no documentation site, no paper's registry.
+# tests/docs/test_quick_subset.py keeps it nonempty, free of the long units and small beside the suite.
+QUICK = ("engine/test_layers.py", "engine/test_spec.py", "engine/test_measured.py", "engine/test_verdict.py",
+         "engine/test_settle.py", "engine/test_privacy_composition.py", "engine/test_sim_noise.py",
+         "engine/test_options.py", "engine/test_readings.py")
+
+
 @pytest.hookimpl(tryfirst=True)          # before xdist reads the xdist_group marks
 def pytest_collection_modifyitems(items):
     for item in items:
+        if item.path.as_posix().endswith(QUICK):
+            item.add_marker(pytest.mark.quick)
         claim = getattr(getattr(item, "callspec", None), "params", {}).get("claim")
         if claim is not None and item.path.as_posix().endswith(SHARED_VERDICTS):
             item.add_marker(pytest.mark.xdist_group(f"verdict-{claim.id}"))
