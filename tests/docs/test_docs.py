@@ -94,3 +94,59 @@ def test_every_environment_variable_the_engine_reads_is_in_the_cli_guide():
     guide = (root / "docs" / "guide" / "cli.md").read_text()
     assert named, "no DPVERIFY_ variable found in the source: the pattern is wrong"
     assert sorted(v for v in named if f"`{v}" not in guide) == []
+
+
+def test_the_pages_generated_from_the_code_are_up_to_date():
+    """The scenarios table and the check kinds' table written into the pages are what ``docs/generate.py``
+    makes from the code now (so that they read in the repository and cannot go stale)."""
+    res = subprocess.run([sys.executable, str(ROOT / "docs" / "generate.py"), "--check"], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_reference_pages_read_in_the_repository():
+    """A reference page is not a list of ``:::`` directives: outside them it has prose and a table, and every
+    ``:::`` names an object that exists (mkdocstrings would render it)."""
+    import importlib
+
+    for page in sorted((ROOT / "docs" / "reference").glob("*.md")):
+        text = page.read_text()
+        prose = [line for line in text.splitlines()
+                 if line.strip() and not line.startswith((":::", "    ", "#", "<!--"))]
+        assert sum(len(line) for line in prose) >= 800, f"{page.name} reads as a stub in the repository"
+        assert re.search(r"^\|.*\|$", text, flags=re.M), f"{page.name} has no table"
+        for name in re.findall(r"^::: ([\w.]+)$", text, flags=re.M):
+            mod, _, attr = name.rpartition(".")
+            try:
+                obj = importlib.import_module(name)
+            except ImportError:
+                obj = getattr(importlib.import_module(mod), attr, None)
+            assert obj is not None, f"{page.name}: ::: {name} names nothing"
+
+
+def _readme_example():
+    readme = (ROOT / "README.md").read_text()
+    code = re.search(r"```python\n(# my_claims\.py\n.*?)```", readme, flags=re.S)
+    table = re.search(r"```text\n(id +label .*?)```", readme, flags=re.S)
+    assert code and table, "the README has no example claims file with its output"
+    return code.group(1), table.group(1)
+
+
+def test_the_readme_example_gives_the_verdicts_it_shows(tmp_path):
+    """The README's example claims file, checked as a user checks it, gives the verdicts its printed output
+    shows, each the claim's expected one."""
+    import dpverify
+    from dpverify.registry import load_module
+
+    code, shown = _readme_example()
+    path = tmp_path / "my_claims.py"
+    path.write_text(code)
+    claims = load_module(str(path)).CLAIMS
+    rows = {m.group(1): (m.group(2), m.group(3)) for m in
+            re.finditer(r"^(mine/\S+) .*? (verified|holds|violated|inconclusive) +\S+ +(verified|holds|violated|"
+                        r"inconclusive)\b", shown, flags=re.M)}
+    assert sorted(rows) == sorted(c.id for c in claims), (rows, [c.id for c in claims])
+    for claim in claims:
+        v = dpverify.check(claim, seed=0)
+        assert (v.verdict, claim.expected) == rows[claim.id], (claim.id, v.verdict, claim.expected)
+        assert v.ok, claim.id
