@@ -10,8 +10,11 @@ encoded as "for all eta"::
 Numerically (:mod:`dpverify.numeric`), the infimum is found by a dense grid in the parameter's
 natural coordinate (log for a half-line) followed by a bounded local refinement, all in mpmath.
 What is reported is therefore an *attained* value: an upper estimate of an infimum (a lower
-estimate of a supremum). A claimed inequality that fails with the estimate fails with the true
-value as well when the estimate is on the side of the claim it refutes; the checks state which.
+estimate of a supremum), never certified to be the extremum. A verdict the estimate's error works
+against is sound: a counterexample with an ``Infimum`` in the claimed bound (``rhs`` of ``lhs <= rhs``)
+or a ``Supremum`` in ``lhs``, a ``holds`` at a point with them the other way round; the opposite
+verdicts rest on the grid having found the extremum's basin (docs/reference/claims.md). The verdict
+does not say which case applies.
 """
 from __future__ import annotations
 

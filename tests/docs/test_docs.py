@@ -150,3 +150,17 @@ def test_the_readme_example_gives_the_verdicts_it_shows(tmp_path):
         v = dpverify.check(claim, seed=0)
         assert (v.verdict, claim.expected) == rows[claim.id], (claim.id, v.verdict, claim.expected)
         assert v.ok, claim.id
+
+
+def test_the_thresholds_in_the_checks_guide_are_the_code_s():
+    """Every row of the guide's thresholds table names a constant of a check module and gives its value."""
+    import importlib
+
+    text = (ROOT / "docs" / "guide" / "how-checks-decide.md").read_text()
+    rows = re.findall(r"^\| `(dpverify\.checks\.\w+)\.([A-Z_]+)` \| ([^|]+) \|", text, flags=re.M)
+    named = {f"{m}.{c}" for m, c, _ in rows}
+    for must in ("rate.DECADES", "rate.FLAT", "rate.DRIFT", "sup.REL_TOL"):
+        assert f"dpverify.checks.{must}" in named, f"the thresholds table lacks {must}"
+    for module, const, shown in rows:
+        value = getattr(importlib.import_module(module), const)
+        assert float(value) == float(shown.strip()), f"{module}.{const} is {value}, the guide says {shown.strip()}"

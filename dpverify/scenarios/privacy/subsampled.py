@@ -13,10 +13,16 @@ __all__ = ["SubsampledDP", "subsampled_dp"]
 
 
 class SubsampledDP(MappedScenario):
-    """The tight privacy of an (eps, delta)-DP algorithm run on a uniformly random ``sampling``
+    """The tight privacy of an (eps, delta)-DP algorithm run on a uniformly random ``sampling`` (``a``)
     fraction of the data (replace-one neighbours), from the canonical (eps, delta) pair behind the
     subsample, ``((1 - a) P + a Q, P)`` (every (eps, delta)-DP algorithm is a post-processing of the
-    canonical pair [Kairouz, Oh & Viswanath 2015], so this is the worst case over algorithms):
+    canonical pair [Kairouz, Oh & Viswanath 2015], so this is the worst case over algorithms). The
+    differing entry enters the subsample with probability ``a`` and, when absent, leaves the output
+    distributed as on the neighbouring data set: the worst case both for a fixed-size subset drawn
+    without replacement (``a = m/n``) under replace-one neighbours and for Poisson sampling at rate
+    ``a`` under add/remove-one neighbours, whose amplification is the same [Balle, Barthe & Gaboardi
+    2018, Thms. 8 and 9]; not for Poisson sampling under replace-one neighbours, nor sampling with
+    replacement. The divergences are taken in both directions:
 
     * ``target_delta=``: the eps' at that delta (the smallest eps' with delta(eps') <= target);
     * ``target_eps=``: the delta' at that eps' (the pair's hockey-stick divergence, both directions).
