@@ -125,7 +125,7 @@ def kinds_block() -> str:
     for name, kinds in modules.items():
         kinds_text = ", ".join(f"`{n}`" for n in dict.fromkeys(kinds))
         mods.append(f"### `{name.rpartition('.')[2]}` ({kinds_text})\n\n::: {name}\n    options:\n      members: false\n"
-                    "      show_root_heading: false\n")
+                    "      show_root_heading: false\n      show_root_toc_entry: false\n")
     return "\n".join([KINDS_BEGIN, *rows, "", "Basis kinds, strongest first:", "", *basis, "",
                       "### What each kind's module does", "", "Shared by every kind: `dpverify.checks`, "
                       "`dpverify.checks.kind` (the declaration) and `dpverify.checks.exists` (existential parameters).",

@@ -55,7 +55,15 @@ def test_every_ready_made_scenario_is_documented_with_its_parameters(site):
     assert len(factories) >= 10
     for name in factories:
         assert f"{name}(" in text, f"scenario {name} has no signature in the reference"
-    assert "required" in text and "Basis of its evidence" in text
+    assert "required" in text and "basis of its evidence" in text
+    raw = (site / "reference" / "scenarios" / "index.html").read_text()
+    rows = [html.unescape(re.sub(r"<[^>]+>", " ", r)).split() for r in re.findall(r"<tr>(.*?)</tr>", raw, flags=re.S)]
+    for name in factories:    # each scenario's row of the table names the parameters its class requires
+        cls = inspect.signature(getattr(sc, name)).return_annotation
+        cls = getattr(sc, cls) if isinstance(cls, str) else cls
+        row = next((r for r in rows if r and r[0] == name), None)
+        assert row is not None, f"scenario {name} has no row in the table"
+        assert all(f"{p}," in row or p in row for p in getattr(cls, "REQUIRED", ())), (name, row)
 
 
 def test_every_public_name_is_in_the_reference(site):
@@ -157,10 +165,11 @@ def test_the_thresholds_in_the_checks_guide_are_the_code_s():
     import importlib
 
     text = (ROOT / "docs" / "guide" / "how-checks-decide.md").read_text()
-    rows = re.findall(r"^\| `(dpverify\.checks\.\w+)\.([A-Z_]+)` \| ([^|]+) \|", text, flags=re.M)
+    rows = re.findall(r"^\| `(\w+)\.([A-Z_]+)` \| ([^|]+) \|", text, flags=re.M)
     named = {f"{m}.{c}" for m, c, _ in rows}
     for must in ("rate.DECADES", "rate.FLAT", "rate.DRIFT", "sup.REL_TOL"):
-        assert f"dpverify.checks.{must}" in named, f"the thresholds table lacks {must}"
+        assert must in named, f"the thresholds table lacks {must}"
     for module, const, shown in rows:
+        module = f"dpverify.checks.{module}"
         value = getattr(importlib.import_module(module), const)
         assert float(value) == float(shown.strip()), f"{module}.{const} is {value}, the guide says {shown.strip()}"
