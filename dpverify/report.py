@@ -12,6 +12,7 @@ import os
 import re
 
 from .escape import html_text, md_code, md_text, relative_link, tex_text
+from .mathtex import prose_tex, statement_tex
 from .tables import fmt3, margin_cell, table, text_table  # noqa: F401  (table: re-exported)
 from .verdict import ERROR
 
@@ -198,46 +199,11 @@ def _filled(row: dict, key: str) -> str:
 
 tex_escape = tex_text    # every LaTeX text field (dpverify.escape)
 
-#: names that ``sympy.latex`` prints as themselves (letters, digits, subscripts): anything else in an
-#: expression (a symbol or function named ``\\input{...}``) makes it printed as escaped text instead
-_TEX_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_(?:[A-Za-z0-9]+|\{[A-Za-z0-9]+\}))*'*")
-
-
-def _tex_math(expr) -> str:
-    """``expr`` as LaTeX math: ``sympy.latex`` when every name in it is plain and SymPy can print it
-    (its printer raises on some expressions, e.g. ``Max`` of ``zoo``), else its text, escaped."""
-    import sympy as sp
-    from sympy.core.function import AppliedUndef
-
-    try:
-        expr = sp.sympify(expr)
-        names = {str(a) for a in expr.atoms(sp.Symbol, sp.IndexedBase)} | \
-            {type(f).__name__ for f in expr.atoms(AppliedUndef)}
-        if all(_TEX_NAME.fullmatch(n) for n in names):
-            return sp.latex(expr)
-    except Exception:  # noqa: BLE001 - SymPy's printer failing on an expression is not the report's failure
-        pass
-    try:
-        text = sp.sstr(expr)
-    except Exception:  # noqa: BLE001
-        text = str(expr)
-    return r"\mbox{\texttt{" + tex_text(text) + "}}"
-
-
 def _tex_claim_math(claim) -> str:
-    """The printed statements of ``claim`` as LaTeX math (:func:`_tex_math`), '' when it has none to show."""
-    out = []
-    for st in claim.statements:
-        ex = st.expressions()
-        if {"lhs", "rhs"} <= set(ex):
-            rel = r"<" if getattr(st, "strict", False) else (r"=" if "Identity" in type(st).__name__ else r"\le")
-            out.append(f"${_tex_math(ex['lhs'])} {rel} {_tex_math(ex['rhs'])}$")
-        elif "bound" in ex:
-            out.append(f"{tex_text(getattr(st, 'kind', 'value'))} $\\le {_tex_math(ex['bound'])}$")
-        elif {"expr", "rate"} <= set(ex):
-            op = r"\Theta" if st.kind == "Theta" else r"\mathcal{O}"
-            out.append(f"${_tex_math(ex['expr'])} = {op}({_tex_math(ex['rate'])})$")
-    return "; ".join(out)
+    """The statements of ``claim`` as LaTeX maths, each on its own line (:func:`dpverify.mathtex.statement_tex`),
+    '' when it has none to show."""
+    out = [f"${t}$" for t in (statement_tex(st) for st in claim.statements) if t]
+    return r" \newline ".join(out)
 
 
 def errata_latex(rows, claims=()) -> str:
@@ -254,12 +220,14 @@ def errata_latex(rows, claims=()) -> str:
     for r in rows:
         c = by_id.get(r["id"])
         math = _tex_claim_math(c) if c is not None and not r.get("reading") else ""
-        printed = tex_escape(_filled(r, "printed")) + (f" ({math})" if math else "")
+        printed = prose_tex(_filled(r, "printed")) + (r" \newline " + math if math else "")
         label = tex_escape(r["label"]) + (f", reading `{tex_escape(r['reading'])}'" if r.get("reading") else "")
+        fixed = by_id.get(r.get("corrected_id")) if r.get("corrected_id") and not r.get("reading") else None
+        fixed_math = _tex_claim_math(fixed) if fixed is not None else ""
         holds = (r"\texttt{" + tex_escape(r["corrected_id"]) + "}: " if r.get("corrected_id") else "") + \
-            tex_escape(_filled(r, "holds"))
+            prose_tex(_filled(r, "holds")) + (r" \newline " + fixed_math if fixed_math else "")
         replay = r"\texttt{" + tex_escape(r["replay"]) + "}" if r.get("replay") else tex_escape(_filled(r, "replay"))
-        wrong = tex_escape(r["reason"]) + (f" ({tex_escape(r['error'])})" if r.get("error") else "")
+        wrong = prose_tex(r["reason"]) + (f" ({tex_escape(r['error'])})" if r.get("error") else "")
         lines.append(rf"\texttt{{{tex_escape(r['id'])}}} ({label}) & {printed} & {wrong} & {holds} "
                      rf"& {replay} \\")
     lines.append(r"\end{longtable}")
