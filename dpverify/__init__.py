@@ -50,7 +50,11 @@ def check(claim, **options) -> Verdict:
     if not isinstance(claim, Claim):
         raise TypeError(f"claim must be a dpverify Claim or a claim id, got {type(claim).__name__}")
     registry.resolve(claim)
-    return run(claim, cfg)
+    verdict = run(claim, cfg)
+    from .report_html import ClaimFigures
+
+    verdict.figures = ClaimFigures(claim, cfg)     # its plots, made when a notebook shows it
+    return verdict
 
 
 def _options_signature():

@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 
-from .escape import html_text, md_code, md_text, relative_link, tex_text
+from .escape import html_text, md_code, md_text, relative_link, tex_text  # noqa: F401  (html_text: re-exported)
 from .mathtex import prose_tex, statement_tex
 from .tables import fmt3, margin_cell, table, text_table  # noqa: F401  (table: re-exported)
 from .verdict import ERROR
@@ -250,13 +251,20 @@ def _evidence_line(e) -> str:
     return "; ".join(b for b in bits if b)
 
 
-def render(verdicts, claims, fmt: str = "md", title: str = "dpverify report", certificates: dict | None = None) -> str:
+def render(verdicts, claims, fmt: str = "md", title: str | None = None, certificates: dict | None = None,
+           options: dict | None = None, plots: bool = True) -> str:
     """Every claim with its verdict and evidence, the errata first. ``fmt``: md, html, json or tex
-    (tex: the errata table only). With verdicts, the errata are what the run found
+    (tex: the errata table only; html: a standalone page with rendered maths, provenance and plots,
+    :mod:`dpverify.report_html`; ``options``, the run's options for its provenance header, else the
+    command line; ``plots``: False leaves them out). ``title``: by default "dpverify report", with the
+    paper's key when every claim is of one paper. With verdicts, the errata are what the run found
     (:func:`errata_found`); without, those the claims expect (:func:`errata_rows`). ``certificates``
     (claim id -> folder, :func:`load_certificates`) links each erratum's certificate."""
     by_id = {c.id: c for c in claims}
     verdicts = [v for v in verdicts if v.id in by_id]
+    if title is None:
+        papers = {c.paper for c in claims}
+        title = "dpverify report" + (f": {papers.pop()}" if len(papers) == 1 else "")
     errata, not_reproduced = errata_found(verdicts, claims) if verdicts else (errata_rows(claims, certificates), [])
     unreproduced = [f"{v.id}" + (f" (reading '{n}')" if n else "") + f": {got}" for v, n, got in not_reproduced]
     errors = [v.error for v in verdicts if v.verdict == ERROR]
@@ -310,32 +318,106 @@ def render(verdicts, claims, fmt: str = "md", title: str = "dpverify report", ce
             out.append("")
         return "\n".join(out)
     if fmt == "html":
-        esc = html_text
+        from . import report_html
 
-        def cert_cell(r):
-            if certificates is None:
-                return ""
-            c = "" if r.get("reading") else (r.get("certificate") or certificates.get(r["id"], ""))
-            return f"<td><a href='{esc(_md_link(c + '/check.py'))}'>{esc(c)}</a></td>" if c else "<td>(none)</td>"
-        rows = "".join(
-            f"<tr><td><code>{esc(r['id'])}</code></td><td>{esc(_filled(r, 'printed'))}</td><td>{esc(r['reason'])}</td>"
-            f"<td>{esc(r.get('error') or '-')}</td><td>{esc(_filled(r, 'holds'))}</td>"
-            f"<td><code>{esc(_filled(r, 'replay'))}</code></td>{cert_cell(r)}</tr>" for r in errata)
-        parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{esc(title)}</title>"
-                 "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto}td,th{border:1px solid #ccc;"
-                 "padding:4px;vertical-align:top}table{border-collapse:collapse}.ok{color:#2e7d32}.bad{color:#c62828}"
-                 "</style></head><body>",
-                 f"<h1>{esc(title)}</h1><p>{esc(summary)}</p>"
-                 + "".join(f"<p class='bad'>{esc(e)}</p>" for e in errors)
-                 + (f"<p>Expected violated, but not found violated by this run: {esc('; '.join(unreproduced))}</p>"
-                    if unreproduced else "") + "<h2>Errata</h2><table><tr><th>claim</th><th>printed</th>"
-                 "<th>what is wrong</th><th>where</th><th>what holds</th><th>replay</th>"
-                 + ("<th>certificate</th>" if certificates is not None else "") + f"</tr>{rows}</table><h2>Every claim</h2>"]
-        for v in verdicts:
-            parts.append(v._repr_html_())
-        parts.append("</body></html>")
-        return "\n".join(parts) + "\n"
+        def texs(claim):
+            return [t for t in (statement_tex(st) for st in claim.statements) if t] if claim is not None else []
+
+        rows = []
+        for r in errata:
+            own = None if r.get("reading") else by_id.get(r["id"])
+            fixed = None if r.get("reading") or not r.get("corrected_id") else by_id.get(r["corrected_id"])
+            cert = "" if certificates is None or r.get("reading") else (r.get("certificate")
+                                                                        or certificates.get(r["id"], ""))
+            rows.append({**r, "printed": _filled(r, "printed"), "holds": _filled(r, "holds"),
+                         "replay": _filled(r, "replay"), "certificate": cert,
+                         "link": _md_link(cert + "/check.py") if cert else "",
+                         "tex": texs(own), "holds_tex": texs(fixed)})
+        return report_html.page(title=title, summary=summary, errata=rows, unreproduced=unreproduced, errors=errors,
+                                verdicts=verdicts, claims=claims, certificates=certificates, options=options,
+                                plots=plots)
     raise ValueError(f"format must be md, html, json or tex, got {fmt!r}")
+
+
+def write_papers(verdicts, claims, directory: str, options: dict | None = None, plots: bool = True) -> list[str]:
+    """One standalone HTML document per paper (``<paper>.html``: its claims, its errata, its provenance) and
+    ``index.html`` linking them with each paper's count; returns the paths written."""
+    from .escape import html_text as esc
+    from .files import write_atomic
+    from .report_html import badge, head, provenance_html, tail
+
+    os.makedirs(directory, exist_ok=True)
+    by_paper: dict[str, list] = {}
+    for c in claims:
+        by_paper.setdefault(c.paper, []).append(c)
+    written, rows = [], []
+    for paper in sorted(by_paper):
+        mine = by_paper[paper]
+        ids = {c.id for c in mine}
+        vs = [v for v in verdicts if v.id in ids]
+        path = os.path.join(directory, f"{paper}.html")
+        write_atomic(path, render(vs, mine, "html", title=f"dpverify report: {paper}", options=options, plots=plots))
+        written.append(path)
+        counts = {}
+        for v in vs:
+            counts[v.verdict] = counts.get(v.verdict, 0) + 1
+        rows.append(f"<tr><td><a href='{esc(paper)}.html'>{esc(paper)}</a></td><td>{len(vs)}</td>"
+                    f"<td>{' '.join(f'{badge(k)} {n}' for k, n in sorted(counts.items()))}</td>"
+                    f"<td>{sum(not v.ok for v in vs)}</td></tr>")
+    index = (head("dpverify report") + "<h1>dpverify report</h1>" + provenance_html(options, verdicts)
+             + "<div class='scroll'><table><thead><tr><th>paper</th><th>claims checked</th><th>verdicts</th>"
+             "<th>differ from expected</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>" + tail())
+    path = os.path.join(directory, "index.html")
+    write_atomic(path, index)
+    return written + [path]
+
+
+def main(argv=None) -> int:
+    """``python -m dpverify.report --from RUN.json --out-dir DIR [--paper KEY] [--module FILE]``: one HTML
+    document per paper and an index, from the verdicts saved by ``dpverify check --all --json``."""
+    import argparse
+
+    from . import registry
+    from .cache import verdict_shape
+    from .shape import ListOf, problem
+    from .verdict import Verdict
+
+    ap = argparse.ArgumentParser(prog="python -m dpverify.report", description=main.__doc__.split(":", 1)[1])
+    ap.add_argument("--from", dest="from_json", required=True, metavar="FILE")
+    ap.add_argument("--out-dir", required=True, metavar="DIR")
+    ap.add_argument("--paper", default=None)
+    ap.add_argument("--module", action="append", default=[])
+    ap.add_argument("--no-plots", action="store_true")
+    ns = ap.parse_args(argv)
+
+    def fail(msg: str) -> int:
+        print(f"error: {msg}"[:300], file=sys.stderr)
+        return 2
+
+    try:
+        claims = registry.all_claims(ns.paper, ns.module)
+    except (registry.RegistryError, ValueError) as exc:
+        return fail(str(exc))
+    try:
+        with open(ns.from_json, "rb") as fh:
+            data = json.loads(fh.read())
+    except (OSError, ValueError, RecursionError) as exc:
+        return fail(f"--from {ns.from_json!r}: cannot read it ({type(exc).__name__}: {exc})")
+    bad = problem(data, ListOf(verdict_shape(saved=True)))
+    if bad:
+        return fail(f"--from {ns.from_json!r}: not the output of `dpverify check --json` ({bad})")
+    by_id = {c.id: c for c in claims}
+    verdicts = []
+    for d in data:
+        if d["id"] in by_id:
+            v = Verdict.from_json(d)
+            v.expected = by_id[d["id"]].expected      # the claim's own expected verdict, not the file's
+            verdicts.append(v)
+    if os.path.exists(ns.out_dir) and not os.path.isdir(ns.out_dir):
+        return fail(f"--out-dir {ns.out_dir!r} exists and is not a directory")
+    for path in write_papers(verdicts, claims, ns.out_dir, options={"from": ns.from_json}, plots=not ns.no_plots):
+        print(f"wrote {path}", file=sys.stderr)
+    return 0
 
 
 def profile_table(verdicts) -> str:
@@ -355,3 +437,7 @@ def profile_table(verdicts) -> str:
                    for v in sorted(verdicts, key=lambda v: -v.seconds)]),
            f"\nsum over claims: {total:.1f} s"]
     return "\n".join(out)
+
+
+if __name__ == "__main__":   # pragma: no cover - exercised through a subprocess in the tests
+    sys.exit(main())

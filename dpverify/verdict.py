@@ -37,6 +37,7 @@ import html
 import json
 import math
 from dataclasses import dataclass, field
+from typing import Any
 from .errors import VERDICTS
 
 #: The verdict of a check that raised (and of its claim): a fault of the check or of the claim's
@@ -335,6 +336,9 @@ class Verdict:
     readings: dict = field(default_factory=dict)
     #: replayed from the verdict cache (:mod:`dpverify.cache`), not computed in this run
     cached: bool = False
+    #: the plots shown with the verdict in a notebook: a list of (caption, inline SVG), or a callable
+    #: that makes them from the verdict (``dpverify.check`` sets one that knows the claim); not saved
+    figures: Any = field(default=None, repr=False, compare=False)
 
     @classmethod
     def errored(cls, claim_id: str, exc: BaseException, *, label: str = "", expected: str = "holds",
@@ -497,26 +501,56 @@ class Verdict:
         return table([self])
 
     def _repr_html_(self) -> str:
+        """The verdict in a notebook: its verdict in colour and in words, why, and the evidence with
+        measured vs bound per statement, then its plots (:attr:`figures`; else a rate's path from the
+        evidence). Every field is escaped."""
+        from .plots import svg_lines
         from .tables import margin_cell
 
+        esc = html.escape
+
+        def num(x):
+            try:
+                return f"{float(x):.6g}"
+            except (TypeError, ValueError, OverflowError):
+                return ""
+
+        cell = "<td style='border-bottom:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top;font-size:12px'>"
         rows = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in (
-                e.statement, e.check, "" if e.basis is None else e.basis, e.verdict, e.samples,
-                "" if e.coverage is None else f"{e.coverage:.0%}",
-                "" if e.confidence is None else e.confidence,
-                margin_cell(e.verdict, e.min_margin),
-                "" if e.tightness is None else f"{e.tightness:.3g}",
-                "" if e.counterexample is None else json.dumps(e.counterexample)[:120],
-                f"{e.seconds:.2f}")) + "</tr>"
+            "<tr>" + "".join(f"{cell}{esc(str(c))}</td>" for c in (
+                e.statement, e.check, e.verdict, num(e.value), num(e.bound), margin_cell(e.verdict, e.min_margin),
+                "" if e.counterexample is None else json.dumps(e.counterexample, default=str)[:160],
+                e.detail)) + "</tr>"
             for e in self.evidence)
-        colour = "#2e7d32" if self.ok else "#c62828"
-        head = "".join(f"<th>{h}</th>" for h in ("statement", "check", "basis", "verdict", "samples", "coverage",
-                                                 "confidence", "min margin", "tightness",
-                                                 "counterexample", "s"))
-        reason = f"<br><i>{html.escape(self.reason)}</i>" if self.reason else ""
-        flags = "".join(f" <b style='color:#c62828'>[{html.escape(f)}]</b>" for f in self.flags)
-        basis = f"; basis: {html.escape(', '.join(self.basis))}" if self.basis else ""
-        return (f"<div><b>{html.escape(self.id)}</b> ({html.escape(self.label)}): "
-                f"<b style='color:{colour}'>{html.escape(str(self.verdict))}</b>{flags} "
-                f"(expected {html.escape(str(self.expected))}{basis}){reason}"
-                f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>")
+        colour = {"verified": "#1b5e20", "holds": "#2e7d32", "violated": "#b71c1c",
+                  "inconclusive": "#8d6e00"}.get(str(self.verdict), "#4a148c")
+        head = "".join(f"<th style='border-bottom:1px solid #888;padding:2px 6px;text-align:left;font-size:12px'>{h}</th>"
+                       for h in ("statement", "check", "verdict", "measured", "bound", "margin", "counterexample",
+                                 "detail"))
+        reason = f"<br><i>{esc(self.reason)}</i>" if self.reason else ""
+        flags = "".join(f" <b style='color:#8d6e00'>[{esc(f)}]</b>" for f in self.flags)
+        basis = f"; basis: {esc(', '.join(self.basis))}" if self.basis else ""
+        ok = ("<b style='color:#2e7d32'>as expected</b>" if self.ok
+              else "<b style='color:#b71c1c'>differs from expected</b>")
+        figures = []
+        try:
+            figures = list(self.figures(self) if callable(self.figures) else (self.figures or []))
+        except Exception:  # noqa: BLE001 - a plot is an aid: the table is shown without it
+            figures = []
+        if not figures:
+            for e in self.evidence:
+                logs = (e.data or {}).get("log10_ratio") if e.check == "rate" and isinstance(e.data, dict) else None
+                if isinstance(logs, list) and len(logs) >= 2:
+                    svg = svg_lines([("log10(expr / rate)", list(range(len(logs))), logs)],
+                                    xlabel="point along the path (a fixed step per decade)",
+                                    ylabel="log10(expr / rate)")
+                    if svg:
+                        figures.append((f"{e.statement}: expr / rate along the path", svg))
+        figs = "".join(f"<div style='flex:1 1 24rem;max-width:34rem'>{svg}<div><i>{esc(str(cap))}</i></div></div>"
+                       for cap, svg in figures if isinstance(svg, str) and svg.startswith("<svg"))
+        figs = f"<div style='display:flex;flex-wrap:wrap;gap:8px'>{figs}</div>" if figs else ""
+        return (f"<div><b>{esc(self.id)}</b> ({esc(self.label)}): "
+                f"<b style='color:#fff;background:{colour};padding:0 .4em;border-radius:3px'>{esc(str(self.verdict))}</b>"
+                f"{flags} {ok} (expected {esc(str(self.expected))}{basis}){reason}"
+                f"<div style='overflow-x:auto'><table><thead><tr>{head}"
+                f"</tr></thead><tbody>{rows}</tbody></table></div>{figs}</div>")

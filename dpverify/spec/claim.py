@@ -180,6 +180,32 @@ class Claim:
     def _fail(self, fieldname: str, problem: str) -> None:
         raise ClaimError(f"claim {self.id!r}: {fieldname}: {problem}")
 
+    def __repr__(self) -> str:
+        """What the claim is, in one line: id, label, expected, hypotheses and its statements by kind and
+        name (no scenario's ``<... object at 0x...>``)."""
+        stmts = ", ".join(f"{type(s).__name__}({s.name!r})" for s in self.statements)
+        return (f"Claim(id={self.id!r}, label={self.label!r}, expected={self.expected!r}, domain={self.domain!r}, "
+                f"statements=({stmts}{',' if len(self.statements) == 1 else ''}))")
+
+    def _repr_html_(self) -> str:
+        """The claim in a notebook: id, where it is printed, what it says, its hypotheses, and each
+        statement as maths (``sympy.latex`` between ``\\(`` and ``\\)``, typeset by the notebook's MathJax).
+        Every field is escaped."""
+        from html import escape as esc
+
+        from ..mathtex import statement_tex
+
+        items = []
+        for st in self.statements:
+            tex = statement_tex(st)
+            items.append(f"<li>{esc(type(st).__name__)} <i>{esc(st.name)}</i>"
+                         + (f": \\({esc(tex)}\\)" if tex else "") + "</li>")
+        hyp = ", ".join(self.domain.hypotheses())
+        return (f"<div><b>{esc(self.id)}</b> ({esc(self.label)}), expected <b>{esc(self.expected)}</b><br>"
+                f"<i>{esc(self.source.cite())}</i> {esc(self.summary)}<br>hypotheses: {esc(hyp)}"
+                f"<ul>{''.join(items)}</ul>"
+                + (f"<i>why it fails: {esc(self.reason)}</i>" if self.reason else "") + "</div>")
+
     def __post_init__(self):
         if not isinstance(self.id, str) or not ID_RE.match(self.id):
             raise ClaimError(f"claim id must look like 'paper/thm-4.1' (lower case, one '/', no space or control "

@@ -7,11 +7,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[2] / "dpverify"
 
 LAYERS = {
     1: ["errors", "_lazy", "_gc", "_resources", "spec", "arb_source", "numeric", "search", "stats", "quantifiers", "constants", "tables", "measured",
-        "files", "escape", "sealed", "shape", "config"],
+        "files", "escape", "sealed", "shape", "config", "mathtex", "plots"],
     2: ["sim", "privacy"],
     3: ["scenarios"],
     4: ["checks", "verdict"],
-    5: ["cache", "registry", "report", "replay", "experiments", "distributed", "contract", "strategies", "certify",
+    5: ["cache", "registry", "report", "report_html", "replay", "experiments", "distributed", "contract", "strategies", "certify",
         "runner"],
     6: ["cli", "options", "pytest_plugin", "testing", "__init__", "__main__"],
 }
