@@ -89,6 +89,7 @@ def svg_lines(series, *, xlabel: str, ylabel: str, title: str = "", logx: bool =
     # apply to the whole page once the SVG is inline
     svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, flags=re.S)
     svg = re.sub(r"\s*<defs>\s*<style[^>]*>.*?</style>\s*</defs>", "", svg, flags=re.S)
+    svg = re.sub(r"<!--.*?-->", "", svg, flags=re.S)         # matplotlib's comments repeat each label's text
     # drop the fixed width/height (in pt) so that CSS scales the plot to the column
     svg = re.sub(r'^<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1 role="img" class="plot"', svg, count=1)
     # ids unique to this plot (matplotlib's repeat from plot to plot: a page with several inline SVGs would
