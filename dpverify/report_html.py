@@ -60,7 +60,7 @@ table{border-collapse:collapse;width:100%;font-size:13px}
 th,td{border:1px solid var(--line);padding:4px 6px;vertical-align:top;text-align:left;overflow-wrap:anywhere}
 th{background:var(--head);font-weight:600;white-space:nowrap}
 tr.st th{background:#e8ecf2;white-space:normal;font-weight:600}
-td.id{min-width:9.5rem}td.id code{overflow-wrap:normal}td.where{min-width:11rem}td.basis{min-width:9rem}td.detail{min-width:14rem}
+td.id{min-width:9.5rem}td.id code{overflow-wrap:normal}td.where{min-width:11rem}td.check{white-space:nowrap}table.errata{min-width:50rem}table.evidence{min-width:46rem}td.basis{min-width:9rem}td.detail{min-width:14rem}
 td.where code{font-size:12px}td.wide{min-width:6.5rem}td.replay{min-width:13rem}td.replay code{font-size:12px}
 td.num{white-space:nowrap;font-variant-numeric:tabular-nums}
 .badge{display:inline-block;white-space:nowrap;padding:0 .45em;border-radius:.3em;font-weight:600;font-size:.85em;color:#fff}
@@ -72,7 +72,7 @@ td.num{white-space:nowrap;font-variant-numeric:tabular-nums}
 .cite,.muted{color:var(--muted);font-size:.9em}
 .stmt{margin:.3rem 0;overflow-x:auto}.stmt .sname{display:block;color:var(--muted);font-size:.85em}
 .tex-failed{font-family:monospace}
-.plots{display:flex;flex-wrap:wrap;gap:.5rem}.plots figure{margin:0;flex:1 1 26rem;max-width:100%}
+.plots{display:flex;flex-wrap:wrap;gap:.5rem}.plots figure{margin:0;flex:1 1 24rem;max-width:min(100%,34rem)}
 .plots figcaption{font-size:.8em;color:var(--muted)}
 svg.plot{width:100%;height:auto}
 dl.prov{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem;font-size:.9em;margin:.5rem 0}
@@ -214,7 +214,7 @@ def evidence_table(evidence) -> str:
         ce = e.counterexample if isinstance(e.counterexample, dict) else {}
         where = e.point or ce.get("params") or (worst.get("params") if isinstance(worst, dict) else None)
         rows.append(
-            f"<tr><td>{esc(e.check)}</td><td>{badge(e.verdict)}</td>"
+            f"<tr><td class='check'>{esc(e.check)}</td><td>{badge(e.verdict)}</td>"
             f"<td class='num'>{esc(_num(e.value))}</td><td class='num'>{esc(_num(e.bound))}</td>"
             f"<td class='num'>{esc(margin_cell(e.verdict, e.min_margin))}</td>"
             f"<td class='where'><code>{esc(_point(where))}</code></td><td class='basis'>{esc('' if e.basis is None else e.basis)}</td>"
