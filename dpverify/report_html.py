@@ -12,7 +12,8 @@
 * **Measured vs bound** per statement (the evidence's value and bound at its worst point), verdicts as
   coloured badges that also say it in words, a table that fits the column or scrolls inside it.
 * **Plots** (:mod:`dpverify.plots`, inline SVG): for an inequality, both sides along one parameter
-  through the worst point (or the counterexample); for a rate, ``log10(expr/rate)`` along its path.
+  through the worst point (or the counterexample); for a rate, ``log10(expr/rate)`` along its path; for a
+  limit, the expression and its claimed value along the path.
 * **One document per paper**: :func:`write_papers` writes ``<paper>.html`` for each paper and an
   ``index.html`` linking them; ``python -m dpverify.report_html --from RUN.json --out-dir DIR`` does it
   from a saved ``dpverify check --all --json`` (``dpverify report --paper KEY --format html`` gives one
@@ -270,6 +271,28 @@ def _rate_sweep_plot(claim, st, cfg) -> str | None:
     return svg_lines(series, xlabel="decades along the path", ylabel="expr / rate", logy=True)
 
 
+def _limit_plot(claim, st, evs, cfg) -> str | None:
+    """A limit's expression and its claimed value along the path, from the counterexample's base point (or
+    the first base point the limit check draws that gives a sweep)."""
+    from .checks.rate import STEPS_PER_DECADE, sweep
+    from .numeric import Compiled
+    from .search import sample_points
+
+    f, g = Compiled(st.expr, claim), Compiled(st.value, claim)
+    ce = next((e.counterexample for e in evs if isinstance(e.counterexample, dict) and
+               isinstance(e.counterexample.get("base"), dict)), None)
+    bases = [ce["base"]] if ce else sample_points(claim.domain.strategy(), 8,
+                                                  cfg.seed_for(claim.id, st.name, "limit"))
+    for base in bases:
+        pts, vals = sweep(claim, st.path, base, cfg, (f, g))
+        if len(vals) >= 6:
+            xs = [k / STEPS_PER_DECADE for k in range(len(vals))]
+            return svg_lines([("expression", xs, [float(a) for a, _ in vals]),
+                              ("claimed limit", xs, [float(b) for _, b in vals])],
+                             xlabel=f"decades along {st.path.param} -> {st.path.to}", ylabel="value")
+    return None
+
+
 def _inequality_plot(claim, st, base) -> str | None:
     """Both sides of an inequality along one of its real parameters (the first with a box of positive width),
     the others at ``base`` (the worst point or the counterexample)."""
@@ -342,6 +365,9 @@ def claim_plots(claim, verdict, cfg=None) -> list[tuple[str, str]]:
             elif kind == "Rate":
                 caption = f"{st.name}: expr / rate along its path" + ("s" if len(st.paths) > 1 else "")
                 svg = next((p for p in (rate_path_plot(e) for e in evs) if p), None) or _rate_sweep_plot(claim, st, cfg)
+            elif kind == "Limit":
+                caption = f"{st.name}: the expression and its claimed limit along the path"
+                svg = _limit_plot(claim, st, evs, cfg)
             else:
                 svg = None
         except Exception:  # noqa: BLE001 - a plot is an aid: no plot rather than no report

@@ -144,6 +144,19 @@ def test_plots_an_inequality_along_a_parameter_and_a_rates_path(run):
     assert logs[-1] > logs[0] + 5
 
 
+def test_a_limit_is_plotted_with_its_claimed_value_along_the_path():
+    from dpverify import Limit
+    from dpverify.report_html import claim_plots
+
+    c = Claim(id="mine/limit", source=_src("Lemma 4"), domain=Domain(x=Real(gt=0, search=(1, 10))),
+              statements=(Limit("x/(x+1) -> 0", expr=x / (x + 1), value=sp.Integer(0), path=LimitPath("x", "inf")),),
+              expected="violated", reason="it tends to 1", witness={"x": 2.0})
+    v = dpverify.check(c, samples=20)
+    ((caption, svg),) = claim_plots(c, v)
+    _svg_ok(svg)
+    assert caption.startswith("x/(x+1) -> 0") and "claimed limit" in caption
+
+
 def test_plot_labels_and_numbers_read_from_a_run_are_inert():
     from dpverify.plots import clean_label, finite_series, svg_lines
 
