@@ -62,7 +62,7 @@ th,td{border:1px solid var(--line);padding:4px 6px;vertical-align:top;text-align
 th{background:var(--head);font-weight:600;white-space:nowrap}
 tr.st th{background:#e8ecf2;white-space:normal;font-weight:600}
 td.id{min-width:9.5rem}td.id code{overflow-wrap:normal}td.where{min-width:11rem}td.check{white-space:nowrap}table.errata{min-width:50rem}table.evidence{min-width:46rem}td.basis{min-width:9rem}td.detail{min-width:14rem}
-td.where code{font-size:12px}td.wide{min-width:6.5rem}td.replay{min-width:13rem}td.replay code{font-size:12px}
+td.where code{font-size:12px}td.wide{min-width:6.5rem}td.wrong{min-width:14rem}td.replay{min-width:13rem}td.replay code{font-size:12px}
 td.num{white-space:nowrap;font-variant-numeric:tabular-nums}
 .badge{display:inline-block;white-space:nowrap;padding:0 .45em;border-radius:.3em;font-weight:600;font-size:.85em;color:#fff}
 .v-verified{background:#1b5e20}.v-holds{background:#2e7d32}.v-violated{background:#b71c1c}
@@ -71,7 +71,7 @@ td.num{white-space:nowrap;font-variant-numeric:tabular-nums}
 .claim{border:1px solid var(--line);border-radius:6px;padding:.8rem 1rem;margin:1rem 0}
 .claim.differs-box{border-color:#e0a0a0}
 .cite,.muted{color:var(--muted);font-size:.9em}
-.stmt{margin:.3rem 0;overflow-x:auto}.stmt .sname{display:block;color:var(--muted);font-size:.85em}
+.stmt{margin:.3rem 0;overflow-x:auto;max-width:100%}td .stmt{max-width:24rem}.stmt .sname{display:block;color:var(--muted);font-size:.85em}
 .tex-failed{font-family:monospace}
 .plots{display:flex;flex-wrap:wrap;gap:.5rem}.plots figure{margin:0;flex:1 1 24rem;max-width:min(100%,34rem)}
 .plots figcaption{font-size:.8em;color:var(--muted)}
@@ -438,7 +438,7 @@ def errata_table(rows, certificates=None) -> str:
         if certificates is not None:
             cert = (f"<td><a href='{esc(r['link'])}'>{esc(r['certificate'])}</a></td>" if r.get("link")
                     else "<td>(none)</td>")
-        out.append(f"<tr><td class='id'><code>{esc(r['id'])}</code></td><td>{esc(r['printed'])}{_tex_list(r.get('tex'))}</td><td>{esc(r['reason'])}</td>"
+        out.append(f"<tr><td class='id'><code>{esc(r['id'])}</code></td><td>{esc(r['printed'])}{_tex_list(r.get('tex'))}</td><td class='wrong'>{esc(r['reason'])}</td>"
                    f"<td class='wide'>{esc(r.get('error') or '-')}</td><td>{esc(r['holds'])}{_tex_list(r.get('holds_tex'))}</td>"
                    f"<td class='replay'><code>{esc(r['replay'])}</code></td>{cert}</tr>")
     return ("<div class='scroll'><table class='errata'><thead><tr><th>claim</th><th>printed</th><th>what is wrong</th><th>where</th>"
