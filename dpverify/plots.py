@@ -1,4 +1,4 @@
-"""Small line plots as inline SVG (matplotlib, Agg), for the HTML report and a verdict's notebook display.
+"""Small line plots as inline SVG (matplotlib figures made without pyplot), for the HTML report and a verdict's notebook display.
 
 Every label is reduced to a plain alphabet (letters, digits, spaces and ``_ . , ( ) / + - = : * ^ < >``),
 other characters replaced by ``?``, and drawn as paths (matplotlib's default ``svg.fonttype``), with
@@ -47,9 +47,7 @@ def svg_lines(series, *, xlabel: str, ylabel: str, title: str = "", logx: bool =
     when no series has two points. ``logx``/``logy``: logarithmic axes (then only positive values);
     ``mark_x``: a dotted vertical line at that x (e.g. the worst point), labelled ``mark_label``."""
     import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure      # a bare Figure saves itself: no pyplot, the backend left alone
 
     kept = []
     for label, xs, ys in series:

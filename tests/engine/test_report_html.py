@@ -157,6 +157,23 @@ def test_a_limit_is_plotted_with_its_claimed_value_along_the_path():
     assert caption.startswith("x/(x+1) -> 0") and "claimed limit" in caption
 
 
+def test_a_plot_leaves_pyplots_backend_alone():
+    """A verdict shown in a notebook after ``%matplotlib inline`` made no plot: the plots switched pyplot's
+    backend to Agg. They are made without pyplot now."""
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    from dpverify.plots import svg_lines
+
+    before = matplotlib.get_backend()
+    plt.switch_backend("svg")
+    try:
+        assert svg_lines([("a", [1, 2], [1, 2])], xlabel="x", ylabel="y").startswith("<svg")
+        assert matplotlib.get_backend() == "svg"
+    finally:
+        plt.switch_backend(before)
+
+
 def test_plot_labels_and_numbers_read_from_a_run_are_inert():
     from dpverify.plots import clean_label, finite_series, svg_lines
 
