@@ -61,7 +61,7 @@ table{border-collapse:collapse;width:100%;font-size:13px}
 th,td{border:1px solid var(--line);padding:4px 6px;vertical-align:top;text-align:left;overflow-wrap:anywhere}
 th{background:var(--head);font-weight:600;white-space:nowrap}
 tr.st th{background:#e8ecf2;white-space:normal;font-weight:600}
-td.id{min-width:9.5rem}td.id code{overflow-wrap:normal}td.where{min-width:11rem}td.check{white-space:nowrap}table.errata{min-width:50rem}table.evidence{min-width:46rem}td.basis{min-width:9rem}td.detail{min-width:14rem}
+td.id{min-width:9.5rem}td.id code{overflow-wrap:normal}td.where{min-width:9.5rem}td.check{white-space:nowrap}table.errata{min-width:50rem}table.evidence{min-width:46rem}td.basis{min-width:7.5rem}td.detail{min-width:12rem}
 td.where code{font-size:12px}td.wide{min-width:6.5rem}td.wrong{min-width:14rem}td.replay{min-width:13rem}td.replay code{font-size:12px}
 td.num{white-space:nowrap;font-variant-numeric:tabular-nums}
 .badge{display:inline-block;white-space:nowrap;padding:0 .45em;border-radius:.3em;font-weight:600;font-size:.85em;color:#fff}
