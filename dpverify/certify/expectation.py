@@ -12,6 +12,8 @@ then propagates the first and second moments of every coordinate in ball arithme
 * noisy gradient descent ``d <- (1 - eta_t lam) d - eta_t s_t z``: mean and variance;
 * bias-corrected momentum ``v <- beta v + (1 - beta)(lam d + s_t z)``, ``d <- d - eta_t v/(1 - beta^t)``:
   the mean and the 2x2 covariance of ``(d, v)``;
+* Polyak's heavy ball ``d_{t+1} = (1 + beta_t - eta_t lam) d_t - beta_t d_{t-1} - eta_t s_t z`` from
+  ``d_0 = d_1``: the mean and the 2x2 covariance of ``(d_t, d_{t-1})``;
 * random-round SGD: the statistic at every round ``1..T`` averaged with ``P(R = t)`` proportional to
   ``2 eta_t - M eta_t^2``;
 
@@ -56,6 +58,8 @@ def moments(P, rep):
     P = with_gap(P, rep, eigs, th1)
     etas, stds = schedule_balls(P, T)
     rounds = []
+    if MOMENTUM is not None and rep.get("update") == "heavy_ball":
+        return P, eigs, th1, heavy_ball_rounds(P, eigs, th1, etas, stds)
     if MOMENTUM is None:
         m, s2 = list(th1), [arb(0)] * len(th1)
         for eta, s in zip(etas, stds):
@@ -79,6 +83,28 @@ def moments(P, rep):
                                                                             sxv[i], svv[i])
         rounds.append((list(mx), list(sxx)))
     return P, eigs, th1, rounds
+
+
+def heavy_ball_rounds(P, eigs, th1, etas, stds):
+    """Per-round (mean, variance) of every coordinate under heavy ball: the state (d_t, d_{t-1}) moves by
+    [[1 + b - eta lam, -b], [1, 0]] plus the noise (-eta s, 0), from d_0 = d_1 (no push at the first step)."""
+    n = len(th1)
+    mx, mp = list(th1), list(th1)
+    sxx, sxp, spp = [arb(0)] * n, [arb(0)] * n, [arb(0)] * n
+    rounds = []
+    for t, (eta, s) in enumerate(zip(etas, stds), start=1):
+        Q = dict(P)
+        Q[INDEX] = t
+        b = MOMENTUM(Q)
+        if not (_cmp(b, ">=", 0) and _cmp(b, "<", 1)):
+            raise ValueError(f"the momentum must lie in [0, 1), got {b} at step {t}")
+        for i, li in enumerate(eigs):
+            a11 = 1 + b - eta * li
+            mx[i], mp[i] = a11 * mx[i] - b * mp[i], mx[i]
+            sxx[i], sxp[i], spp[i] = (a11 * a11 * sxx[i] - 2 * a11 * b * sxp[i] + b * b * spp[i] + (eta * s) ** 2,
+                                      a11 * sxx[i] - b * sxp[i], sxx[i])
+        rounds.append((list(mx), list(sxx)))
+    return rounds
 
 
 def statistic(stat, eigs, th1, m, s2):
@@ -121,9 +147,9 @@ def VERDICT(P, cert):
 
 def exact_plan(claim, stmt, evidence) -> Plan:
     """The ``exact-expectation`` certificate of an exact check's violation (module docstring)."""
-    from ..scenarios.gd import NoisyGD
-    from ..scenarios.random_round import RandomRoundSGD
     from ..arb_source import rational_text
+    from ..scenarios import NoisyGD, RandomRoundSGD
+    from ..sim import updates
     from . import runtime_mc
 
     sc = bind(stmt.scenario, claim)
@@ -134,6 +160,11 @@ def exact_plan(claim, stmt, evidence) -> Plan:
     inst = (evidence.counterexample or {}).get("instance")
     if not isinstance(inst, dict) or "u" not in inst or "problem" in inst:
         raise NoCertificate("the counterexample is not a diagonal quadratic instance")
+    rule = getattr(sc, "update", None)
+    update = {updates.Plain: "plain", updates.BiasCorrectedMomentum: "bias_corrected",
+              updates.HeavyBall: "heavy_ball", type(None): "plain"}.get(type(rule))
+    if update is None:
+        raise NoCertificate(f"the update rule {rule.name} has no standalone moment recursion")
     if "batch" in sc.params.exprs:
         raise NoCertificate("mini-batches have no exact standalone checker")
     if getattr(sc, "observe_map", None):
@@ -147,7 +178,7 @@ def exact_plan(claim, stmt, evidence) -> Plan:
     fns, start = quadratic_functions(claim, sc)
     fns.pop("EXCEEDS", None)
     rep = {"scenario": type(sc).__name__, "algorithm": sc.algorithm, "statistic": sc.statistic, "start": start,
-           "round": "random" if isinstance(sc, RandomRoundSGD) else "last",
+           "round": "random" if isinstance(sc, RandomRoundSGD) else "last", "update": update,
            "u": [rational_text(x) for x in inst["u"]], "dir": [rational_text(x) for x in inst["dir"]],
            "gap_symbol": getattr(sc, "gap_symbol", None), "value_dpverify": float(evidence.value) if evidence.value is not None else None}
     head = f"INDEX = {str(sc.params.index)!r}\n" + ("" if "MOMENTUM" in fns else "MOMENTUM = None\n")

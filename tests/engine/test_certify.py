@@ -421,6 +421,24 @@ def test_exact_expectation_with_momentum_and_a_ball_defined_function(tmp_path):
     assert code == 1 and line.startswith("NOT CERTIFIED"), line
 
 
+def test_exact_expectation_of_heavy_ball_is_replayed_as_heavy_ball(tmp_path):
+    """Polyak's heavy ball (textbook, factor linear in T dropped) at its witness: check.py's expectation is the
+    heavy-ball recursion's, the exact check's value, not bias-corrected momentum's (0.0026 there, against
+    0.0343); the certificate records the update rule."""
+    import re
+
+    claim, verdict, out = _certify_at_witness("textbook/thm-heavy-ball-quadratic-no-factor", [TEXTBOOK], tmp_path)
+    assert verdict.verdict == "violated"
+    assert out.status == "certified" and out.kind == "exact-expectation", out.line()
+    exact = next(e for e in verdict.evidence if e.check == "exact")
+    code, line = run_isolated(out.folder)
+    assert code == 0 and line.startswith("CERTIFIED textbook/thm-heavy-ball-quadratic-no-factor"), line
+    mid, rad = re.search(r"expectation \[([0-9.e+-]+) \+/- ([0-9.e+-]+)\]", line).groups()
+    assert abs(float(mid) - exact.value) <= float(rad) + 1e-12 * exact.value, (line, exact.value)
+    cert = json.loads((Path(out.folder) / "certificate.json").read_text())
+    assert cert["expectation"]["update"] == "heavy_ball"
+
+
 def test_ball_function_is_printed_only_where_asked():
     from sympy.utilities.lambdify import implemented_function
 
