@@ -108,7 +108,7 @@ def _gaussian_measure(stmt) -> str | None:
 def privacy_plan(claim, stmt, evidence) -> Plan:
     from ..scenarios import PointScenario
     from ..scenarios.privacy import SubsampledDP
-    from ..scenarios.single_sample_sgd import SingleSampleSGDPrivacy
+    from ..scenarios import SingleSampleSGDPrivacy
 
     if isinstance(stmt.scenario, PointScenario):
         return point_plan(claim, stmt, evidence)

@@ -19,8 +19,8 @@ then propagates the first and second moments of every coordinate in ball arithme
 
 and certifies when the ball of the expectation lies strictly above the ball of the claim's bound at the
 witness (the bound printed by :mod:`dpverify.arb_source`, as the analytic kind does). Scenarios:
-:class:`~dpverify.scenarios.gd.NoisyGD` (no mini-batch, no observable in the bound) and
-:class:`~dpverify.scenarios.random_round.RandomRoundSGD` (where the instance writes its ``F(w_0) - F*``
+:class:`~dpverify.scenarios.NoisyGD` (no mini-batch, no observable in the bound) and
+:class:`~dpverify.scenarios.RandomRoundSGD` (where the instance writes its ``F(w_0) - F*``
 into a claim's symbol, ``check.py`` puts the rebuilt problem's exact value there, checked against that
 parameter's bounds). Statistics: ``excess``, ``normalised_excess``, ``dist_sq``, ``grad_norm_sq``.
 """

@@ -47,8 +47,7 @@ def replay_seed(claim_id: str, statement: str) -> int:
 
 def _standalone_reason(sc, inst) -> str | None:
     """Why this instance cannot be replayed by a standalone checker (None when it can)."""
-    from ..scenarios.adaptive import AdaptiveGD
-    from ..scenarios.gd import NoisyGD
+    from ..scenarios import AdaptiveGD, NoisyGD
 
     if not isinstance(sc, (NoisyGD, AdaptiveGD)):
         return f"the algorithm of {type(sc).__name__} has no standalone replay"
@@ -66,8 +65,7 @@ def quadratic_functions(claim, sc) -> tuple[dict, str]:
     """The expressions a standalone checker rebuilds a diagonal quadratic and its schedule from (``SMOOTH``,
     ``LOWER``, ``START``, ``DIM``, ``HORIZON``, ``STEP``, ``NOISE``, and ``MOMENTUM`` / ``EXCEEDS`` where the
     scenario maps them), and the start's kind (``init_dist``, ``init_gap``, ...)."""
-    from ..scenarios.adaptive import AdaptiveGD
-    from ..scenarios.random_round import RandomRoundSGD
+    from ..scenarios import AdaptiveGD, RandomRoundSGD
 
     ex = sc.params.exprs
     if isinstance(sc, RandomRoundSGD):
