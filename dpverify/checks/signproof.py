@@ -71,15 +71,42 @@ def substitute_ranges(expr, ranges):
     return expr, svars
 
 
+def term_bound(e) -> int:
+    """An upper bound on the number of terms of ``e`` expanded (sums add, products multiply, a power ``n`` of
+    ``m`` terms has at most ``C(m + n - 1, n)``); anything else counts 1."""
+    if e.is_Add:
+        return sum(term_bound(a) for a in e.args)
+    if e.is_Mul:
+        out = 1
+        for a in e.args:
+            out *= term_bound(a)
+        return out
+    if e.is_Pow and e.exp.is_Integer and e.exp > 0:
+        from math import comb
+        m = term_bound(e.base)
+        return comb(m + int(e.exp) - 1, int(e.exp)) if m > 1 else 1
+    return 1
+
+
+#: the most terms :func:`term_bound` may promise before a polynomial is expanded (a larger one is no certificate)
+MAX_EXPAND = 200_000
+#: the most terms a rational function may promise for its other forms (cancelled, factored) to be tried
+MAX_CANCEL = 5_000
+
+
 def _one_signed(poly_expr, svars, strict):
     """+1 / -1 when every coefficient of the expanded polynomial has that sign (strict: and its constant
     term is nonzero), else 0."""
-    e = sp.expand(poly_expr)
-    if len(sp.Add.make_args(e)) > MAX_TERMS:
+    if term_bound(poly_expr) > MAX_EXPAND:
         return 0
-    try:
-        p = sp.Poly(e, *svars)
-    except (sp.PolynomialError, sp.GeneratorsNeeded):
+    try:   # dense arithmetic over the rationals first (far faster than expanding the expression), then any domain
+        p = sp.Poly(poly_expr, *svars, domain="QQ")
+    except (sp.PolynomialError, sp.GeneratorsNeeded, sp.CoercionFailed):
+        try:
+            p = sp.Poly(poly_expr, *svars)
+        except (sp.PolynomialError, sp.GeneratorsNeeded):
+            return 0
+    if len(p.terms()) > MAX_TERMS:
         return 0
     coeffs = p.coeffs()
     if not coeffs or not all(c.is_number and c.is_real for c in coeffs) or p.is_zero:
@@ -96,7 +123,11 @@ def coefficient_sign(expr, svars, strict=False) -> bool:
     """Whether ``expr``, a rational function of ``svars >= 0``, is shown ``>= 0`` (``> 0``) by the signs of
     its numerator's and denominator's coefficients, in one of a few equal forms."""
     seen = []
-    for form in (lambda e: sp.together(e), lambda e: sp.cancel(sp.together(e)), lambda e: sp.factor(e)):
+    first = sp.together(expr)
+    small = term_bound(first) <= MAX_CANCEL    # cancelling or factoring a large one costs more than it may win
+    for form in (lambda e: first, lambda e: sp.cancel(first), lambda e: sp.factor(e)):
+        if seen and not small:
+            break
         try:
             f = form(expr)
         except (sp.PolynomialError, TypeError, ValueError, RecursionError):
