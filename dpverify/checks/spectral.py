@@ -293,3 +293,24 @@ def reduce(stmt, claim, sc) -> Reduction:
     if model["upto"]:
         lam_ranges.append((SIZE, sp.Integer(0), model["size"]))
     return Reduction(model, F, ranges + lam_ranges, seq_bounds(claim), quadratic, getattr(sc, "name", ""), left_out)
+
+
+def closed_form_value(red: Reduction, values: dict, eigs, theta) -> float:
+    """The model's ``E[statistic]`` on one diagonal quadratic (eigenvalues ``eigs``, ``theta_1 - theta* =
+    theta``) at the parameter values ``values`` (name -> number), from the closed forms: what the reduction
+    takes the algorithm to attain, for comparing with the scenario's own exact moments (a test of the
+    reading, not of the algebra, which :func:`.spectralforms.check_identities` checks)."""
+    m = red.model
+    nums = {k: sp.Integer(v) if isinstance(v, int) else sp.Float(v, 30) for k, v in values.items()
+            if not isinstance(v, (list, tuple))}
+    total = sp.Integer(0)
+    for lam, th in zip(eigs, theta):
+        lam_v, th2 = sp.Float(lam, 30), sp.Float(th, 30) ** 2
+        a, b = spectralforms.per_direction(m, LAM1)
+        energy = {"gap": lam_v * th2 / 2, "dist": th2, "grad": lam_v ** 2 * th2}[m["start"]]
+        total += (a * energy + b).xreplace({LAM1: lam_v})
+    if m["stat"] == "normalised_excess":
+        total = total / m["size"]
+    total = total.doit()
+    total = total.xreplace({x: nums[str(x)] for x in total.free_symbols if str(x) in nums})
+    return float(sp.N(total, 30))
