@@ -74,6 +74,9 @@ BASIS_KINDS = _vocabulary(
               algebraic=True, proof=True),
     BasisKind("proof-on-box", "a proof on the claim's search box only (interval branch-and-bound in ball arithmetic)",
               algebraic=True, proof=True),
+    BasisKind("proof-on-quadratics", "a proof on the claim's quadratics only: the exact expectation's closed form in the "
+              "spectrum, the inequality proved over the spectrum's interval (a 'holds' where the class is wider)",
+              algebraic=False, proof=True),
     BasisKind("exact-cases", "exact symbolic computation for small cases only (e.g. every T = 1..6), no general proof",
               algebraic=True),
     BasisKind("privacy-exact", "the privacy loss of the mechanism computed exactly (with its error), worst over "
@@ -394,17 +397,22 @@ class Verdict:
 
     @property
     def scope(self) -> str | None:
-        """Where a ``verified`` is proved: ``"domain"`` (SymPy, on the whole domain) or ``"box: ..."``
-        naming the search box of each statement proved only there (``proof-on-box``); None otherwise."""
+        """Where a ``verified`` is proved: ``"domain"`` (SymPy, on the whole domain), ``"box: ..."``
+        naming the search box of each statement proved only there (``proof-on-box``), ``"quadratics"`` where a
+        statement is proved on its quadratics only (``proof-on-quadratics``, a claim stated on quadratics); None
+        otherwise."""
         if self.verdict != "verified":
             return None
-        boxes = []
+        boxes, quadratics = [], False
         for stmt in dict.fromkeys(e.statement for e in self._supporting()):
             kinds = {e.basis.kind: e.basis.on for e in self._supporting()
                      if e.statement == stmt and e.basis is not None}
             if "proof" not in kinds and "proof-on-box" in kinds and kinds["proof-on-box"] not in boxes:
                 boxes.append(kinds["proof-on-box"])
-        return "box: " + "; ".join(boxes) if boxes else "domain"
+            quadratics |= "proof" not in kinds and "proof-on-box" not in kinds and "proof-on-quadratics" in kinds
+        if boxes:
+            return "box: " + "; ".join(boxes) + ("; quadratics" if quadratics else "")
+        return "quadratics" if quadratics else "domain"
 
     @property
     def coverage(self) -> float | None:

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from ..spec import Claim, DomainError
 from ..verdict import Verdict, claim_verdict, error_evidence, statement_verdict
-from . import (audit, boxproof, chain, exact, existsproof, limit, minimiser, monte_carlo, rate, scaling, sup,
-               symbolic)
+from . import (audit, boxproof, chain, exact, existsproof, limit, minimiser, monte_carlo, quadratics, rate, scaling,
+               sup, symbolic)
 from .base import Clock, Config
 from .kind import CheckKind, kinds_of
 
@@ -29,6 +29,7 @@ KINDS: tuple[CheckKind, ...] = kinds_of(
     rate,
     limit,
     exact,
+    quadratics,         # an expectation proved on quadratics (holds where the class is wider)
     monte_carlo,
     sup,
     audit,

@@ -62,6 +62,7 @@ EXAMPLES = {
                                                  path=LimitPath("x", "0+"))),
     "exact": lambda: _registered("textbook/thm-noisy-gd-pl-no-dimension", TEXTBOOK),
     "monte_carlo": lambda: _registered("textbook/thm-noisy-gd-pl-no-dimension", TEXTBOOK),
+    "quadratics": lambda: _registered("textbook/thm-noisy-gd-pl", TEXTBOOK),
     "sup": lambda: _registered("textbook/claim-gaussian-zcdp-half", TEXTBOOK),
     "audit": lambda: _registered("erm/lemma-1"),
     "scaling": lambda: _claim("kinds/square", Identity("(x + 1)^2", lhs=(x + 1) ** 2, rhs=x ** 2 + 2 * x + 1)),
