@@ -19,6 +19,7 @@ A *goal* says ``F >= 0`` (``F > 0`` when strict) for every value of its ranges: 
     * ``bernoulli``: the same lies in ``[0, 1/(1 + n (1 - b))]`` (``b**n <= exp(-n (1 - b))``);
     * ``bernoulli2``: with ``n >= 1`` also above ``1 - n (1 - b)`` (convexity);
     * ``exp``: ``exp(c)`` with ``c <= 0`` lies in ``(0, 1]``;
+    * ``log``: ``log(c)`` with ``c >= 1`` lies in ``[0, c - 1]`` (``log c <= c - 1``);
     * ``ratio``: ``u**n`` with ``0 <= u <= v``, ``n >= 0``, where ``v**n`` is an earlier atom
       ``B``, is ``B W`` with ``W = (u/v)**n`` in ``[0, 1]``;
     * ``expbound``: ``u**n`` with ``0 <= u <= 1 - c``, ``n >= 0``, where ``exp(-c n)`` is an earlier atom
@@ -44,7 +45,9 @@ import sympy as sp
 
 #: the most terms an expanded numerator or denominator may have (a larger one is no certificate)
 MAX_TERMS = 6000
-ATOM_RULES = ("pow01", "bernoulli", "bernoulli2", "exp", "ratio", "expbound")
+ATOM_RULES = ("pow01", "bernoulli", "bernoulli2", "exp", "log", "ratio", "expbound")
+#: the rules of a literal that has one reading only (no power to read)
+FIXED = ("exp", "log")
 
 
 class ProofError(Exception):
@@ -89,7 +92,7 @@ def term_bound(e) -> int:
 
 
 #: the most terms :func:`term_bound` may promise before a polynomial is expanded (a larger one is no certificate)
-MAX_EXPAND = 200_000
+MAX_EXPAND = 20_000
 #: the most terms a rational function may promise for its other forms (cancelled, factored) to be tried
 MAX_CANCEL = 5_000
 
@@ -180,6 +183,11 @@ def atom_goals(lit, spec, ranges):
             raise ProofError(f"exp rule on {lit}, which is not exp(.)")
         goals.append((-lit.args[0], False))
         return goals, W, (W, sp.Integer(0), sp.Integer(1))
+    if rule == "log":
+        if not isinstance(lit, sp.log):
+            raise ProofError(f"log rule on {lit}, which is not log(.)")
+        goals.append((lit.args[0] - 1, False))
+        return goals, W, (W, sp.Integer(0), lit.args[0] - 1)
     m = spec.get("m", 1)
     base, n = power_parts(lit, spec["k"], m)
     k = sp.nsimplify(spec["k"])
@@ -427,6 +435,8 @@ def _atom_options(lit):
     """The atom specifications to try for one literal."""
     if isinstance(lit, sp.exp):
         return [{"rule": "exp"}]
+    if isinstance(lit, sp.log):
+        return [{"rule": "log"}]
     return [{"rule": r, "k": k, "m": m} for k, m in _readings(lit) for r in ("pow01", "bernoulli", "bernoulli2")]
 
 
@@ -453,7 +463,7 @@ def find(F, ranges, seq_bounds, strict=False, budget=None, rng=None, depth=0):
         goal["how"] = {"rule": "sums", "index": t_new, "rest": rest, "term": term}
         return goal
     lits = sorted(non_rational(F), key=lambda e: (sp.count_ops(e), sp.srepr(e)))
-    bad = [e for e in lits if not isinstance(e, (sp.Pow, sp.exp))]
+    bad = [e for e in lits if not isinstance(e, (sp.Pow, sp.exp, sp.log))]
     if bad:
         raise ProofError(f"cannot make rational: {bad[0]}")
     for choice in _choices(lits, ranges, rng):
@@ -476,12 +486,12 @@ def _choices(lits, ranges, rng):
         for reading in (0, 1):
             pick = []
             for lit, o in zip(lits, options):
-                if o[0]["rule"] == "exp":
+                if o[0]["rule"] in FIXED:
                     pick.append((lit, dict(o[0])))
                     continue
                 cands = [x for x in o if x["rule"] == r]
                 pick.append((lit, dict(cands[min(reading, len(cands) - 1)])))
-            if reading == 0 or any(len([x for x in o if x["rule"] == r]) > 1 for o in options if o[0]["rule"] != "exp"):
+            if reading == 0 or any(len([x for x in o if x["rule"] == r]) > 1 for o in options if o[0]["rule"] not in FIXED):
                 yield pick
     # pairs: a power over another power / exp with the same exponent
     pows = [lit for lit in lits if isinstance(lit, sp.Pow)]
@@ -513,7 +523,7 @@ def _choices(lits, ranges, rng):
                     spec = {"rule": under, "k": kv, "m": 1}
                 else:
                     o = _atom_options(lit)
-                    spec = dict(o[0] if o[0]["rule"] == "exp" else next(x for x in o if x["rule"] == under))
+                    spec = dict(o[0] if o[0]["rule"] in FIXED else next(x for x in o if x["rule"] == under))
                 out.append((lit, spec))
             yield out
 
