@@ -12,7 +12,9 @@ claims that are true as printed or corrected), their statements by kind and how 
 ``expectation`` (ExpectationBound), ``supremum`` (SupBound: privacy, sensitivity, stability, worst
 case), ``chain`` (a claim that builds on others: its hypotheses chained). Each proof's scope
 (``domain``, ``box: ...``, ``quadratics``, ...) is counted too: a proof on a box or on quadratics is
-not one on the whole domain.
+not one on the whole domain. The last column counts the expectation statements proved on their quadratics
+(evidence on the basis ``proof-on-quadratics`` that holds: a ``holds``, not a ``verified``, where the claim's
+class is wider), which the "proved" columns leave out.
 
 Prints a table per paper and a total row; with ``--markdown``, Markdown tables for the docs page.
 """
@@ -47,8 +49,8 @@ def tally(run: list[dict]) -> dict:
     from dpverify import registry
 
     claims = {c.id: c for c in registry.all_claims()}
-    table: dict = defaultdict(lambda: {"total": Counter(), "proved": Counter(), "scopes": Counter(),
-                                       "true": 0, "verified": 0})
+    table: dict = defaultdict(lambda: {"total": Counter(), "proved": Counter(), "quadratics": Counter(),
+                                       "scopes": Counter(), "true": 0, "verified": 0})
     for v in run:
         cid = v.get("id")
         if cid not in claims or v.get("expected") not in ("holds", "verified"):
@@ -57,10 +59,14 @@ def tally(run: list[dict]) -> dict:
         row["true"] += 1
         row["verified"] += v.get("verdict") == "verified"
         proved = {e["statement"] for e in v.get("evidence", []) if e.get("verdict") == "verified"}
+        on_quadratics = {e["statement"] for e in v.get("evidence", [])
+                         if (e.get("basis") or {}).get("kind") == "proof-on-quadratics"
+                         and e.get("verdict") in ("holds", "verified")}
         for s in claim.statements:
             kind = _OF_CLASS.get(type(s).__name__, type(s).__name__)
             row["total"][kind] += 1
             row["proved"][kind] += s.name in proved
+            row["quadratics"][kind] += s.name in on_quadratics
         if claim.builds_on:
             row["total"]["chain"] += 1
             row["proved"]["chain"] += any(e.get("kind") == "chain" and e.get("verdict") == "verified"
@@ -72,18 +78,21 @@ def tally(run: list[dict]) -> dict:
 
 def render(table: dict, markdown: bool) -> str:
     papers = sorted(table)
-    total = {"total": Counter(), "proved": Counter(), "scopes": Counter(), "true": 0, "verified": 0}
+    total = {"total": Counter(), "proved": Counter(), "quadratics": Counter(), "scopes": Counter(), "true": 0,
+             "verified": 0}
     for p in papers:
-        for k in ("total", "proved", "scopes"):
+        for k in ("total", "proved", "quadratics", "scopes"):
             total[k].update(table[p][k])
         total["true"] += table[p]["true"]
         total["verified"] += table[p]["verified"]
-    head = ["paper", "claims verified"] + [f"{k} proved" for k in KINDS] + ["statements proved"]
+    head = ["paper", "claims verified"] + [f"{k} proved" for k in KINDS] + ["statements proved",
+                                                                            "expectation proved on quadratics"]
     rows = []
     for name, r in [(p, table[p]) for p in papers] + [("all", total)]:
         cells = [name, f"{r['verified']} of {r['true']}"]
         cells += [f"{r['proved'][k]} of {r['total'][k]}" for k in KINDS]
         cells.append(f"{sum(r['proved'].values())} of {sum(r['total'].values())}")
+        cells.append(f"{r['quadratics']['expectation']} of {r['total']['expectation']}")
         rows.append(cells)
     if markdown:
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
