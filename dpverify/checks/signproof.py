@@ -236,11 +236,23 @@ def non_rational(expr):
 
 
 # ----------------------------------------------------------------------------- sums
+def distribute(e):
+    """``e`` with every product of a sum distributed over it, level by level, nothing expanded inside a power,
+    a function or a Sum (``-(a + b Sum(..))/D`` becomes ``-a/D - b Sum(..)/D``)."""
+    if e.is_Add:
+        return sp.Add(*[distribute(x) for x in e.args])
+    if e.is_Mul:
+        adds = [x for x in e.args if x.is_Add]
+        if adds:
+            rest = sp.Mul(*[x for x in e.args if x is not adds[0]])
+            return sp.Add(*[distribute(rest * x) for x in adds[0].args])
+    return e
+
+
 def split_sums(F):
     """``(R, H, (t, a, b))`` with ``F = R + Sum(H, (t, a, b))``, or None when ``F`` holds no Sum; raises
     ProofError when the sums do not merge (different limits, a factor with the index, nested sums)."""
-    terms = sp.Add.make_args(sp.expand(F, deep=False, power_exp=False, power_base=False, log=False,
-                                       multinomial=False))
+    terms = sp.Add.make_args(distribute(F))
     rest, parts, limits = [], [], None
     t = sp.Dummy("t", integer=True)
     for term in terms:
@@ -340,7 +352,8 @@ def verify(goal, seq_bounds, depth=0):
     if left:
         raise ProofError(f"not rational after the atoms: {sorted(map(str, left))[:3]}")
     allowed = syms | {r[0] for r in atom_ranges}
-    extra = [s for s in G.free_symbols if s not in allowed]
+    plain = G.xreplace({i: sp.Dummy() for i in G.atoms(sp.Indexed) if i in allowed})   # an entry's base is no symbol
+    extra = [s for s in plain.free_symbols if s not in allowed and not isinstance(s, sp.Dummy)]
     indexed = [i for i in G.atoms(sp.Indexed) if i not in allowed]
     if extra or indexed:
         raise ProofError(f"symbols without a range: {sorted(map(str, extra + indexed))}")
@@ -521,6 +534,27 @@ def _choices(lits, ranges, rng):
                         spec["over_k"], spec["over_m"] = kv, 1
                 elif lit is v and kind == "ratio":
                     spec = {"rule": under, "k": kv, "m": 1}
+                else:
+                    o = _atom_options(lit)
+                    spec = dict(o[0] if o[0]["rule"] in FIXED else next(x for x in o if x["rule"] == under))
+                out.append((lit, spec))
+            yield out
+    # groups: every power with the exponent of one power (or exp) written over it at once
+    for under in ("pow01", "bernoulli"):
+        for v in dict.fromkeys(p[1] for p in pairs):
+            group = [p for p in pairs if p[1] is v and p[0] is not v]
+            if len(group) < 2:
+                continue
+            over = {p[0]: p for p in group}
+            out = []
+            for lit in [v] + [x for x in lits if x is not v and x not in over] + list(over):
+                if lit in over:
+                    u, _, kind, ku, kv = over[lit]
+                    spec = {"rule": kind, "k": ku, "m": 1, "over_literal": v}
+                    if kind == "ratio":
+                        spec["over_k"], spec["over_m"] = kv, 1
+                elif lit is v and isinstance(v, sp.Pow):
+                    spec = {"rule": under, "k": _readings(v)[0][0], "m": 1}
                 else:
                     o = _atom_options(lit)
                     spec = dict(o[0] if o[0]["rule"] in FIXED else next(x for x in o if x["rule"] == under))
