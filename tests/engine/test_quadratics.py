@@ -97,3 +97,22 @@ def test_a_tampered_certificate_fails_its_check():
         return out
     with pytest.raises(signproof.ProofError):
         signproof.verify(widen(cert), {})
+
+
+def test_a_sum_over_steps_with_two_directions_is_proved_term_by_term():
+    """sum_t D c^(T-t) s_t^2 >= (sum_t x1 (1-x1)^(2(T-t)) s_t^2 + (D-1) sum_t x2 (1-x2)^(2(T-t)) s_t^2) for
+    x1, x2 in [y, 1], c = 1 - y, D >= 1 (the noise terms of a bound against two eigen-directions, normalised by
+    a positive constant): the sums merge after distributing the normalisation, and each direction's power is
+    written over c^(T-t); a summand with x1 allowed below y is refused."""
+    t, T, D, y, x1, x2, K = sp.Symbol("t", integer=True), sp.Symbol("T", integer=True), *sp.symbols("D y x1 x2 K")
+    s = sp.IndexedBase("s")
+    term = lambda x: x * (1 - x) ** (2 * (T - t)) * s[t] ** 2  # noqa: E731
+    F = sp.Sum(D * (1 - y) ** (T - t) * s[t] ** 2, (t, 1, T)) / K - (
+        sp.Sum(term(x1), (t, 1, T)) + (D - 1) * sp.Sum(term(x2), (t, 1, T))) / K
+    ranges = [(K, sp.Integer(1), None), (D, sp.Integer(1), None), (T, sp.Integer(1), None),
+              (y, sp.Integer(0), sp.Integer(1)), (x1, y, sp.Integer(1)), (x2, y, sp.Integer(1))]
+    cert = signproof.find(F, ranges, {"s": (sp.Integer(0), None)})
+    signproof.verify(cert, {"s": (sp.Integer(0), None)})
+    assert cert["how"]["rule"] == "sums"
+    with pytest.raises(signproof.ProofError):
+        signproof.find(F, ranges[:4] + [(x1, sp.Integer(0), sp.Integer(1)), ranges[5]], {"s": (sp.Integer(0), None)})
