@@ -13,7 +13,7 @@ What the proof covers is the claim's class **restricted to quadratics**: where t
 (smooth, PL, strongly convex, convex functions) the evidence is ``holds`` on the basis ``proof-on-quadratics``
 ("proved on quadratics"), never ``verified``; only a claim stated on quadratics may become ``verified``.
 A failed search is no refutation (the relaxations lose proofs): the evidence is then ``inconclusive`` with the
-reason. The check never refutes, and does not run at a pinned point (``--at``): a proof is over the domain.
+reason. The check never refutes, and does not search at a pinned point (``--at``): a proof is over the domain.
 """
 from __future__ import annotations
 
@@ -62,6 +62,9 @@ def check(stmt, claim, cfg: Config) -> Evidence:
     clock = Clock()
     sc = bind(stmt.scenario, claim)
     on = f"{getattr(sc, 'algorithm', '') or type(sc).__name__} on quadratics"
+    if cfg.at is not None:
+        return Evidence(NAME, stmt.name, "inconclusive", seconds=clock.seconds, basis=Basis("proof-on-quadratics", on),
+                        detail="no proof on quadratics at a pinned point (--at): a proof is over the domain")
     try:
         red, _ = prove(stmt, claim)
     except spectral.NotApplicable as exc:
@@ -83,7 +86,6 @@ def check(stmt, claim, cfg: Config) -> Evidence:
 
 KIND = CheckKind(
     name=NAME, applies=applies, check=check, basis_kinds=("proof-on-quadratics",), can_refute=False,
-    enabled=lambda cfg: cfg.at is None,
     summary="the expectation's closed form on quadratics, the claim's inequality proved over the spectrum's "
             "interval by a sign certificate (holds where the claim's class is wider, verified on quadratics)")
 
