@@ -342,6 +342,8 @@ class Verdict:
     #: the plots shown with the verdict in a notebook: a list of (caption, inline SVG), or a callable
     #: that makes them from the verdict (``dpverify.check`` sets one that knows the claim); not saved
     figures: Any = field(default=None, repr=False, compare=False)
+    #: checked by a quick run (``--quick``: fewer runs and samples), a first look only
+    quick: bool = False
 
     @classmethod
     def errored(cls, claim_id: str, exc: BaseException, *, label: str = "", expected: str = "holds",
@@ -483,6 +485,7 @@ class Verdict:
             "seconds": round(self.seconds, 3) if timing else 0.0,
             "evidence": [e.to_json(timing, exact) for e in self.evidence],
             **({"cached": True} if self.cached else {}),
+            **({"quick": True} if self.quick else {}),
         }
 
     @classmethod
@@ -501,7 +504,7 @@ class Verdict:
                    evidence=ev, seconds=d.get("seconds", 0.0), reason=d.get("reason", ""),
                    seed=d.get("seed", 0), at=d.get("at"), about=d.get("about"), algebra_why=d.get("algebra_why", ""),
                    readings={k: dict(v) for k, v in (d.get("readings") or {}).items()},
-                   cached=bool(d.get("cached", False)))
+                   cached=bool(d.get("cached", False)), quick=bool(d.get("quick", False)))
 
     def __str__(self) -> str:
         from .tables import table

@@ -19,6 +19,17 @@ ERROR_IN = ("statement", "proof-step")
 ID_RE = re.compile(rf"^{ID_PATTERN}\Z")
 
 
+def statement_kinds(statements) -> str:
+    """The kinds of ``statements``, each once: ``"inequality"``, ``"identity, rate"``, ``"sensitivity bound"``."""
+    out: list[str] = []
+    for st in statements:
+        name = type(st).__name__
+        k = f"{st.kind} bound" if name == "SupBound" else re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
+        if k not in out:
+            out.append(k)
+    return ", ".join(out)
+
+
 # --------------------------------------------------------------------------- source
 @dataclass(frozen=True)
 class Source:
@@ -161,7 +172,9 @@ class Claim:
     source: Source
     domain: Domain
     statements: tuple[Statement, ...]
-    kind: str = "inequality"
+    #: what the claim is (``"privacy bound"``, ...); by default the kinds of its statements
+    #: (``"inequality"``, ``"rate"``, ``"sensitivity bound"``, ...: :func:`statement_kinds`)
+    kind: str | None = None
     definitions: Mapping = field(default_factory=dict)
     expected: str = "holds"
     reason: str = ""
@@ -214,6 +227,8 @@ class Claim:
             self._fail("source", f"must be a Source(document, label, ...), got {self.source!r}")
         if not isinstance(self.domain, Domain):
             self._fail("domain", f"must be a Domain(...), got {self.domain!r}")
+        if self.domain.problems:
+            self._fail("domain", "; ".join(self.domain.problems))
         if isinstance(self.statements, Statement):
             _set(self, "statements", (self.statements,))
         if isinstance(self.statements, list):
@@ -232,6 +247,8 @@ class Claim:
                 if unknown:
                     self._fail("statements", f"{s.name!r}: the path of {path.param} takes the worst over "
                                              f"{', '.join(unknown)}, which are not parameters of the domain")
+        if self.kind is None:
+            _set(self, "kind", statement_kinds(self.statements))
         self._validate_readings()
         self._validate_builds_on()
         if self.expected not in VERDICTS:
