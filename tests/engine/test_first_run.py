@@ -14,7 +14,6 @@ import pytest
 import sympy as sp
 
 from dpverify.spec import Claim, ClaimError, Domain, Inequality, Real, Source
-from dpverify.tables import SUBNORMAL, compact_table, degenerate, why
 from dpverify.verdict import Basis, Evidence, Verdict
 
 from test_cli_faults import GOOD, claims_file, dpverify, dpverify_here
@@ -79,6 +78,8 @@ def _ev(**kw):
 
 
 def test_an_inconclusive_row_says_why_with_measured_against_bound():
+    from dpverify.tables import SUBNORMAL, compact_table, degenerate, why  # noqa: F401 (new in issue 40)
+
     v = Verdict(id="mine/a", label="L", verdict="inconclusive", expected="holds",
                 evidence=[_ev(detail="no counterexample, but 3 point(s) could not be decided; more", value=1.5,
                               bound=1.25)])
@@ -102,6 +103,8 @@ def test_a_differing_row_in_the_cli_table_says_why(tmp_path):
 
 
 def test_compact_table_wraps_to_the_width_and_counts_one_claim():
+    from dpverify.tables import SUBNORMAL, compact_table, degenerate, why  # noqa: F401 (new in issue 40)
+
     v = Verdict(id="mine/b", label="L", verdict="holds", expected="holds",
                 evidence=[_ev(verdict="holds", statement=f"s{i}", basis=Basis(k, "x"), value=1.0, bound=2.0)
                           for i, k in enumerate(("worst-case", "monte-carlo", "exact-cases", "algebra"))])
@@ -113,22 +116,25 @@ def test_compact_table_wraps_to_the_width_and_counts_one_claim():
 
 # --------------------------------------------------------------------------- default boxes
 def test_default_boxes_draw_no_subnormal_and_no_point_a_rounding_from_an_open_bound():
-    from dpverify.search import sample_points
-    from dpverify.spec.domain import DEFAULT_FLOOR
+    import sys
 
+    from dpverify.search import sample_points
+
+    floor = 1e-6        # dpverify.spec.domain.DEFAULT_FLOOR, relative to the bound (absolute below 1)
     dom = Domain(Delta=Real(gt=0), u=Real(gt=0, lt=1), w=Real(lt=0))
     rng = np.random.default_rng(0)
     pts = [dom.draw_point(rng, hostile=True) for _ in range(3000)]
     pts += sample_points(dom.strategy(), 200, seed=3)
-    delta = np.array([p["Delta"] for p in pts])
-    assert delta.min() >= DEFAULT_FLOOR and all(abs(p["w"]) >= DEFAULT_FLOOR for p in pts)
-    assert min(min(p["u"], 1 - p["u"]) for p in pts) >= DEFAULT_FLOOR / 2
-    assert not any(0 < abs(v) < SUBNORMAL for p in pts for v in p.values())
+    assert min(p["Delta"] for p in pts) >= floor and all(abs(p["w"]) >= floor for p in pts)
+    assert min(min(p["u"], 1 - p["u"]) for p in pts) >= floor / 2
+    assert not any(0 < abs(v) < sys.float_info.min for p in pts for v in p.values())
     assert Real(gt=0, search=(0.0, 1.0)).box() == (0.0, 1.0)      # an explicit box is the user's own
     assert Real(gt=0, log=True).box()[0] > 0                      # a default log box is valid now
 
 
 def test_a_degenerate_point_is_named():
+    from dpverify.tables import SUBNORMAL, compact_table, degenerate, why  # noqa: F401 (new in issue 40)
+
     sub = _ev(verdict="holds", point={"Delta": 5e-324}, value=0.0, bound=0.0)
     assert "subnormal" in degenerate(sub)
     zero = _ev(verdict="holds", point={"Delta": 1e-200}, value=1e-3, bound=0.0)
