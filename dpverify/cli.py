@@ -325,7 +325,7 @@ def _saved_verdicts(path: str, claims) -> list:
         raise UsageError(f"--from {path!r}: not the output of `dpverify check --json` (a JSON array of verdicts)")
     if data and data[-1].get("incomplete"):
         raise UsageError(f"--from {path!r}: an interrupted run (marked incomplete; "
-                         f"{len(data[-1].get('missing', []) or [])} claims not checked): check again")
+                         f"{_count(data[-1].get('missing', []) or [])} not checked): check again")
     bad = problem(data, ListOf(verdict_shape(saved=True)))
     if bad:
         raise UsageError(f"--from {path!r}: not the output of `dpverify check --json` ({bad})")
@@ -348,6 +348,13 @@ def _saved_verdicts(path: str, claims) -> list:
             v.readings[r.name]["expected"] = r.expected
         out.append(v)
     return out
+
+
+def _count(items) -> str:
+    """``1 claim``, ``3 claims`` (of a list, or of a value that is not one: ``0 claims``)."""
+    from .tables import plural
+
+    return plural(len(items) if isinstance(items, list) else 0, "claim")
 
 
 def _nonempty(claims, ns):
