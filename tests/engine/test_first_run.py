@@ -211,3 +211,25 @@ def test_a_claim_ending_in_error_keeps_the_statements_that_ran(monkeypatch):
     assert kept and all(e.verdict in ("holds", "verified") for e in kept)
     assert any(e.statement == "b" and e.verdict not in ("error",) for e in v.evidence)   # b's other checks ran
     assert math.isfinite(v.seconds)
+
+
+def test_progress_on_a_terminal_is_a_bar_with_the_headline_above_it():
+    import io
+
+    from dpverify.runner import Progress
+
+    v = Verdict(id="mine/a", label="L", verdict="holds", expected="holds", evidence=[], seconds=1.0)
+    out = io.StringIO()
+    bar = Progress(2, stream=out, tty=True)
+    bar.note("dpverify: checking 2 claims")
+    bar.cached(1)
+    bar.finished(v)
+    bar.close()
+    text = out.getvalue()
+    assert "dpverify: checking 2 claims" in text and "2/2" in text and "mine/a: holds" in text
+    assert "[2/2]" not in text                       # a bar, not the lines of a pipe
+    quiet = io.StringIO()
+    off = Progress(2, stream=quiet, tty=False, enabled=False)
+    off.note("x")
+    off.finished(v)
+    assert quiet.getvalue() == ""
