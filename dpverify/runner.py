@@ -91,7 +91,13 @@ class Progress:
         if enabled and tty:
             from tqdm import tqdm
 
-            self.bar = tqdm(total=total, desc="checking", unit="claim", file=self.stream)
+            import shutil
+
+            # the size given: on a pseudo-terminal of size 0x0 (``script``, CI runners, docker without -t's
+            # size) tqdm took 0 rows and drew nothing
+            cols, rows = shutil.get_terminal_size((100, 24))
+            self.bar = tqdm(total=total, desc="checking", unit="claim", file=self.stream, ncols=max(cols, 40),
+                            nrows=max(rows, 2))
 
     def note(self, text: str) -> None:
         """One line for the reader (the run's summary first), above the bar if there is one."""

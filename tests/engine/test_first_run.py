@@ -233,3 +233,35 @@ def test_progress_on_a_terminal_is_a_bar_with_the_headline_above_it():
     off.note("x")
     off.finished(v)
     assert quiet.getvalue() == ""
+
+
+def test_progress_under_a_pseudo_terminal_of_size_zero_is_a_bar(tmp_path):
+    """`script -q -c`, CI runners: stderr a pty whose size is 0x0 -- tqdm took 0 rows and drew nothing."""
+    import os
+    import subprocess
+    import sys
+
+    from test_cli_faults import ROOT
+
+    f = claims_file(tmp_path, GOOD + "CLAIMS = (GOOD,)\n")
+    master, slave = os.openpty()            # a new pty: 0 columns, 0 rows
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("COLUMNS", None)
+    env.pop("LINES", None)
+    proc = subprocess.Popen([sys.executable, "-m", "dpverify", "check", "--module", f, "--all", "--no-cache", *FAST],
+                            stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, env=env, cwd=tmp_path)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:                     # EIO: the child closed its end
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.communicate(timeout=600)
+    os.close(master)
+    err = b"".join(chunks).decode("utf-8", "replace")
+    assert proc.returncode == 0
+    assert "dpverify: checking 1 claim" in err and "1/1" in err and "mine/good" in err, err
