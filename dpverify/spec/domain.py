@@ -54,7 +54,10 @@ def _number(v):
 class Real:
     """A real parameter with hypotheses (``gt``, ``ge``, ``lt``, ``le``) and a search range.
 
-    ``search`` is the finite box that sampled checks explore (defaults derived from the bounds);
+    The bounds and ``search`` are numbers: ints, floats, or any real number such as ``sp.Rational(1, 1000)``
+    (read as a float); anything else is refused naming the claim and the parameter (:attr:`Domain.problems`).
+    ``search`` is the finite box that sampled checks explore (defaults derived from the bounds, never
+    nearer than :data:`DEFAULT_FLOOR` to an open one: :meth:`box`);
     ``log`` samples it log-uniformly. ``units`` = (a, b): the parameter scales as c**a * s**b when
     the loss is multiplied by c and the parameter vector by s (used by the scaling check).
     """
