@@ -50,22 +50,32 @@ def _num(x) -> str:
 
 #: the largest magnitude below which a nonzero double is subnormal (it has lost precision)
 SUBNORMAL = 2.2250738585072014e-308
+#: a parameter this small (or the inverse this large) makes a product of two such numbers underflow to 0
+#: (or overflow): a point there tests the float arithmetic, not the claim
+TINY = 1e-150
 
 
 def degenerate(e) -> str:
-    """Why the worst point of evidence ``e`` is degenerate, or "": a bound or measured value that rounds
-    to 0 or overflows to infinity at a point with a nonzero parameter, or a subnormal parameter (such a
-    point tests the float arithmetic, not the claim: give the parameter a ``search=`` box)."""
+    """Why the worst point of evidence ``e`` is degenerate, or "": a parameter that is subnormal, or so small
+    (below :data:`TINY`) or large (above ``1/TINY``) that a bound rounds to 0 or overflows there -- what the
+    bound and the measured value then are is said too. Such a point tests the float arithmetic, not the
+    claim: give the parameter a ``search=`` box. (A bound that is exactly 0 or infinite at an ordinary point
+    is the claim's own, not degenerate.)"""
     import math
 
     point = e.point if isinstance(e.point, dict) else {}
     for name, x in point.items():
-        if isinstance(x, float) and x != 0 and abs(x) < SUBNORMAL:
-            return f"{name} = {x:g} is subnormal"
-    nonzero = any(isinstance(x, (int, float)) and x != 0 for x in point.values())
-    for side, x in (("bound", e.bound), ("measured value", e.value)):
-        if x is not None and (math.isinf(x) or (x == 0 and nonzero and point)):
-            return f"the {side} {'overflows to inf' if math.isinf(x) else 'rounds to 0'} at {_point(point)}"
+        if not isinstance(x, (int, float)) or isinstance(x, bool) or x == 0 or not math.isfinite(x):
+            continue
+        if abs(x) < SUBNORMAL:
+            what = f"{name} = {x:g} is subnormal"
+        elif abs(x) < TINY or abs(x) > 1 / TINY:
+            what = f"{name} = {x:g}"
+        else:
+            continue
+        rounded = [f"the {side} is {v:g}" for side, v in (("bound", e.bound), ("measured value", e.value))
+                   if v is not None and (v == 0 or math.isinf(v))]
+        return what + (f" ({', '.join(rounded)})" if rounded else "")
     return ""
 
 
@@ -149,22 +159,31 @@ def compact_table(verdicts, cols: int | None = None) -> str:
         if reason:
             lines.extend(textwrap.wrap(reason, cols, initial_indent="    why: ", subsequent_indent="         ",
                                        break_on_hyphens=False))
-    return summary(verdicts) + "\n\n" + "\n".join(lines) + _notes(verdicts) + "\n\n" + summary(verdicts)
+    return summary(verdicts) + "\n\n" + "\n".join(lines) + _notes(verdicts, cols) + "\n\n" + summary(verdicts)
 
 
-def _notes(verdicts) -> str:
+def _notes(verdicts, cols: int | None = None) -> str:
+    """The notes under a table (alternative readings, why algebra-only, errors), each wrapped to ``cols``
+    (None: not wrapped)."""
+    import textwrap
+
+    def wrap(lines):
+        if cols is None:
+            return "\n".join(lines)
+        return "\n".join(w for ln in lines for w in textwrap.wrap(ln, cols, subsequent_indent="    ",
+                                                                   break_on_hyphens=False) or [""])
     out = ""
     lines = [f"  {v.id} under the reading '{name}': {r['verdict']} (expected {r['expected']})"
              + ("" if v.reading_ok(name) else "  <-- differs")
              for v in verdicts for name, r in v.readings.items()]
     if lines:
-        out += "\n\nAlternative readings:\n" + "\n".join(lines)
+        out += "\n\nAlternative readings:\n" + wrap(lines)
     why_alg = [f"  {v.id}: {v.algebra_why}" for v in verdicts if "algebra-only" in v.flags and v.algebra_why]
     if why_alg:
-        out += "\n\nAlgebra-only, and why the algorithm is not run:\n" + "\n".join(why_alg)
+        out += "\n\nAlgebra-only, and why the algorithm is not run:\n" + wrap(why_alg)
     errors = [v.error for v in verdicts if v.verdict == "error"]
     if errors:
-        out += "\n\nErrors (a check raised; the claim could not be checked):\n" + "\n".join(f"  {e}" for e in errors)
+        out += "\n\nErrors (a check raised; the claim could not be checked):\n" + wrap([f"  {e}" for e in errors])
     return out
 
 
@@ -184,5 +203,5 @@ def table(verdicts) -> str:
     return out + "\n\n" + summary(verdicts)
 
 
-__all__ = ["SUBNORMAL", "basis_cell", "compact_table", "degenerate", "fmt3", "margin_cell", "plural", "summary", "table",
+__all__ = ["SUBNORMAL", "TINY", "basis_cell", "compact_table", "degenerate", "fmt3", "margin_cell", "plural", "summary", "table",
            "text_table", "why", "width"]

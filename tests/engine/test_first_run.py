@@ -133,12 +133,14 @@ def test_default_boxes_draw_no_subnormal_and_no_point_a_rounding_from_an_open_bo
 
 
 def test_a_degenerate_point_is_named():
-    from dpverify.tables import SUBNORMAL, compact_table, degenerate, why  # noqa: F401 (new in issue 40)
+    from dpverify.tables import degenerate, why
 
     sub = _ev(verdict="holds", point={"Delta": 5e-324}, value=0.0, bound=0.0)
-    assert "subnormal" in degenerate(sub)
-    zero = _ev(verdict="holds", point={"Delta": 1e-200}, value=1e-3, bound=0.0)
-    assert "rounds to 0" in degenerate(zero)
+    assert "Delta = 4.94066e-324 is subnormal (the bound is 0" in degenerate(sub)
+    tiny = _ev(verdict="holds", point={"Delta": 1e-200}, value=1e-3, bound=0.0)
+    assert "Delta = 1e-200 (the bound is 0)" == degenerate(tiny)
+    # a bound exactly 0 (an identity, a bound at its edge) at an ordinary point is the claim's own
+    assert degenerate(_ev(verdict="holds", point={"Delta": 1.0, "n": 3}, value=0.0, bound=0.0)) == ""
     assert degenerate(_ev(verdict="holds", point={"Delta": 1.0}, value=1.0, bound=2.0)) == ""
     v = Verdict(id="mine/d", label="L", verdict="holds", expected="holds", evidence=[sub])
     assert "degenerate point" in why(v)
