@@ -97,7 +97,7 @@ def test_a_differing_row_in_the_cli_table_says_why(tmp_path):
     f = claims_file(tmp_path, WRONG)
     r = dpverify_here("check", "--module", f, "--all", "--no-progress", *FAST)
     assert r.returncode == 1
-    row = r.stdout.split("mine/wrong", 1)[1]
+    row = " ".join(r.stdout.split("mine/wrong", 1)[1].split())      # the reason may wrap
     assert re.search(r"why: .*measured [\d.e+-]+ vs bound [\d.e+-]+", row), r.stdout
     assert "replay:" in r.stdout            # a violation not expected shows its replay line by default
 
