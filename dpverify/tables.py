@@ -141,7 +141,7 @@ def compact_table(verdicts, cols: int | None = None) -> str:
 
     cols = width() if cols is None else cols
     headers = ["id", "verdict", "expected", "basis", "seconds"]
-    rows = [[v.id, v.verdict, v.expected + ("" if v.ok else "  <-- differs"), basis_cell(v),
+    rows = [[v.id, v.verdict, v.expected + ("" if v.ok else "  <-- differs"), basis_cell(v).replace(",", ", "),
              f"{v.seconds:.1f}" + (" (cached)" if v.cached else "")] for v in verdicts]
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
     room = max(12, cols - sum(w for i, w in enumerate(widths) if i != 3) - 2 * (len(headers) - 1))
