@@ -291,7 +291,7 @@ def cmd_check(ns) -> int:
             print(f"\n{plural(hidden, 'expected violation')}: the replay lines with --verbose (or in `dpverify report`)")
         if ns.profile:
             print("\n" + profile_table(verdicts))
-        if replays or hidden or ns.profile:
+        if replays or ns.profile:   # after a long tail the summary again, last
             print("\n" + summary(verdicts))
     for v in verdicts:
         for e in v.evidence:
