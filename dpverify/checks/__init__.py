@@ -8,15 +8,17 @@ what share of its points it is not (``coverage``). :func:`run` applies every che
 every statement of a claim and combines the evidence into a :class:`~dpverify.verdict.Verdict`;
 a claim that builds on others (``Claim.builds_on``) is also checked with them (:mod:`.chain`: their
 hypotheses must meet), a verdict of every reading.
-The box proof (:mod:`~dpverify.checks.boxproof`) is opt-in (``Config(prove_box=True)``): it runs after
-the others on an inequality they neither proved nor refuted, and never at a pinned point.
+The domain proof (:mod:`~dpverify.checks.domainproof`, on by default, ``Config(proof_budget=0)`` turns it
+off) runs after the others on an inequality they neither proved nor refuted, never at a pinned point; the
+box proof (:mod:`~dpverify.checks.boxproof`) is opt-in (``Config(prove_box=True)``) and runs after it on what
+is still undecided.
 """
 from __future__ import annotations
 
 from ..spec import Claim, ClaimError, DomainError
 from ..verdict import Evidence, Verdict, claim_verdict, error_evidence, statement_verdict
-from . import (audit, boxproof, chain, exact, existsproof, limit, minimiser, monte_carlo, quadratics, rate, scaling,
-               sup, symbolic)
+from . import (audit, boxproof, chain, domainproof, exact, existsproof, limit, minimiser, monte_carlo, quadratics, rate,
+               scaling, sup, symbolic)
 from .base import Clock, Config
 from .kind import CheckKind, kinds_of
 
@@ -34,7 +36,8 @@ KINDS: tuple[CheckKind, ...] = kinds_of(
     sup,
     audit,
     scaling,
-    boxproof,           # a fallback: after the others, only where none proved or refuted
+    domainproof,        # a fallback: after the others, only where none proved or refuted (on by default)
+    boxproof,           # a fallback after that, opt-in (--prove-box): the search box only
     chain,              # once per claim that builds on others
 )
 BY_NAME = {k.name: k for k in KINDS}
