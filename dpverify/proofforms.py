@@ -27,8 +27,28 @@ def size(e, limit: int = 10 ** 6) -> int:
     return n
 
 
+MAX_COEFFICIENT = 1000  # a rational in an exponent with a larger numerator or denominator stops SymPy's rewritings
+
+
+def tame(e) -> bool:
+    """Whether SymPy's polynomial machinery can take ``e`` in bounded time: every rational inside an
+    exponent (``exp``'s argument, a power's exponent) has numerator and denominator at most
+    :data:`MAX_COEFFICIENT` (``exp(-10**40 x**2)`` would be read as ``exp(x**2)`` to the power ``-10**40``)."""
+    for a in sp.preorder_traversal(e):
+        if isinstance(a, sp.exp):
+            inner = a.args[0]
+        elif isinstance(a, sp.Pow) and not a.exp.is_Integer:
+            inner = a.exp
+        else:
+            continue
+        for q in inner.atoms(sp.Rational):
+            if abs(q.p) > MAX_COEFFICIENT or q.q > MAX_COEFFICIENT:
+                return False
+    return True
+
+
 def _small(e) -> bool:
-    if size(e, MAX_OPS) > MAX_OPS:
+    if size(e, MAX_OPS) > MAX_OPS or not tame(e):
         return False
     return len([a for a in e.atoms(sp.Function, sp.Pow) if not (isinstance(a, sp.Pow) and a.exp.is_Integer)]) \
         <= MAX_GENERATORS + 2
@@ -95,12 +115,12 @@ def at_infinity(f, ends: dict, u: dict) -> list:
 
 
 #: functions whose value jumps: a limit is never read off a form that uses them
-DISCONTINUOUS = (sp.floor, sp.ceiling, sp.sign, sp.Piecewise, sp.frac, sp.Heaviside)
+DISCONTINUOUS = (sp.floor, sp.ceiling, sp.sign, sp.Piecewise, sp.frac, sp.Heaviside, sp.Mod)
 
 
 def continuous(f) -> bool:
     return not f.has(*DISCONTINUOUS)
 
 
-__all__ = ["DISCONTINUOUS", "MAX_OPS", "size", "at_infinity", "continuous", "deep_fraction", "derivative_forms", "forms",
+__all__ = ["DISCONTINUOUS", "MAX_COEFFICIENT", "MAX_OPS", "size", "tame", "at_infinity", "continuous", "deep_fraction", "derivative_forms", "forms",
            "one_fraction"]

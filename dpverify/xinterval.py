@@ -260,6 +260,8 @@ class Iv:
                 raise Undefined("0 ** 0")
             if _lt(e.hi, ZERO):
                 return (self ** (-e)).recip()
+            if not _fl(self.hi) and self.hi.is_zero():  # 0 ** e = 0 for every e > 0
+                return Iv(ZERO, ZERO)
             if _fl(self.hi):  # [0, inf] ** [a, b] with 0 < a: every positive value, and 0
                 return Iv(ZERO, INF)
             lo = ZERO  # 0 ** e = 0 for e > 0; the largest value at the largest base, for one of the exponents

@@ -351,6 +351,8 @@ class Prover:
             return ("cert", ("natural",))
         if self._bad(nat) and inside:
             return ("wrong",)
+        if not self.continuous:  # a derivative misses a jump: no monotone face, no mean-value form
+            return ("split", inside)
         grads, ends = {}, {}
         smooth = True
         for i in range(len(self.vars)):

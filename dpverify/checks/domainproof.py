@@ -31,7 +31,7 @@ from ..numeric import jsonable
 from ..search import EvaluationError
 from ..spec import Choice, Inequality, Int, Real, Seq, symbol_names
 from ..verdict import Basis, Evidence
-from .base import Clock, Config
+from .base import Clock, Config, SymbolicTimeout, time_limit
 from .kind import CheckKind
 from .bnb import Var, _dyadic
 from .reduction import MAX_VARS, Budget, Goal, prove
@@ -200,7 +200,7 @@ def _confirm(stmt, claim, cfg, boxes, pv):
             continue
         try:
             mg = margin(point)
-        except EvaluationError:
+        except (EvaluationError, ArithmeticError, ValueError):  # OverflowError: a point past a float's range
             continue
         if mg.m < 0 and not mg.unresolved:
             return point, mg
@@ -211,10 +211,15 @@ def check(stmt, claim, cfg: Config) -> Evidence:
     clock = Clock()
     name = stmt.name
     try:
-        cases, left_out, budget = prove_statement(stmt, claim, cfg.proof_budget)
+        with time_limit(cfg.symbolic_timeout):  # a safety cap on SymPy's steps; the budget of boxes decides
+            cases, left_out, budget = prove_statement(stmt, claim, cfg.proof_budget)
     except NotApplicable as exc:
         return Evidence("domainproof", name, "inconclusive", seconds=clock.seconds,
                         basis=Basis("proof", "not attempted"), detail=f"domain proof not attempted: {exc}")
+    except SymbolicTimeout:
+        return Evidence("domainproof", name, "inconclusive", seconds=clock.seconds,
+                        basis=Basis("proof", "not attempted"),
+                        detail=f"domain proof: SymPy's steps took over {cfg.symbolic_timeout:g} s of CPU time")
     rel = ">" if stmt.strict else ">="
     goal = cases[0][1]
     where = scope(goal, left_out)

@@ -102,7 +102,7 @@ def sympy_sign(goal: Goal) -> dict | None:
     ``a + s`` (``s >= 0``, ``> 0`` for an open end), every symbol carrying its sign; failing that, with
     each parameter of finite upper end ``b`` written ``b - s``."""
     f = goal.f
-    if proofforms.size(f, SIGN_OPS) > SIGN_OPS:
+    if proofforms.size(f, SIGN_OPS) > SIGN_OPS or not proofforms.tame(f):
         return None
     for side in ("lo", "hi"):
         sub, shift = {}, {}
@@ -169,7 +169,7 @@ def bnb(goal: Goal, budget: Budget, boxes: int) -> dict | None:
 # ---------------------------------------------------------------------- factors
 def factors(goal: Goal, budget: Budget, depth: int) -> dict | None:
     f = goal.f
-    if proofforms.size(f, FACTOR_NODES) > FACTOR_NODES:
+    if proofforms.size(f, FACTOR_NODES) > FACTOR_NODES or not proofforms.tame(f):
         return None
     try:
         num, den = sp.fraction(sp.together(f))
@@ -230,17 +230,30 @@ def _bounds_from(rel, x: sp.Symbol, goal: Goal | None = None):
         return None
     if len(sol) != 1 or x in sol[0].free_symbols:
         return None
-    slope = 0
-    if goal is not None and {str(s) for s in dh.free_symbols} <= {v.name for v in goal.vars}:
-        pv = Prover(dh, goal.vars, (), False)
+    if goal is None or not {str(s) for s in dh.free_symbols} <= {v.name for v in goal.vars}:
+        return None
+
+    def slope_on(variables) -> int:
+        pv = Prover(dh, variables, (), False)
         e = pv.enclose(pv.forms, pv.point(pv.root()))
-        slope = 0 if e is None else 1 if e > 0 else -1 if e < 0 else 0
+        return 0 if e is None else 1 if e > 0 else -1 if e < 0 else 0
+
+    slope = slope_on(goal.vars)
     if slope == 0:
         return None
     below = isinstance(rel, (sp.StrictLessThan, sp.LessThan))  # h below 0
     strict = isinstance(rel, (sp.StrictLessThan, sp.StrictGreaterThan))
     side = "hi" if below == (slope > 0) else "lo"
-    return side, sp.simplify(sol[0]), strict
+    # the reduction walks x from the relation's end across the side of its range it opens: the slope must
+    # keep its sign there too (else the relation need not be "x >= end" outside x's own range)
+    opened = tuple((replace(v, lo=None, lo_open=False) if side == "lo" else replace(v, hi=None, hi_open=False))
+                   if v.name == str(x) else v for v in goal.vars)
+    if slope_on(opened) != slope:
+        return None
+    sol = sp.simplify(sol[0])
+    if not sol.is_real and sol.is_real is not None or sol.has(sp.I):
+        return None
+    return side, sol, strict
 
 
 def _limit(goal: Goal, x: Var, sign: int):
@@ -303,7 +316,7 @@ def _signed(goal: Goal, d, v: Var, rels, budget: Budget):
 def monotone(goal: Goal, budget: Budget, depth: int) -> dict | None:
     """A parameter in which ``f`` is monotone on the domain, reduced to the end of its range where ``f`` is
     least (see the module): the first that gives a proof of the reduced goal."""
-    if depth >= MAX_DEPTH:
+    if depth >= MAX_DEPTH or not proofforms.continuous(goal.f):  # a derivative's sign says nothing across a jump
         return None
     for v in goal.vars:
         x = sp.Symbol(v.name)
