@@ -37,6 +37,7 @@ from .bnb import Var, _dyadic
 from .reduction import MAX_VARS, Budget, Goal, prove
 
 MAX_CASES = 16
+MAX_CONFIRM_INT = 10 ** 9  # an integer coordinate beyond this is not confirmed in mpmath
 MAX_NODES = 1500  # an expression with more nodes than this is not attempted
 
 
@@ -184,6 +185,8 @@ def _confirm(stmt, claim, cfg, boxes, pv):
     margin = margin_function(stmt, claim, cfg)
     for box in boxes[:8]:
         point = pv.centre(box)
+        if any(isinstance(v, int) and abs(v) > MAX_CONFIRM_INT for v in point.values()):
+            continue  # mpmath would compute 2**n exactly: a point too far out to confirm
         for name, p in claim.domain.params.items():
             if name in point:
                 continue
