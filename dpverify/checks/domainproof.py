@@ -29,9 +29,10 @@ from .. import proofforms
 from ..arb_source import ArbSource, Unprintable
 from ..numeric import jsonable
 from ..search import EvaluationError
-from ..spec import Choice, Inequality, Int, Real, Seq, symbol_names
+from ..spec import Choice, Identity, Inequality, Int, Real, Seq, symbol_names
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, SymbolicTimeout, time_limit
+from . import identityproof
 from .kind import CheckKind
 from .bnb import Var, _dyadic
 from .reduction import MAX_VARS, Budget, Goal, prove
@@ -46,7 +47,7 @@ class NotApplicable(Exception):
 
 
 def applies(stmt) -> bool:
-    return isinstance(stmt, Inequality)
+    return isinstance(stmt, (Inequality, Identity))
 
 
 def _frac(v) -> Fraction:
@@ -213,6 +214,14 @@ def _confirm(stmt, claim, cfg, boxes, pv):
 def check(stmt, claim, cfg: Config) -> Evidence:
     clock = Clock()
     name = stmt.name
+    if isinstance(stmt, Identity):  # refuted by a point where lhs - rhs provably is not 0
+        try:
+            with time_limit(cfg.symbolic_timeout):
+                return identityproof.check(stmt, claim, cfg, clock)
+        except SymbolicTimeout:
+            return Evidence("domainproof", name, "inconclusive", seconds=clock.seconds,
+                            basis=Basis("proof", "not attempted"),
+                            detail=f"domain proof: SymPy's steps took over {cfg.symbolic_timeout:g} s of CPU time")
     try:
         with time_limit(cfg.symbolic_timeout):  # a safety cap on SymPy's steps; the budget of boxes decides
             cases, left_out, budget = prove_statement(stmt, claim, cfg.proof_budget)
