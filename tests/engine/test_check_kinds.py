@@ -69,6 +69,10 @@ EXAMPLES = {
     # (x - 1/3)^2 >= 1e-8 fails only within 1e-4 of 1/3: the box proof finds the boxes there
     "boxproof": lambda: _claim("kinds/narrow", Inequality("(x - 1/3)^2 >= 1e-8", lhs=sp.Rational(1, 10 ** 8),
                                                           rhs=(x - sp.Rational(1, 3)) ** 2), expected="violated"),
+    # x = x (1 + 1e-40): the sampled check's tolerance passes it; the domain proof refutes it at a point
+    "domainproof": lambda: _claim("kinds/off-by-1e-40", Identity("x = x (1 + 1e-40)", lhs=x,
+                                                                 rhs=x * (1 + sp.Rational(1, 10 ** 40))),
+                                  expected="violated"),
     "chain": _chain,
 }
 # what the evidence checks of the examples may spend (the certificates use the defaults)

@@ -7,7 +7,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2] / "dpverify"
 
 LAYERS = {
     1: ["errors", "_lazy", "_gc", "_resources", "spec", "arb_source", "numeric", "search", "stats", "quantifiers", "constants", "tables", "measured",
-        "files", "escape", "sealed", "shape", "config", "mathtex", "plots"],
+        "files", "escape", "sealed", "shape", "config", "mathtex", "plots", "xinterval", "proofforms"],
     2: ["sim", "privacy"],
     3: ["scenarios"],
     4: ["checks", "verdict"],
