@@ -61,7 +61,9 @@ class Var:
     def describe(self) -> str:
         lo = "-inf" if self.lo is None else _num(self.lo)
         hi = "inf" if self.hi is None else _num(self.hi)
-        return f"{self.name} in [{lo}, {hi}]" + (" (integers)" if self.kind == "int" else "")
+        left = "(" if self.lo is None or self.lo_open else "["
+        right = ")" if self.hi is None or self.hi_open else "]"
+        return f"{self.name} in {left}{lo}, {hi}{right}" + (" (integers)" if self.kind == "int" else "")
 
     # ------------------------------------------------------------------ compactified coordinate
     def _t(self, x) -> float:

@@ -70,7 +70,7 @@ def test_a_true_bound_is_proved_on_the_whole_unbounded_domain_and_says_so():
     c = _claim(POS, x / (1 + x), sp.log(1 + x))
     ev = domainproof.check(c.statements[0], c, CFG)
     assert ev.verdict == "verified" and ev.basis.kind == "proof"
-    assert ev.data["scope"] == "the whole domain: x in [0, inf]" and ev.basis.on == ev.data["scope"]
+    assert ev.data["scope"] == "the whole domain: x in (0, inf)" and ev.basis.on == ev.data["scope"]
     assert ev.data["boxes"] >= 1 and "bnb" in ev.data["routes"]
 
 
