@@ -16,7 +16,7 @@ from dpverify.verdict import as_expected
 
 x, y, n = sp.symbols("x y n")
 SRC = Source("test", "box proof")
-CFG = Config(prove_box=True, samples=30)
+CFG = Config(prove_box=True, samples=30, proof_budget=0)  # the box proof alone (the domain proof runs first)
 
 
 def _claim(cid, domain, stmt, expected="holds"):
@@ -42,7 +42,7 @@ def test_tight_true_inequalities_are_verified_on_the_box_with_their_scope():
 
 
 def test_without_the_option_nothing_changes():
-    v = run(LOG, Config(samples=30))
+    v = run(LOG, Config(samples=30, proof_budget=0))
     assert v.verdict == "holds" and "boxproof" not in v.checks and v.scope is None
 
 
@@ -117,16 +117,18 @@ def test_statements_out_of_reach_say_why():
 
 
 def test_the_python_and_command_line_options(capsys):
-    v = dpverify.check(LOG, samples=30, prove_box=True)
+    v = dpverify.check(LOG, samples=30, prove_box=True, proof_budget=0)
     assert v.verdict == "verified" and v.scope.startswith("box: ")
     from dpverify.cli import main
     from pathlib import Path
 
     module = str(Path(__file__).resolve().parents[1] / "textbook" / "claims.py")
-    assert main(["check", "textbook/claim-log-lower", "--module", module, "--prove-box", "--json",
+    assert main(["check", "textbook/claim-log-lower", "--module", module, "--prove-box", "--proof-budget", "0",
+                 "--json",
                  "--no-progress", "--samples", "30"]) == 0
     out = json.loads(capsys.readouterr().out)[0]
     assert out["verdict"] == "verified" and out["basis"] == ["proof-on-box"] and out["scope"] == "box: y in [1e-06, 1000] (log)"
-    assert main(["check", "textbook/claim-log-lower", "--module", module, "--prove-box", "--no-progress",
+    assert main(["check", "textbook/claim-log-lower", "--module", module, "--prove-box", "--proof-budget", "0",
+                 "--no-progress",
                  "--samples", "30"]) == 0
     assert "proof-on-box" in capsys.readouterr().out
