@@ -22,12 +22,14 @@ from dpverify.verdict import ALGEBRAIC, BASIS_KINDS, Evidence, as_expected
 TEXTBOOK = str(Path(__file__).resolve().parents[1] / "textbook" / "claims.py")
 a, x, y, z = sp.symbols("a x y z")
 SRC = Source("any probability text", "Markov's inequality")
+# e^-a <= 1/a is true, and a proof of it would not be a sampled holds: the domain proof (which proves it) is skipped
+NO_PROOF = ("domainproof",)
 
 
 def _markov(**kw):
     """Markov's inequality for X ~ Exp(1): P(X >= a) = e^-a <= E[X]/a = 1/a. A probability is at most 1,
     so it says nothing where 1/a >= 1, i.e. on a <= 1: most of the search box (0.01, 1.5), log-uniform."""
-    st = Inequality("P(X >= a) <= E[X]/a, X ~ Exp(1)", lhs=sp.exp(-a), rhs=1 / a, trivial=sp.Ge(1 / a, 1))
+    st = Inequality("P(X >= a) <= E[X]/a, X ~ Exp(1)", lhs=sp.exp(-a), rhs=1 / a, skip=NO_PROOF, trivial=sp.Ge(1 / a, 1))
     return Claim(id="mine/markov-exp", source=SRC, domain=Domain(a=Real(gt=0, search=(0.01, 1.5), log=True)),
                  statements=(st,), **kw)
 
@@ -59,7 +61,7 @@ def test_a_mostly_vacuous_holds_has_its_coverage_counted_on_the_searched_points_
 
 
 def test_coverage_is_none_without_trivial_and_high_coverage_is_not_flagged():
-    no_decl = dataclasses.replace(_markov(), statements=(Inequality("e^-a <= 1/a", lhs=sp.exp(-a), rhs=1 / a),))
+    no_decl = dataclasses.replace(_markov(), statements=(Inequality("e^-a <= 1/a", lhs=sp.exp(-a), rhs=1 / a, skip=NO_PROOF),))
     v = dpverify.check(no_decl, samples=30)
     assert v.coverage is None and all(e.coverage is None for e in v.evidence) and v.flags == []
     # on a >= 1 the bound 1/a is at most 1: no point is trivially true
@@ -84,11 +86,11 @@ def test_coverage_at_a_pinned_point_is_one_or_zero():
 ])
 def test_a_trivial_that_is_not_a_relation_is_refused(bad, words):
     with pytest.raises(ClaimError, match=words):
-        Inequality("e^-a <= 1/a", lhs=sp.exp(-a), rhs=1 / a, trivial=bad)
+        Inequality("e^-a <= 1/a", lhs=sp.exp(-a), rhs=1 / a, skip=NO_PROOF, trivial=bad)
 
 
 def test_a_trivial_in_unknown_symbols_is_refused_naming_them():
-    st = Inequality("e^-a <= 1/a", lhs=sp.exp(-a), rhs=1 / a, trivial=sp.And(sp.Ge(1 / a, 1), sp.Gt(z, 0)))
+    st = Inequality("e^-a <= 1/a", lhs=sp.exp(-a), rhs=1 / a, skip=NO_PROOF, trivial=sp.And(sp.Ge(1 / a, 1), sp.Gt(z, 0)))
     with pytest.raises(ValueError, match=r"trivial.*symbol\(s\) z"):
         dataclasses.replace(_markov(), statements=(st,))
 
@@ -183,7 +185,7 @@ def test_the_exit_status_follows_the_expected_semantics(tmp_path, capsys):
                   statements=(Inequality("x <= x + y", lhs=x, rhs=x + y),)),
             Claim(id="mine/unproved", source=Source("notes", "2"),
                   domain=Domain(a=Real(gt=0, search=(0.01, 1.5), log=True)),
-                  statements=(Inequality("e^-a <= 1/a", lhs=sp.exp(-a), rhs=1 / a),), expected="verified"),
+                  statements=(Inequality("e^-a <= 1/a", lhs=sp.exp(-a), rhs=1 / a, skip=("domainproof",)),), expected="verified"),
         ]
     '''))
     assert main(["check", "mine/proved", "--module", str(path), "--no-progress", "--samples", "20"]) == 0
@@ -226,7 +228,7 @@ def test_an_algebra_only_holds_says_why_the_algorithm_is_not_run():
     why = "an O-rate as n -> inf; the finite-n run is another claim's"
     c = Claim(id="mine/claim-why", source=Source("notes", "1"), domain=Domain(x=Real(gt=0, search=(0.1, 10))),
               about="algorithm", algebra_why=why,
-              statements=(Inequality("x/(1+x) <= 1", lhs=x / (1 + x), rhs=1, skip=("symbolic",)),))
+              statements=(Inequality("x/(1+x) <= 1", lhs=x / (1 + x), rhs=1, skip=("symbolic", "domainproof")),))
     v = check(c, samples=20)
     assert v.verdict == "holds" and "algebra-only" in v.flags and why in table([v])
     assert Verdict.from_json(v.to_json()).algebra_why == why
