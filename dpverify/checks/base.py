@@ -291,6 +291,46 @@ def inside_points(sc, claim, instances) -> list:
     return out
 
 
+#: a measured statistic at most this share of its bound (or exactly 0) counts as identically zero
+ZERO_STATISTIC = 1e-12
+#: what a check adds to its evidence when every instance it measured makes the statistic identically zero
+VACUOUS_NOTE = ("the statistic is 0 at every instance measured (the method solves each problem drawn exactly): "
+                "these instances are no evidence about the bound")
+
+
+def recording(margin, seen: list):
+    """``margin`` that also appends each ``(value, bound)`` it returns to ``seen``; its ``screen`` (relative
+    margins ``(b - v)/max(|b|, |v|)`` in double precision) is kept and recorded too, as ``(1 - m, 1)``:
+    ``v/b`` where ``b > 0``."""
+    def wrapped(inst):
+        mg = margin(inst)
+        seen.append((mg.value, mg.bound))
+        return mg
+
+    if hasattr(margin, "screen"):
+        def screen(insts):
+            ms = margin.screen(insts)
+            seen.extend((1.0 - float(m), 1.0) for m in ms)
+            return ms
+
+        wrapped.screen = screen
+    return wrapped
+
+
+def vacuous_statistic(pairs) -> bool:
+    """Whether every measured ``(value, bound)`` with a nonzero bound has the statistic identically zero
+    (``|value| <= ZERO_STATISTIC |bound|``); ``False`` when there is none."""
+    ok = []
+    for v, b in pairs:
+        try:
+            v, b = float(v), float(b)
+        except (TypeError, ValueError):
+            continue
+        if math.isfinite(v) and math.isfinite(b) and b != 0:
+            ok.append(abs(v) <= ZERO_STATISTIC * abs(b))
+    return bool(ok) and all(ok)
+
+
 class Triviality:
     """Where a statement is trivially true: its ``trivial=`` relation evaluated at points of the
     claim (double precision; points NumPy cannot evaluate in mpmath at 30 digits; points where it
