@@ -47,6 +47,12 @@ INITS = ("dist", "gap")
 STAR = -1
 
 
+def num(v):
+    """An exact number: ``Fraction`` of an int, float or text; anything else (a SymPy expression, when the
+    problem is written with symbolic parameters) as it is."""
+    return Fraction(v) if isinstance(v, (int, float, str, Fraction)) else v
+
+
 class Expr:
     """``sum quad[(a, b)] G_ab + sum lin[k] F_k (+ lin['t'] t) + const`` (``a <= b``), exact."""
 
@@ -55,7 +61,7 @@ class Expr:
     def __init__(self, quad=None, lin=None, const=Fraction(0)):
         self.quad = quad if quad is not None else {}
         self.lin = lin if lin is not None else {}
-        self.const = Fraction(const)
+        self.const = num(const)
 
     @staticmethod
     def _merge(a, b, k):
@@ -90,7 +96,7 @@ class Expr:
     def __mul__(self, k):
         if isinstance(k, Expr):
             raise TypeError("an Expr is linear in G, F and t: multiply it by a number")
-        k = Fraction(k)
+        k = num(k)
         if not k:
             return Expr()
         return Expr({a: v * k for a, v in self.quad.items()}, {a: v * k for a, v in self.lin.items()}, self.const * k)
@@ -113,7 +119,7 @@ class Vec:
         return Vec(Expr._merge(self.c, o.c, -1))
 
     def __mul__(self, k):
-        k = Fraction(k)
+        k = num(k)
         return Vec({a: v * k for a, v in self.c.items()}) if k else Vec()
 
     __rmul__ = __mul__
@@ -273,9 +279,9 @@ def constraints(spec, oracle, only=None):
     Point ``-1`` is ``*``. A min statistic (``smooth``) is ``t`` in :class:`Symbolic` and the min itself in a
     :class:`Witness`. ``only``: a set of keys; every other constraint is listed with ``e = None`` (not built)."""
     cls, stat, init = spec["function_class"], spec["statistic"], spec["init"]
-    q = Fraction(spec.get("q", 0)) if cls in ("smooth_strongly_convex", "pl") else Fraction(0)
-    steps = [Fraction(h) for h in spec["steps"]]
-    beta = Fraction(spec.get("beta", 0))
+    q = num(spec.get("q", 0)) if cls in ("smooth_strongly_convex", "pl") else Fraction(0)
+    steps = [num(h) for h in spec["steps"]]
+    beta = num(spec.get("beta", 0))
     has_star = cls != "smooth"
     xs = run(spec["method"], steps, beta, oracle.x0(), oracle)
     pts = list(oracle.points)

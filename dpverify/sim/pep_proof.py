@@ -216,10 +216,11 @@ def _solve_and_round(spec, bound) -> Proof:
     low = found[id(sol)] if id(sol) in found else worst(sol)
     if low is None and target is not None and sol.value > float(target):
         low = worst(sol, mix=True)         # refuting needs a worst function even where rounding fails
-    exact_low = low is not None and low.mixed == 0 and spec["function_class"] in ("smooth_convex",
-                                                                                    "smooth_strongly_convex")
+    interpolating = spec["function_class"] in ("smooth_convex", "smooth_strongly_convex")
     up = None
-    if exact_low and abs(float(low.value) - sol.bound) <= 1e-6 * max(1.0, abs(sol.bound)):
+    # an exact optimal point (of the class, or of the relaxation of a class without interpolation conditions)
+    # fixes the kernel of S: complementary slackness
+    if low is not None and low.mixed == 0 and abs(float(low.value) - sol.bound) <= 1e-6 * max(1.0, abs(sol.bound)):
         kernel = R.kernel_of(spec, low, num.n)
         up = R.upper(spec, num, sol, kernel=kernel, bound=low.value, witness=low)
         if up is None:
@@ -228,7 +229,7 @@ def _solve_and_round(spec, bound) -> Proof:
         up = R.upper(spec, num, sol)
     if up is not None:
         proof.upper = up.to_json()
-    if low is not None:
+    if low is not None and interpolating:
         proof.lower = low.to_json()
         if low.mixed:
             proof.notes.append(f"the worst function was mixed with a strictly feasible one (share {float(low.mixed):.2g})")
@@ -236,8 +237,9 @@ def _solve_and_round(spec, bound) -> Proof:
 
 
 def _extreme_quadratics(spec, sym):
-    """The one-dimensional quadratics of curvature ``mu`` and ``L`` from ``||x_0 - x*|| = 1`` (or
-    ``f(x_0) - f* = 1``), checked like any worst function (classes with a minimiser)."""
+    """The quadratics ``a/2 ||x - x*||^2`` of curvature ``a = mu`` and ``a = L`` from ``||x_0 - x*|| = 1`` (or
+    ``f(x_0) - f* = 1``: ``||x_0 - x*||^2 = 2/a``, a sum of four rational squares), checked like any worst
+    function (classes with interpolation conditions)."""
     from . import pep_rational as R
 
     cls = spec["function_class"]
@@ -247,14 +249,13 @@ def _extreme_quadratics(spec, sym):
     for a in (q, Fraction(1)):
         if a <= 0:
             continue
-        x0 = [Fraction(1)] if spec["init"] == "dist" else None
-        if x0 is None:                       # f(x_0) = a/2 x_0^2 = 1: x_0 = sqrt(2/a), rational only sometimes
-            x0 = _rational_sqrt(Fraction(2) / a)
-            if x0 is None:
-                continue
-            x0 = [x0]
-        grads = R.run_affine(spec, sym.calls, x0, [[a]], [Fraction(0)])
-        values = [a / 2 * g[0] * g[0] / (a * a) for g in grads]
+        x0 = [Fraction(1)] if spec["init"] == "dist" else four_squares(Fraction(2) / a)
+        if x0 is None:
+            continue
+        r = len(x0)
+        grads = R.run_affine(spec, sym.calls, x0, [[a if i == j else Fraction(0) for j in range(r)] for i in range(r)],
+                             [Fraction(0)] * r)
+        values = [sum(v * v for v in g) / (2 * a) for g in grads]
         try:
             value = E.check_lower(spec, x0, grads, values)
         except ValueError:
@@ -262,11 +263,35 @@ def _extreme_quadratics(spec, sym):
         yield R.Lower(x0, grads, values, value)
 
 
-def _rational_sqrt(r: Fraction) -> Fraction | None:
+def four_squares(r: Fraction, limit: int = 10**6) -> list | None:
+    """Rationals ``[a, b, c, d]`` with ``a^2 + b^2 + c^2 + d^2 = r`` (Lagrange: every positive rational has them),
+    found by a bounded search; ``None`` past ``limit`` trials."""
     import math
 
-    p, q = math.isqrt(r.numerator), math.isqrt(r.denominator)
-    return Fraction(p, q) if p * p == r.numerator and q * q == r.denominator else None
+    if r <= 0:
+        return None
+    n = r.numerator * r.denominator           # r = n / den^2
+    den = r.denominator
+    trials = 0
+    a = math.isqrt(n)
+    while a >= 0:
+        rest = n - a * a
+        b = math.isqrt(rest)
+        while b >= 0 and trials < limit:
+            trials += 1
+            rest2 = rest - b * b
+            c = math.isqrt(rest2)
+            d2 = rest2 - c * c
+            d = math.isqrt(d2)
+            if d * d == d2:
+                return [Fraction(v, den) for v in (a, b, c, d)]
+            if 2 * b * b < rest:
+                break
+            b -= 1
+        if trials >= limit or 2 * a * a < n:
+            break
+        a -= 1
+    return None
 
 
 __all__ = ["FORMAT", "Proof", "certify", "recheck", "spec_from_json", "spec_json"]
