@@ -77,6 +77,8 @@ BASIS_KINDS = _vocabulary(
     BasisKind("proof-on-quadratics", "a proof on the claim's quadratics only: the exact expectation's closed form in the "
               "spectrum, the inequality proved over the spectrum's interval (a 'holds' where the class is wider)",
               algebraic=False, proof=True),
+    BasisKind("proof-horizons", "a proof for the horizons listed only (an exact rational certificate of the worst case "
+              "over the function class at each, every other parameter covered)", algebraic=False, proof=True),
     BasisKind("exact-cases", "exact symbolic computation for small cases only (e.g. every T = 1..6), no general proof",
               algebraic=True),
     BasisKind("privacy-exact", "the privacy loss of the mechanism computed exactly (with its error), worst over "
@@ -398,21 +400,23 @@ class Verdict:
     @property
     def scope(self) -> str | None:
         """Where a ``verified`` is proved: ``"domain"`` (SymPy, on the whole domain), ``"box: ..."``
-        naming the search box of each statement proved only there (``proof-on-box``), ``"quadratics"`` where a
-        statement is proved on its quadratics only (``proof-on-quadratics``, a claim stated on quadratics); None
-        otherwise."""
+        naming the search box of each statement proved only there (``proof-on-box``), ``"horizons: ..."`` the
+        horizons of each statement proved only for those (``proof-horizons``), ``"quadratics"`` where a statement is
+        proved on its quadratics only (``proof-on-quadratics``, a claim stated on quadratics); None otherwise."""
         if self.verdict != "verified":
             return None
-        boxes, quadratics = [], False
+        boxes, horizons, quadratics = [], [], False
         for stmt in dict.fromkeys(e.statement for e in self._supporting()):
             kinds = {e.basis.kind: e.basis.on for e in self._supporting()
                      if e.statement == stmt and e.basis is not None}
             if "proof" not in kinds and "proof-on-box" in kinds and kinds["proof-on-box"] not in boxes:
                 boxes.append(kinds["proof-on-box"])
+            elif "proof" not in kinds and "proof-horizons" in kinds:
+                horizons.append(kinds["proof-horizons"])
             quadratics |= "proof" not in kinds and "proof-on-box" not in kinds and "proof-on-quadratics" in kinds
-        if boxes:
-            return "box: " + "; ".join(boxes) + ("; quadratics" if quadratics else "")
-        return "quadratics" if quadratics else "domain"
+        parts = ((["box: " + "; ".join(boxes)] if boxes else []) + (["horizons: " + "; ".join(horizons)] if horizons
+                                                                    else []) + (["quadratics"] if quadratics else []))
+        return "; ".join(parts) if parts else "domain"
 
     @property
     def coverage(self) -> float | None:

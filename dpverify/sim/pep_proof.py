@@ -96,7 +96,7 @@ def _key(spec, bound) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _fq(v):
+def fmpq_field(v):
     import flint
 
     v = Fraction(v)
@@ -110,7 +110,7 @@ def recheck(spec, proof_json: dict) -> Proof:
     up, lo = proof_json.get("upper"), proof_json.get("lower")
     if up is not None:
         try:
-            bound, _ = E.check_upper(spec, {k: Fraction(v) for k, v in up["multipliers"].items()}, field=_fq)
+            bound, _ = E.check_upper(spec, {k: Fraction(v) for k, v in up["multipliers"].items()}, field=fmpq_field)
             if bound == Fraction(up["bound"]):
                 proof.upper = up
         except (ValueError, KeyError, TypeError, ZeroDivisionError):
@@ -188,7 +188,7 @@ def _solve_and_round(spec, bound) -> Proof:
     target = _exact_bound(bound)
     sym = E.Symbolic(spec["function_class"] != "smooth")
     E.constraints(spec, sym, only=set())
-    quads = list(_extreme_quadratics(spec, sym))
+    quads = list(extreme_quadratics(spec, sym))
     found = {}
 
     def worst(sol, mix=False):
@@ -236,7 +236,7 @@ def _solve_and_round(spec, bound) -> Proof:
     return proof
 
 
-def _extreme_quadratics(spec, sym):
+def extreme_quadratics(spec, sym):
     """The quadratics ``a/2 ||x - x*||^2`` of curvature ``a = mu`` and ``a = L`` from ``||x_0 - x*|| = 1`` (or
     ``f(x_0) - f* = 1``: ``||x_0 - x*||^2 = 2/a``, a sum of four rational squares), checked like any worst
     function (classes with interpolation conditions)."""
@@ -294,4 +294,4 @@ def four_squares(r: Fraction, limit: int = 10**6) -> list | None:
     return None
 
 
-__all__ = ["FORMAT", "Proof", "certify", "recheck", "spec_from_json", "spec_json"]
+__all__ = ["FORMAT", "Proof", "certify", "extreme_quadratics", "fmpq_field", "four_squares", "recheck", "spec_from_json", "spec_json"]

@@ -392,6 +392,9 @@ class SupBound(Statement):
     measured <= bound" (see :class:`Statement`), decided as on :class:`ExpectationBound`: ``holds``
     from one value whose measurement's upper bound meets the bound, ``violated`` only when every
     value of a finite ``Int`` parameter is refuted by a lower bound, else ``inconclusive``.
+    ``tight=True``: "attained": the supremum *equals* the bound. Only a scenario that proves both sides
+    can verify it (``worst_case``: a certificate of the bound and a worst function attaining it); a
+    certified worst case strictly below the bound refutes it.
     """
 
     bound: sp.Basic = None
@@ -399,6 +402,7 @@ class SupBound(Statement):
     kind: str = "sensitivity"
     audit: Any = None
     trivial: Any = None
+    tight: bool = False
     EXISTS_SUPPORTED: ClassVar[bool] = True
 
     def __post_init__(self):
@@ -412,6 +416,8 @@ class SupBound(Statement):
             _check_scenario(self._owner(), "audit", self.audit)
         if not isinstance(self.kind, str) or not self.kind:
             raise ClaimError(f"{self._owner()}: kind must be a short name such as 'privacy', got {self.kind!r}")
+        if not isinstance(self.tight, bool):
+            raise ClaimError(f"{self._owner()}: tight must be True or False, got {self.tight!r}")
 
     def expressions(self):
         return {"bound": self.bound}
