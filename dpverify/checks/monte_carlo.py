@@ -280,7 +280,7 @@ def check(stmt: ExpectationBound, claim, cfg: Config) -> Evidence:
                                                   f", {len(retests) - kept} not (inconclusive there)"))
     if outside:
         notes.append(f"{outside} point(s) outside the hypotheses skipped")
-    if vacuous_statistic((r["mean"], r["bound"]) for r in rows):
+    if all(dets) and vacuous_statistic((r["mean"], r["bound"]) for r in rows):   # noise-free runs only
         cov = 0.0
         notes.append(VACUOUS_NOTE)
     data_adv = {}

@@ -1,0 +1,262 @@
+"""Standalone checkers of worst cases over a function class: proofs (``verified``) and violations.
+
+For a statement ``SupBound(..., scenario=worst_case(...))`` whose evidence carries a proof or a certified
+violation (:mod:`dpverify.checks.pepproof`), :func:`write_proof` writes ``<out>/<claim id with / as __>--pep/``
+with ``certificate.json`` and ``check.py``. ``check.py`` is plain Python: the source of
+:mod:`dpverify.sim.pep_exact` (the problem stated exactly, the exact LDL^T test; standard library only) copied
+verbatim, then a ``main`` that reads ``certificate.json`` beside it. ``python check.py`` prints one line and exits
+0 when every part holds:
+
+* ``upper`` parts: the multipliers are checked exactly (non-negative, no function value left, ``S`` PSD by
+  LDL^T) and the value they prove equals the recorded one, at most the claim's normalised bound;
+* ``lower`` parts: the worst function is run through the method and checked against *every* constraint of the
+  problem; its statistic equals the recorded value, above the bound (a violation) or equal to it (tight).
+
+A symbolic proof (multipliers rational functions of one parameter, proved on a whole interval) has a checker
+that needs SymPy besides: its multipliers are written as coefficient lists (never as text to parse), and it
+re-runs dpverify's sign arguments (:mod:`dpverify.sim.pep_symbolic`, copied verbatim) on them.
+
+What no checker re-derives: the normalisation (the class and the methods are invariant under
+``f(x) -> f(c x)/(L c^2)``, so the problem with ``L = 1`` and a unit initial condition is the general one,
+scaled) and the comparison with the claim's bound in its own units where that bound is not a rational number;
+``certificate.json`` records both as dpverify computed them.
+"""
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import re
+from fractions import Fraction
+
+import sympy as sp
+
+from ..sim import pep_exact, pep_symbolic
+from ..sim.pep_proof import certify, fmpq_field, spec_json
+
+HEADER = '''#!/usr/bin/env python3
+"""Standalone check of a worst case over a function class ({kind}) for claim {claim}.
+
+Run `python check.py` (standard library{extra}; not dpverify). It reads certificate.json beside it and checks
+each problem's certificate exactly; prints one line; exit status 0 when every part holds, 1 otherwise. The
+code below up to `main` is dpverify.sim.pep_exact, verbatim (sha256 {sha}).
+"""
+from __future__ import annotations
+'''
+
+MAIN = r'''
+
+# ---- the certificate's checks
+import json as _json
+import os as _os
+import sys as _sys
+
+CLAIM_ID = {claim!r}
+STATEMENT = {statement!r}
+
+
+def _rational(text, what):
+    if not isinstance(text, str) or not all(c in "0123456789-/" for c in text):
+        raise ValueError(f"{{what}} = {{text!r}} is not an exact rational 'p/q'")
+    return Fraction(text)
+
+
+def _spec(d):
+    for k in ("method", "function_class", "statistic", "init"):
+        if d.get(k) not in dict(method=METHODS, function_class=CLASSES, statistic=STATISTICS, init=INITS)[k]:
+            raise ValueError(f"unknown {{k}} {{d.get(k)!r}}")
+    return {{"method": d["method"], "function_class": d["function_class"], "statistic": d["statistic"],
+            "init": d["init"], "steps": [_rational(h, "a step") for h in d["steps"]],
+            "q": _rational(d["q"], "q"), "beta": _rational(d["beta"], "beta")}}
+
+
+def _check(prob):
+    spec = _spec(prob["spec"])
+    bound = _rational(prob["bound"], "the bound")
+    said = []
+    if "upper" in prob:
+        mult = {{str(k): _rational(v, k) for k, v in prob["upper"]["multipliers"].items()}}
+        value, _ = check_upper(spec, mult)
+        if value != _rational(prob["upper"]["bound"], "the upper bound"):
+            return False, f"T = {{prob['T']}}: the multipliers prove {{value}}, not the recorded value"
+        if value > bound:
+            return False, f"T = {{prob['T']}}: the certified {{value}} is above the bound {{bound}}"
+        said.append(f"<= {{value}}")
+    if "lower" in prob:
+        lo = prob["lower"]
+        value = check_lower(spec, [_rational(v, "x0") for v in lo["x0"]],
+                            [[_rational(v, "g") for v in g] for g in lo["grads"]],
+                            [_rational(v, "f") for v in lo["values"]])
+        if value != _rational(lo["value"], "the worst value"):
+            return False, f"T = {{prob['T']}}: the worst function reaches {{value}}, not the recorded value"
+        want = prob["lower"].get("relation", "above")
+        if want == "above" and not value > bound:
+            return False, f"T = {{prob['T']}}: the worst function's {{value}} is not above the bound {{bound}}"
+        if want == "equal" and value != bound:
+            return False, f"T = {{prob['T']}}: the worst function's {{value}} does not attain the bound {{bound}}"
+        said.append(f">= {{value}}")
+    return True, f"T = {{prob['T']}}: " + ", ".join(said)
+
+
+def main():
+    here = _os.path.dirname(_os.path.abspath(__file__))
+    with open(_os.path.join(here, "certificate.json")) as fh:
+        cert = _json.load(fh)
+    if cert.get("claim") != CLAIM_ID:
+        print(f"NOT CHECKED: certificate.json is for {{cert.get('claim')!r}}, not {{CLAIM_ID!r}}")
+        return 1
+    lines = []
+    for prob in cert["problems"]:
+        try:
+            ok, line = _check(prob)
+        except (ValueError, KeyError, TypeError, ZeroDivisionError, IndexError) as exc:
+            ok, line = False, f"T = {{prob.get('T')}}: {{exc}}"
+        if not ok:
+            print(f"FAILED: {{CLAIM_ID}}: {{line}}")
+            return 1
+        lines.append(line)
+    print(f"CERTIFIED: {{CLAIM_ID}}: {{cert['verdict']}} ({{len(lines)}} problem(s) checked exactly; "
+          f"{{lines[0]}}{{'; ...' if len(lines) > 1 else ''}})")
+    return 0
+
+
+if __name__ == "__main__":
+    _sys.exit(main())
+'''
+
+
+def exact_source() -> tuple[str, str]:
+    """The text of :mod:`dpverify.sim.pep_exact` without its module docstring and future import, and its sha256."""
+    import hashlib
+
+    src = inspect.getsource(pep_exact)
+    sha = hashlib.sha256(src.encode()).hexdigest()
+    body = src.split('"""', 2)[2]                       # after the module docstring
+    body = body.replace("from __future__ import annotations\n", "", 1)
+    return body, sha
+
+
+def _folder(out_dir: str, claim_id: str, stmt_index: int) -> str:
+    if not re.fullmatch(r"[A-Za-z0-9_.\-/]+", claim_id):
+        raise ValueError(f"claim id {claim_id!r} is not a plain identifier")
+    return os.path.join(out_dir, claim_id.replace("/", "__") + f"--pep{stmt_index}")
+
+
+def problems_for(sc, claim, stmt, evidence) -> tuple[str, list]:
+    """``(verdict, problems)``: the exact problems and certificates behind ``evidence`` (recomputed: the
+    certificates are deterministic, and kept by content), each as JSON."""
+    from ..checks import pepproof
+
+    data = evidence.data or {}
+    out = []
+    if "certificate" in data and evidence.verdict == "violated":          # a violation at the search's point
+        point = (evidence.counterexample or {}).get("params") or {}
+        got = sc.exact_spec(point)
+        if got is None:
+            return evidence.verdict, []
+        spec, scale = got
+        b_n = sp.simplify(pepproof.exact_bound(claim, stmt, point) / scale)
+        proof = certify(spec, b_n if b_n.is_Rational else None)
+        if proof.lower is None or not b_n.is_Rational:
+            return evidence.verdict, []
+        out.append({"T": len(spec["steps"]), "spec": spec_json(spec), "bound": sp.sstr(b_n),
+                    "lower": {**proof.lower, "relation": "above"}})
+        return "violated", out
+    pp = data.get("pep_proof") or {}
+    if pp.get("kind") != "per-horizon":
+        return evidence.verdict, []
+    hz = pepproof.per_horizon(sc, claim, stmt)
+    s = hz["symbol"] if hz else None
+    for row in (hz or {}).get("rows", []):
+        point = {} if s is None else {s: _symbol_value(sc, claim, s, row["T"])}
+        spec, _ = sc.exact_spec(point)
+        bT = sp.nsimplify(row["bound"]) if not isinstance(row["bound"], sp.Basic) else row["bound"]
+        if not bT.is_Rational:
+            return evidence.verdict, []
+        prob = {"T": row["T"], "spec": spec_json(spec), "bound": row["bound"]}
+        mult = _upper_multipliers(hz, spec, row)
+        if mult is not None:
+            prob["upper"] = {"multipliers": {k: str(v) for k, v in mult.items()}, "bound": row["upper"]}
+        if evidence.verdict == "violated" and row.get("lower") is not None and Fraction(row["lower"]) > Fraction(str(bT)):
+            proof = certify(spec, bT)
+            prob = {k: v for k, v in prob.items() if k != "upper"}
+            prob["lower"] = {**proof.lower, "relation": "above"}
+            out.append(prob)
+            return "violated", out
+        if stmt.tight and row.get("lower") is not None:
+            proof = certify(spec, bT)
+            low = proof.lower if proof.lower is not None and proof.lower["value"] == row["lower"] else \
+                _quadratic(spec, Fraction(row["lower"]))
+            if low is not None:
+                prob["lower"] = {**low, "relation": "equal"}
+        out.append(prob)
+    return evidence.verdict, out
+
+
+def _symbol_value(sc, claim, s, T):
+    nf = sc.normal_form()
+    sym = next(x for x in nf.horizon.free_symbols if str(x) == s)
+    sol = sp.solve(sp.Eq(nf.horizon, T), sym)
+    return int(sol[0])
+
+
+def _upper_multipliers(hz, spec, row):
+    from ..sim import pep_potential as Pt
+
+    if row["how"] == "a potential composed" and hz["rate"] is not None:
+        return Pt.compose(hz["rate"], row["T"])
+    proof = certify(spec, sp.nsimplify(row["bound"]) if sp.nsimplify(row["bound"]).is_Rational else None)
+    if proof.upper is None or proof.upper["bound"] != row["upper"]:
+        return None
+    return {k: Fraction(v) for k, v in proof.upper["multipliers"].items()}
+
+
+def _quadratic(spec, value):
+    from ..sim.pep_proof import extreme_quadratics
+
+    sym = pep_exact.Symbolic(True)
+    pep_exact.constraints(spec, sym, only=set())
+    for c in extreme_quadratics(spec, sym):
+        if c.value == value:
+            return c.to_json()
+    return None
+
+
+def write_proof(claim, verdict, out_dir: str) -> list[str]:
+    """Write a checker for each worst-case statement of ``claim`` whose evidence in ``verdict`` is a per-horizon
+    proof or a certified violation; returns the folders written (module docstring)."""
+    from ..scenarios import bind
+    from ..scenarios.worst_case import WorstCase
+
+    folders = []
+    for i, stmt in enumerate(claim.statements):
+        if not isinstance(getattr(stmt, "scenario", None), WorstCase):
+            continue
+        ev = next((e for e in verdict.evidence if e.statement == stmt.name and (e.data or {}).keys() &
+                   {"pep_proof", "certificate"}), None)
+        if ev is None:
+            continue
+        sc = bind(stmt.scenario, claim)
+        what, probs = problems_for(sc, claim, stmt, ev)
+        if not probs:
+            continue
+        folder = _folder(out_dir, claim.id, i)
+        os.makedirs(folder, exist_ok=True)
+        body, sha = exact_source()
+        cert = {"claim": claim.id, "statement": stmt.name, "verdict": what, "tight": bool(stmt.tight),
+                "kind": "per-horizon" if len(probs) > 1 or what != "violated" else "worst function",
+                "normalisation": "L = 1 and a unit initial condition (the class is invariant under f(x) -> "
+                                 "f(c x)/(L c^2)); bounds are the claim's divided by the statistic's units",
+                "problems": probs, "pep_exact_sha256": sha}
+        with open(os.path.join(folder, "certificate.json"), "w") as fh:
+            json.dump(cert, fh, indent=1)
+            fh.write("\n")
+        text = (HEADER.format(kind=cert["kind"], claim=claim.id, extra="", sha=sha) + body
+                + MAIN.format(claim=claim.id, statement=stmt.name))
+        with open(os.path.join(folder, "check.py"), "w") as fh:
+            fh.write(text)
+        folders.append(folder)
+    return folders
+
+
+__all__ = ["exact_source", "problems_for", "write_proof"]
