@@ -194,8 +194,41 @@ def per_horizon(sc: WorstCase, claim, stmt) -> dict | None:
     every = None
     if rate and proved and not whole and s is not None:
         every = _every_horizon(rate, b_n, s, nf.horizon, claim, stmt.tight)
+    if proved and not whole and s is not None and not (every and every["proved"]):
+        every = _every_horizon_closed_form(sc, claim, spec, b_n, s, nf.horizon, stmt.tight) or every
     return {"symbol": None if s is None else str(s), "rows": rows, "proved": proved, "tight": tight,
             "whole": whole, "refuted": refuted, "not_attained": not_attained, "rate": rate or None, "every": every}
+
+
+def _every_horizon_closed_form(sc, claim, spec, b_n, s, horizon, tight_wanted):
+    """Every horizon by multipliers in closed form in ``(k, N)`` (:mod:`dpverify.sim.pep_horizon`): gradient descent
+    with one constant step, the horizon the claim's integer parameter itself."""
+    from ..sim import pep_horizon as H
+
+    if horizon != s or sc.method != "gd" or len(set(spec["steps"])) != 1 or \
+            sc.function_class not in ("smooth_convex", "smooth_strongly_convex"):
+        return None
+    base = {k: spec[k] for k in ("method", "function_class", "statistic", "init", "q", "beta")}
+    base["h"] = spec["steps"][0]
+    proof = H.prove(base)
+    if proof is None:
+        return None
+    bN = sp.simplify(b_n.subs(s, H.N_))
+    p = claim.domain.params.get(str(s))
+    T0 = p.ge if isinstance(p, Int) and p.ge is not None else 1
+    same = sp.simplify(bN - proof.value) == 0
+    from ..sim.pep_symbolic import nonneg_on
+
+    x = sp.Symbol("x", real=True)
+    if not same and (tight_wanted or not nonneg_on(sp.together(bN - proof.value).subs(H.N_, x), x,
+                                                  sp.Integer(max(T0, 1)) - sp.Rational(1, 2), sp.oo)):
+        return None
+    witness = H.attained(base, proof.value) if same and tight_wanted else None
+    if tight_wanted and witness is None:
+        return None
+    return {"proved": True, "tight": witness is not None,
+            "how": f"multipliers in closed form in (k, N), worst case <= {sp.sstr(proof.value)} for every N"
+                   + (f"; attained: {witness}" if witness else "") + "; " + "; ".join(proof.checks)}
 
 
 def _best_rate(spec, T):
@@ -245,7 +278,7 @@ def _every_horizon(rate, b_n, s, horizon, claim, tight_wanted):
     B = C * rho**T
     T0 = int(horizon.subs(s, lo))
     if sp.simplify(bT - B) == 0:
-        return {"proved": True, "tight": bool(rate.tight), "how": f"the bound is {sp.sstr(B)} exactly"}
+        return {"proved": True, "tight": bool(rate.tight), "how": f"a one-step potential: the bound is {sp.sstr(B)} exactly"}
     if tight_wanted:
         return None
     g = _geometric(bT, T)
@@ -254,7 +287,7 @@ def _every_horizon(rate, b_n, s, horizon, claim, tight_wanted):
     A, a = g
     # A a^T >= C rho^T for every T >= T0: a >= rho >= 0 and A a^T0 >= C rho^T0
     if (a - rho).is_nonnegative and rho >= 0 and (A * a**T0 - C * rho**T0).is_nonnegative:
-        return {"proved": True, "tight": False, "how": f"{sp.sstr(A)} ({sp.sstr(a)})^T >= {sp.sstr(C)} ({sp.sstr(rho)})^T "
+        return {"proved": True, "tight": False, "how": f"a one-step potential: {sp.sstr(A)} ({sp.sstr(a)})^T >= {sp.sstr(C)} ({sp.sstr(rho)})^T "
                                                         f"for every T >= {T0}"}
     return None
 
@@ -462,7 +495,7 @@ def upgrade(sc: WorstCase, claim, stmt, verdict: str, point: dict | None) -> Upg
                 + "; each covers every value of the other parameters (the normalised problem depends on the horizon "
                 "only)")
         if every is not None and every["proved"]:
-            what += f"; every horizon by the one-step potential ({every['how']})"
+            what += f"; every horizon: {every['how']}"
         if whole:
             return Upgrade("verified", Basis("proof", f"{on}: per-horizon certificates and a potential"), what, data)
         return Upgrade("verified", Basis("proof-horizons", f"{span} (each horizon certified; every other parameter)"),
