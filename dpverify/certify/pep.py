@@ -84,9 +84,15 @@ def _check(prob):
         said.append(f"<= {{value}}")
     if "lower" in prob:
         lo = prob["lower"]
-        value = check_lower(spec, [_rational(v, "x0") for v in lo["x0"]],
-                            [[_rational(v, "g") for v in g] for g in lo["grads"]],
-                            [_rational(v, "f") for v in lo["values"]])
+        args = (spec, [_rational(v, "x0") for v in lo["x0"]], [[_rational(v, "g") for v in g] for g in lo["grads"]],
+                [_rational(v, "f") for v in lo["values"]])
+        if spec["function_class"] == "smooth":      # the function itself: L-smooth, bounded below, through the points
+            fn = lo["function"]
+            value = check_smooth(*args, {{"start": [_rational(v, "start") for v in fn["start"]],
+                                         "knots": [[_rational(x, "knot"), _rational(c, "curvature")]
+                                                   for x, c in fn["knots"]]}})
+        else:
+            value = check_lower(*args)
         if value != _rational(lo["value"], "the worst value"):
             return False, f"T = {{prob['T']}}: the worst function reaches {{value}}, not the recorded value"
         want = prob["lower"].get("relation", "above")

@@ -446,6 +446,20 @@ def symbolic(sc: WorstCase, claim, stmt) -> dict | None:
 
 
 # ------------------------------------------------------------------------------------------ the verdict
+def _refute_at_point(sc, claim, stmt, verdict, point):
+    """Where a measurement could not decide (a class whose SDP gives only an upper bound), a certified worst
+    function at the search's point that exceeds the bound."""
+    if verdict != "inconclusive" or point is None:
+        return None
+    cert = certify_point(sc, claim, stmt, point)
+    if cert is None:
+        return None
+    return Upgrade("violated", None,
+                   f"certified: a function of the class (one-dimensional, L-smooth, bounded below as the initial gap "
+                   f"requires, checked exactly) has the statistic {cert['value_normalised']} (normalised) > the "
+                   f"bound's {cert['bound_normalised']}", {"certificate": cert})
+
+
 def upgrade(sc: WorstCase, claim, stmt, verdict: str, point: dict | None) -> Upgrade | None:
     """The proofs' verdict for the statement (module docstring), or ``None`` when none applies. ``verdict``:
     the measured one; ``point``: the confirmed instance's point."""
@@ -471,7 +485,7 @@ def upgrade(sc: WorstCase, claim, stmt, verdict: str, point: dict | None) -> Upg
                            {"pep_proof": {"kind": "symbolic", **{k: v for k, v in sym.items() if k != "checks"}}})
         hz = per_horizon(sc, claim, stmt)
         if hz is None:
-            return None
+            return _refute_at_point(sc, claim, stmt, verdict, point)
         data = {"pep_proof": {"kind": "per-horizon", "symbol": hz["symbol"], "rows": hz["rows"],
                               "every": hz["every"]}}
         Ts = [r["T"] for r in hz["rows"]]
@@ -486,7 +500,7 @@ def upgrade(sc: WorstCase, claim, stmt, verdict: str, point: dict | None) -> Upg
             return Upgrade("violated", None, f"not attained at T = {r['T']}: a certificate proves the worst case at "
                            f"most {r['upper']} < the bound's {r['bound']} (normalised)", data, dict(r["point"]))
         if not hz["proved"] or (stmt.tight and not hz["tight"]):
-            return None
+            return _refute_at_point(sc, claim, stmt, verdict, point)
         every = hz["every"]
         whole = hz["whole"] or (every is not None and every["proved"] and (every["tight"] or not stmt.tight))
         how = " or ".join(sorted({r["how"] for r in hz["rows"]}))

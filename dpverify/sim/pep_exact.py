@@ -428,5 +428,64 @@ def check_lower(spec, x0, grads, values):
     return obj
 
 
+def check_smooth(spec, x0, grads, values, function, delta=Fraction(1)):
+    """Check a one-dimensional ``L``-smooth function (``L = 1``) for a worst function of the ``smooth`` class:
+    ``function = {"start": [x, f, 0], "knots": [[x_k, c_k], ...]}`` is constant before ``start``, has curvature
+    ``c_k`` (``|c_k| <= 1``) from knot ``x_k`` to the next, and must be constant after the last (slope 0, curvature 0).
+    Every point the method queries must lie on it (value and slope), and ``f(x_0) - inf f <= delta``. Returns the
+    statistic (:func:`check_lower`); raises ``ValueError`` naming what fails."""
+    value = check_lower(spec, x0, grads, values)
+    sx, sf, sg = (Fraction(v) for v in function["start"])
+    knots = [(Fraction(x), Fraction(c)) for x, c in function["knots"]]
+    if sg != 0 or not knots or knots[0][0] != sx:
+        raise ValueError("the function must start flat at its first knot")
+    xs, fs, gs, cs = [], [], [], []
+    f, g = sf, sg
+    for i, (x, c) in enumerate(knots):
+        if abs(c) > 1:
+            raise ValueError(f"curvature {c} at knot {i} exceeds L = 1")
+        if i and x < knots[i - 1][0]:
+            raise ValueError("the knots must be in increasing order")
+        if i:
+            w = x - knots[i - 1][0]
+            c0 = knots[i - 1][1]
+            f, g = f + g * w + c0 * w * w / 2, g + c0 * w
+        xs.append(x)
+        fs.append(f)
+        gs.append(g)
+        cs.append(c)
+    if cs[-1] != 0 or gs[-1] != 0:
+        raise ValueError("the function must end flat (slope 0, curvature 0 after its last knot)")
+
+    def at(x):
+        if x <= xs[0]:
+            return fs[0], Fraction(0)
+        k = max(i for i in range(len(xs)) if xs[i] <= x)
+        w = x - xs[k]
+        return fs[k] + gs[k] * w + cs[k] * w * w / 2, gs[k] + cs[k] * w
+
+    sym = Symbolic(False)
+    constraints(spec, sym, only=set())
+    wit = Witness([Fraction(v) for v in x0], [[Fraction(v) for v in g] for g in grads],
+                  [Fraction(v) for v in values], sym.calls)
+    its, pts, _, _ = constraints(spec, wit)
+    for x, gp, fp in pts:
+        if len(x) != 1:
+            raise ValueError("a witness function of the smooth class is one-dimensional")
+        fv, gv = at(x[0])
+        if (fv, gv) != (fp, gp[0]):
+            raise ValueError(f"the point at {x[0]} is not on the function")
+    low = min(fs)
+    for i in range(len(xs) - 1):
+        if cs[i] > 0:
+            v = xs[i] - gs[i] / cs[i]
+            if xs[i] < v < xs[i + 1]:
+                low = min(low, fs[i] - gs[i] * gs[i] / (2 * cs[i]))
+    f0 = pts[its[0]][2]
+    if f0 - low > delta:
+        raise ValueError(f"f(x_0) - inf f = {f0 - low} exceeds the initial gap {delta}")
+    return value
+
+
 __all__ = ["CLASSES", "Expr", "INITS", "METHODS", "STAR", "STATISTICS", "Symbolic", "Vec", "Witness", "WVec",
-           "check_lower", "check_upper", "constraints", "gram_matrix", "interpolation", "key_text", "psd", "run"]
+           "check_lower", "check_smooth", "check_upper", "constraints", "gram_matrix", "interpolation", "key_text", "psd", "run"]

@@ -117,7 +117,10 @@ def recheck(spec, proof_json: dict) -> Proof:
             proof.notes.append("a stored upper certificate failed its check and was dropped")
     if lo is not None:
         try:
-            value = E.check_lower(spec, lo["x0"], lo["grads"], lo["values"])
+            if spec["function_class"] == "smooth":
+                value = E.check_smooth(spec, lo["x0"], lo["grads"], lo["values"], lo["function"])
+            else:
+                value = E.check_lower(spec, lo["x0"], lo["grads"], lo["values"])
             if value == Fraction(lo["value"]):
                 proof.lower = lo
         except (ValueError, KeyError, TypeError, ZeroDivisionError, IndexError):
@@ -197,7 +200,7 @@ def _solve_and_round(spec, bound) -> Proof:
         low = max(quads, key=lambda c: c.value) if quads else None
         close = low is not None and abs(float(low.value) - sol.value) <= 1e-7 * max(1.0, abs(sol.value))
         if not close and not (target is not None and low is not None and low.value == target):
-            cand = R.lower(spec, sym, sol.G, target, mix=mix)
+            cand = R.lower(spec, sym, sol.G, target, mix=mix and spec["function_class"] != "smooth")
             if cand is not None and (low is None or cand.value > low.value or cand.value == target):
                 low = cand
         return low
@@ -217,6 +220,23 @@ def _solve_and_round(spec, bound) -> Proof:
     if low is None and target is not None and sol.value > float(target):
         low = worst(sol, mix=True)         # refuting needs a worst function even where rounding fails
     interpolating = spec["function_class"] in ("smooth_convex", "smooth_strongly_convex")
+    if spec["function_class"] == "smooth":        # a worst function of the class needs the function itself
+        from .pep_smooth import build
+
+        def accept(cand):
+            fn = build(spec, cand.x0, cand.grads, cand.values)
+            if fn is None:
+                return False
+            try:
+                E.check_smooth(spec, cand.x0, cand.grads, cand.values, fn)
+            except ValueError:
+                return False
+            cand.function = fn
+            return True
+
+        smooth_low = R.lower(spec, sym, sol.G, target, mix=False, accept=accept)
+        if smooth_low is not None:
+            proof.lower = smooth_low.to_json()
     up = None
     # an exact optimal point (of the class, or of the relaxation of a class without interpolation conditions)
     # fixes the kernel of S: complementary slackness

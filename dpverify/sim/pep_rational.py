@@ -71,14 +71,20 @@ class Lower:
     values: list
     value: Fraction
     mixed: Fraction = Fraction(0)
+    #: on the smooth class: the explicit one-dimensional function through the points (:mod:`.pep_smooth`)
+    function: dict | None = None
 
     @property
     def dimension(self) -> int:
         return len(self.x0)
 
     def to_json(self) -> dict:
-        return {"x0": [str(v) for v in self.x0], "grads": [[str(v) for v in g] for g in self.grads],
-                "values": [str(v) for v in self.values], "value": str(self.value)}
+        out = {"x0": [str(v) for v in self.x0], "grads": [[str(v) for v in g] for g in self.grads],
+               "values": [str(v) for v in self.values], "value": str(self.value)}
+        if self.function is not None:
+            out["function"] = {"start": [str(v) for v in self.function["start"]],
+                               "knots": [[str(x), str(c)] for x, c in self.function["knots"]]}
+        return out
 
 
 @dataclass
@@ -93,13 +99,13 @@ class Upper:
 
 
 # ------------------------------------------------------------------------------------------ the worst function
-def factor(G: np.ndarray, rel: float = 1e-7) -> np.ndarray:
+def factor(G: np.ndarray, rel: float = 1e-7, split: bool = False):
     """``V`` (``n x r``) with ``G ~ V V^T``: pivoted ``L D L^T`` truncated where the pivots fall below
-    ``rel`` of the largest diagonal entry, ``V = L sqrt(D)``."""
+    ``rel`` of the largest diagonal entry, ``V = L sqrt(D)`` (``split``: ``(L, D)`` instead)."""
     A = np.array(G, dtype=float)
     n = len(A)
     top = max(float(np.max(np.diag(A))) if n else 0.0, 1e-300)
-    left, cols, done = list(range(n)), [], []
+    left, cols, ds = list(range(n)), [], []
     while left:
         p = max(left, key=lambda i: A[i, i])
         d = A[p, p]
@@ -109,9 +115,31 @@ def factor(G: np.ndarray, rel: float = 1e-7) -> np.ndarray:
         col[left] = A[left, p] / d
         left.remove(p)
         A[np.ix_(left, left)] -= d * np.outer(col[left], col[left])
-        cols.append(col * np.sqrt(d))
-        done.append(p)
-    return np.array(cols).T if cols else np.zeros((n, 0))
+        cols.append(col)
+        ds.append(d)
+    Lm = np.array(cols).T if cols else np.zeros((n, 0))
+    if split:
+        return Lm, np.array(ds)
+    return Lm * np.sqrt(np.array(ds)) if cols else Lm
+
+
+def _ldl_candidates(spec, sym, G):
+    """Rational ``(x0, grads)`` with Gram matrix ``L D L^T`` for ``L``, ``D`` rounded (a Gram matrix of rationals
+    whose vectors are irrational, such as a gradient of squared norm 2): each column ``j`` becomes four
+    coordinates, ``D_j`` a sum of four rational squares."""
+    from .pep_proof import four_squares
+
+    Lm, Dv = factor(G, split=True)
+    P = len(sym.points)
+    has_star = spec["function_class"] != "smooth"
+    for tol in TOLERANCES:
+        for r in range(1, Lm.shape[1] + 1):
+            roots = [four_squares(_q(d, tol)) for d in Dv[:r]]
+            if any(rt is None for rt in roots):
+                continue
+            rows = [[_q(Lm[a, j], tol) * c for j in range(r) for c in roots[j]] for a in range(Lm.shape[0])]
+            x0 = rows[0] if has_star else [Fraction(0)] * (4 * r)
+            yield x0, [rows[_grad_index(spec, i)] for i in range(P)]
 
 
 def _grad_index(spec, i):
@@ -240,19 +268,24 @@ def _scaled(spec, x0, grads, calls):
     return None
 
 
-def lower(spec, sym, G: np.ndarray, target: Fraction | None = None, mix: bool = True) -> Lower | None:
+def lower(spec, sym, G: np.ndarray, target: Fraction | None = None, mix: bool = True, accept=None) -> Lower | None:
     """A checked worst function near the Gram matrix ``G`` (module docstring): the first whose value is
     ``target`` exactly, else the one with the largest value; ``None`` when none passes (``mix``: try the
-    mixes with a strictly feasible point before giving up)."""
+    mixes with a strictly feasible point before giving up; ``accept(candidate)``: a further check, which may
+    attach data to the candidate, or refuse it)."""
     V = factor(G)
     best = None
     if V.shape[1]:
-        for x0, grads in _candidates(spec, sym, V):
+        import itertools
+
+        for x0, grads in itertools.chain(_candidates(spec, sym, V), _ldl_candidates(spec, sym, G)):
             got = _check(spec, x0, grads, sym.calls)
             if got is None:
                 continue
             value, values = got
             cand = Lower(x0, grads, values, value)
+            if accept is not None and not accept(cand):
+                continue
             if target is not None and value == target:
                 return cand
             if best is None or value > best.value:

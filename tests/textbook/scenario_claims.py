@@ -530,6 +530,24 @@ GD_CONTRACTION_TIGHT = _claim(
               scenario=worst_case(method="gd", function_class="smooth_strongly_convex", statistic="dist_sq", smooth=Lw,
                                   curvature=Lw / kw, step=1 / Lw, horizon=Tw, init_dist=Rw))],
     expected="verified")
+# GD with step 1/L on L-smooth (not necessarily convex) functions with f(x_0) - inf f <= Delta, the output round R
+# drawn with P(R = k) proportional to 2 h - L h^2 (uniform here): E||grad f(x_R)||^2 <= 2 L Delta/T (the descent lemma
+# summed; Ghadimi & Lan 2013). The class's SDP is only an upper bound (inf f is no interpolation condition); the planted
+# twin drops the 2, and a one-dimensional L-smooth function bounded below (checked exactly) refutes it.
+_sm = Domain(L=Real(gt=0, search=(0.1, 10.0), log=True), Delta=Real(gt=0, search=(0.1, 10.0), log=True),
+             T=Int(ge=1, le=8, search=(1, 8)))
+_WC_SMOOTH = worst_case(method="gd", function_class="smooth", statistic="random_round_grad_norm_sq", smooth=Lw,
+                        step=1 / Lw, horizon=Tw, init_gap=Dw)
+GD_SMOOTH_CLASS, GD_SMOOTH_CLASS_PLANTED = _twins(
+    "thm-gd-smooth-random-round-class", GL, "Theorem 2.1 (noise-free: the descent lemma summed)",
+    "GD with step 1/L on L-smooth functions, R uniform on 0..T-1: E||grad f(x_R)||^2 <= 2 L Delta/T.", _sm,
+    SupBound("E_R ||grad f(x_R)||^2 <= 2 L Delta/T over the class", bound=2 * Lw * Dw / Tw, kind="performance",
+             scenario=_WC_SMOOTH),
+    ("thm-gd-smooth-random-round-class-half", "E_R ||grad f(x_R)||^2 <= L Delta/T (the 2 of the descent lemma lost).",
+     SupBound("E_R ||grad f(x_R)||^2 <= L Delta/T over the class", bound=Lw * Dw / Tw, kind="performance",
+              scenario=_WC_SMOOTH)),
+    "a one-dimensional L-smooth function bounded below reaches about 2 L Delta/T",
+    {"L": 1.0, "Delta": 1.0, "T": 1})
 
 # ------------------------------------------------------------------------- noisy_gd on data: the adversarial search
 # GD with step 1/M on ridge logistic regression (M-smooth, lam-strongly convex, both measured from the data):
@@ -559,4 +577,5 @@ CLAIMS = (LAPLACE_L2, LAPLACE_L2_PLANTED, SQUARED, SQUARED_PLANTED, GD_SENS, GD_
           ADAPTIVE_PLANTED, ONE_SAMPLE_SGD, ONE_SAMPLE_SGD_PLANTED, STEP_DECAY_RISK, STEP_DECAY_RISK_PLANTED,
           STEP_DECAY_STABILITY, STEP_DECAY_STABILITY_PLANTED, GD_CONVEX, GD_CONVEX_PLANTED, GD_SC, GD_SC_PLANTED,
           STAB_STEPS, STAB_STEPS_PLANTED, STAB_SGD, STAB_SGD_PLANTED, GD_CLASS, GD_CLASS_PLANTED, GD_PL_CLASS,
-          GD_CLASS_TIGHT, GD_CLASS_TIGHT_PLANTED, GD_CONTRACTION_TIGHT, GD_DATA, GD_DATA_PLANTED)
+          GD_CLASS_TIGHT, GD_CLASS_TIGHT_PLANTED, GD_CONTRACTION_TIGHT, GD_SMOOTH_CLASS, GD_SMOOTH_CLASS_PLANTED,
+          GD_DATA, GD_DATA_PLANTED)
