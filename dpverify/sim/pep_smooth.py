@@ -23,7 +23,7 @@ from . import pep_exact as E
 THETAS = tuple(Fraction(a, b) for a, b in ((1, 2), (1, 3), (2, 3), (1, 4), (3, 4), (1, 5), (4, 5), (1, 10), (9, 10)))
 
 
-def _bridge(xa, fa, ga, xb, fb, gb, L):
+def bridge(xa, fa, ga, xb, fb, gb, L):
     """Knots ``[(x, curvature on the interval that starts there)]`` from ``xa`` to ``xb`` (excluded) for a C^1
     function with curvature in ``[-L, L]`` matching value and slope at both ends; ``None`` when none is found."""
     d = xb - xa
@@ -79,7 +79,7 @@ def build(spec, x0, grads, values, L=Fraction(1)):
     else:
         start = [xs[0], f1, Fraction(0)]
     for a, b in zip(xs, xs[1:]):
-        br = _bridge(a, data[a][0], data[a][1], b, data[b][0], data[b][1], L)
+        br = bridge(a, data[a][0], data[a][1], b, data[b][0], data[b][1], L)
         if br is None:
             return None
         knots.extend([list(k) for k in br])
@@ -93,4 +93,4 @@ def build(spec, x0, grads, values, L=Fraction(1)):
     return {"start": start, "knots": knots}
 
 
-__all__ = ["THETAS", "build"]
+__all__ = ["THETAS", "bridge", "build"]
