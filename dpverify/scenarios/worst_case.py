@@ -33,6 +33,12 @@ Where the horizon is an integer parameter ``S`` of the claim, or an expression i
 draws the ``S`` whose horizon is at most ``max_horizon`` (the rest of the point from the claim's domain); a
 point beyond it is not measured.
 
+A measurement is an interval; ``checks/pepproof.py`` then turns it into a proof where it can (exact rational
+certificates horizon by horizon up to ``proof_horizons``, for every horizon by a potential or multipliers in closed
+form, or symbolic in one parameter on its whole interval), certifies a violation by an exact worst function, and
+decides ``SupBound(..., tight=True)`` ("attained"); :meth:`WorstCase.normal_form` and :meth:`WorstCase.exact_spec`
+give it the normalised problem.
+
 Example (the tight bound of Drori & Teboulle for GD with step 1/L on L-smooth convex functions)::
 
     import sympy as sp
