@@ -511,7 +511,9 @@ def upgrade(sc: WorstCase, claim, stmt, verdict: str, point: dict | None) -> Upg
         if every is not None and every["proved"]:
             what += f"; every horizon: {every['how']}"
         if whole:
-            return Upgrade("verified", Basis("proof", f"{on}: per-horizon certificates and a potential"), what, data)
+            by = ("" if hz["whole"] else ", every horizon by " + ("a one-step potential" if every["how"].startswith(
+                "a one-step potential") else "multipliers in closed form in (k, N)"))
+            return Upgrade("verified", Basis("proof", f"{on}: per-horizon certificates{by}"), what, data)
         return Upgrade("verified", Basis("proof-horizons", f"{span} (each horizon certified; every other parameter)"),
                        what, data)
     except (ArithmeticError, ValueError, TypeError, KeyError, NotImplementedError, sp.PolynomialError):
