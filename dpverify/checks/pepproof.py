@@ -114,6 +114,8 @@ def _horizon_values(sc: WorstCase, claim):
     smallest, at most ``proof_horizons``) and whether they are all of the domain's."""
     nf = sc.normal_form()
     free = sorted(nf.horizon.free_symbols, key=str)
+    if sc.proof_horizons <= 0:
+        return None, [], False
     if not free:
         T = nf.horizon
         return None, ([(None, int(T))] if T.is_Integer else []), True

@@ -269,7 +269,7 @@ def extreme_quadratics(spec, sym):
     for a in (q, Fraction(1)):
         if a <= 0:
             continue
-        x0 = [Fraction(1)] if spec["init"] == "dist" else four_squares(Fraction(2) / a)
+        x0 = [Fraction(1)] if spec["init"] == "dist" else R.four_squares(Fraction(2) / a)
         if x0 is None:
             continue
         r = len(x0)
@@ -283,35 +283,4 @@ def extreme_quadratics(spec, sym):
         yield R.Lower(x0, grads, values, value)
 
 
-def four_squares(r: Fraction, limit: int = 10**6) -> list | None:
-    """Rationals ``[a, b, c, d]`` with ``a^2 + b^2 + c^2 + d^2 = r`` (Lagrange: every positive rational has them),
-    found by a bounded search; ``None`` past ``limit`` trials."""
-    import math
-
-    if r <= 0:
-        return None
-    n = r.numerator * r.denominator           # r = n / den^2
-    den = r.denominator
-    trials = 0
-    a = math.isqrt(n)
-    while a >= 0:
-        rest = n - a * a
-        b = math.isqrt(rest)
-        while b >= 0 and trials < limit:
-            trials += 1
-            rest2 = rest - b * b
-            c = math.isqrt(rest2)
-            d2 = rest2 - c * c
-            d = math.isqrt(d2)
-            if d * d == d2:
-                return [Fraction(v, den) for v in (a, b, c, d)]
-            if 2 * b * b < rest:
-                break
-            b -= 1
-        if trials >= limit or 2 * a * a < n:
-            break
-        a -= 1
-    return None
-
-
-__all__ = ["FORMAT", "Proof", "certify", "extreme_quadratics", "fmpq_field", "four_squares", "recheck", "spec_from_json", "spec_json"]
+__all__ = ["FORMAT", "Proof", "certify", "extreme_quadratics", "fmpq_field", "recheck", "spec_from_json", "spec_json"]

@@ -123,12 +123,41 @@ def factor(G: np.ndarray, rel: float = 1e-7, split: bool = False):
     return Lm * np.sqrt(np.array(ds)) if cols else Lm
 
 
+def four_squares(r: Fraction, limit: int = 2000) -> list | None:
+    """Rationals ``[a, b, c, d]`` with ``a^2 + b^2 + c^2 + d^2 = r`` (Lagrange: every positive rational has them),
+    found by a bounded search; ``None`` past ``limit`` trials."""
+    import math
+
+    if r <= 0:
+        return None
+    n = r.numerator * r.denominator           # r = n / den^2
+    den = r.denominator
+    trials = 0
+    a = math.isqrt(n)
+    while a >= 0:
+        rest = n - a * a
+        b = math.isqrt(rest)
+        while b >= 0 and trials < limit:
+            trials += 1
+            rest2 = rest - b * b
+            c = math.isqrt(rest2)
+            d2 = rest2 - c * c
+            d = math.isqrt(d2)
+            if d * d == d2:
+                return [Fraction(v, den) for v in (a, b, c, d)]
+            if 2 * b * b < rest:
+                break
+            b -= 1
+        if trials >= limit or 2 * a * a < n:
+            break
+        a -= 1
+    return None
+
+
 def _ldl_candidates(spec, sym, G):
     """Rational ``(x0, grads)`` with Gram matrix ``L D L^T`` for ``L``, ``D`` rounded (a Gram matrix of rationals
     whose vectors are irrational, such as a gradient of squared norm 2): each column ``j`` becomes four
     coordinates, ``D_j`` a sum of four rational squares."""
-    from .pep_proof import four_squares
-
     Lm, Dv = factor(G, split=True)
     P = len(sym.points)
     has_star = spec["function_class"] != "smooth"
@@ -416,4 +445,4 @@ def kernel_of(spec, witness: Lower, n: int) -> list:
     return [[rowsv[a][k] for a in range(n)] for k in range(r)]
 
 
-__all__ = ["ACTIVE_REL", "TOLERANCES", "run_affine", "simplest", "Lower", "Upper", "factor", "kernel_of", "lower", "upper"]
+__all__ = ["ACTIVE_REL", "TOLERANCES", "four_squares", "run_affine", "simplest", "Lower", "Upper", "factor", "kernel_of", "lower", "upper"]
