@@ -145,9 +145,12 @@ def _at(horizon_T: int, rate, spec, bT, tight_wanted: bool):
 
     up = lo = None
     how = "a potential composed"
-    if rate is not None and horizon_T > 0:
-        up, _ = E.check_upper(spec, Pt.compose(rate, horizon_T), field=fmpq_field)
-        if rate.tight and _quadratic_attains(spec, up):
+    if rate is not None and horizon_T > 0 and Pt.applies(spec) and all(h == rate.h for h in spec["steps"]):
+        try:
+            up, _ = E.check_upper(spec, Pt.compose(rate, horizon_T), field=fmpq_field)
+        except ValueError:
+            up = None
+        if up is not None and rate.tight and _quadratic_attains(spec, up):
             lo = up
     need = up is None or not _le(up, bT) or (tight_wanted and lo is None)
     if need:
@@ -162,6 +165,8 @@ def _at(horizon_T: int, rate, spec, bT, tight_wanted: bool):
 def per_horizon(sc: WorstCase, claim, stmt) -> dict | None:
     """Certificates horizon by horizon (module docstring, 2.); ``None`` when the normalised problem depends on
     more than the horizon."""
+    from ..sim import pep_potential as Pt
+
     nf = sc.normal_form()
     b_n = sp.simplify(claim.expand(stmt.bound) / nf.scale)
     hsyms = nf.horizon.free_symbols
@@ -180,7 +185,7 @@ def per_horizon(sc: WorstCase, claim, stmt) -> dict | None:
             return None
         spec, _ = got
         bT = b_n if s is None else b_n.subs(s, k)
-        if rate is None and T > 0:
+        if rate is None and T > 0 and Pt.applies(spec):
             rate = _best_rate(spec, T) or False
         up, lo, how = _at(T, rate or None, spec, bT, stmt.tight)
         rows.append({"T": T, "upper": None if up is None else str(up), "lower": None if lo is None else str(lo),

@@ -64,6 +64,8 @@ class Rate:
     final: dict | None
     initial: dict | None
     tight: bool
+    #: the (normalised) step the one-step certificate is for
+    h: Fraction = Fraction(1)
 
     def bound(self, T: int) -> Fraction:
         return self.c_final * self.rho**T * self.c_initial
@@ -93,7 +95,8 @@ def rate(spec: dict, V: str) -> Rate | None:
     c_i = got["initial"].upper_bound if got["initial"] is not None else Fraction(1)
     tight = all(g is None or (g.lower_bound is not None and g.lower_bound == g.upper_bound) for g in got.values())
     tight = tight and got["final"] is None and got["initial"] is None
-    return Rate(V, rho, c_f, c_i, _mult(got["step"]), _mult(got["final"]), _mult(got["initial"]), tight)
+    return Rate(V, rho, c_f, c_i, _mult(got["step"]), _mult(got["final"]), _mult(got["initial"]), tight,
+                Fraction(spec["steps"][0]) if spec["steps"] else Fraction(1))
 
 
 def _mult(proof):
