@@ -12,9 +12,12 @@ verbatim, then a ``main`` that reads ``certificate.json`` beside it. ``python ch
 * ``lower`` parts: the worst function is run through the method and checked against *every* constraint of the
   problem; its statistic equals the recorded value, above the bound (a violation) or equal to it (tight).
 
-A symbolic proof (multipliers rational functions of one parameter, proved on a whole interval) has a checker
-that needs SymPy besides: its multipliers are written as coefficient lists (never as text to parse), and it
-re-runs dpverify's sign arguments (:mod:`dpverify.sim.pep_symbolic`, copied verbatim) on them.
+On the ``smooth`` class a worst function is checked with the function itself (``check_smooth``: one-dimensional,
+``L``-smooth knot by knot, through every point, ``f(x_0) - inf f`` within the initial gap).
+
+Not written as checkers (yet): the symbolic proofs (multipliers rational functions of one parameter on a whole
+interval, and the closed forms in ``(k, N)`` that cover every horizon); their closed forms and the checks SymPy
+passed are in the evidence (``data["pep_proof"]``), and every per-horizon row they cover has its own checker here.
 
 What no checker re-derives: the normalisation (the class and the methods are invariant under
 ``f(x) -> f(c x)/(L c^2)``, so the problem with ``L = 1`` and a unit initial condition is the general one,

@@ -33,8 +33,8 @@ method queries, as vectors of rationals in some ``R^r``; :func:`check_lower` run
 checks *every* constraint exactly and returns the objective. For ``smooth_convex`` and
 ``smooth_strongly_convex`` the interpolation conditions are necessary and sufficient (Taylor et al.
 2017, Thm 4): a function of the class passes through those points, so the worst case is at least that
-value. (For ``pl`` and ``smooth`` the conditions are only necessary: a lower bound needs a function,
-:mod:`.pep_smooth`.)
+value. (For ``pl`` and ``smooth`` the conditions are only necessary: a lower bound needs a function; on
+``smooth``, :func:`check_smooth` checks one written down by :mod:`.pep_smooth`.)
 """
 from __future__ import annotations
 
