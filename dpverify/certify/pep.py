@@ -174,7 +174,7 @@ def problems_for(sc, claim, stmt, evidence) -> tuple[str, list]:
     pp = data.get("pep_proof") or {}
     if pp.get("kind") != "per-horizon":
         return evidence.verdict, []
-    hz = pepproof.per_horizon(sc, claim, stmt)
+    hz = pepproof.per_horizon(sc, claim, stmt, rows_too=True)
     s = hz["symbol"] if hz else None
     for row in (hz or {}).get("rows", []):
         point = {} if s is None else {s: _symbol_value(sc, claim, s, row["T"])}

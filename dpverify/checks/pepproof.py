@@ -162,9 +162,10 @@ def _at(horizon_T: int, rate, spec, bT, tight_wanted: bool):
     return up, lo, how
 
 
-def per_horizon(sc: WorstCase, claim, stmt) -> dict | None:
+def per_horizon(sc: WorstCase, claim, stmt, rows_too: bool = False) -> dict | None:
     """Certificates horizon by horizon (module docstring, 2.); ``None`` when the normalised problem depends on
-    more than the horizon."""
+    more than the horizon. ``rows_too``: certify the horizons one by one even where every horizon is proved at
+    once (for the standalone checkers)."""
     from ..sim import pep_potential as Pt
 
     nf = sc.normal_form()
@@ -176,6 +177,14 @@ def per_horizon(sc: WorstCase, claim, stmt) -> dict | None:
     s, horizons, whole = _horizon_values(sc, claim)
     if not horizons:
         return None
+    if not whole and s is not None:
+        # every horizon at once first (a potential, or closed forms in (k, N)): each is a whole proof, with its own
+        # exact certificates for the smallest horizons; then the horizons one by one are not needed
+        got = sc.exact_spec({str(s): horizons[0][0]})
+        every = _every(sc, claim, stmt, b_n, s, nf, got[0]) if got is not None else None
+        if every is not None and every["proved"] and (every["tight"] or not stmt.tight) and not rows_too:
+            return {"symbol": str(s), "rows": [], "proved": True, "tight": every["tight"], "whole": False,
+                    "refuted": None, "not_attained": None, "rate": every.get("rate"), "every": every}
     rows, rate, refuted, not_attained = [], None, None, None
     proved = tight = True
     for k, T in horizons:
@@ -199,12 +208,24 @@ def per_horizon(sc: WorstCase, claim, stmt) -> dict | None:
                 (bT - sp.Rational(up.numerator, up.denominator)).is_positive:
             not_attained = {"T": T, "upper": str(up), "bound": sp.sstr(bT), "point": point}
     every = None
-    if rate and proved and not whole and s is not None:
-        every = _every_horizon(rate, b_n, s, nf.horizon, claim, stmt.tight)
-    if proved and not whole and s is not None and not (every and every["proved"]):
-        every = _every_horizon_closed_form(sc, claim, spec, b_n, s, nf.horizon, stmt.tight) or every
     return {"symbol": None if s is None else str(s), "rows": rows, "proved": proved, "tight": tight,
             "whole": whole, "refuted": refuted, "not_attained": not_attained, "rate": rate or None, "every": every}
+
+
+def _every(sc, claim, stmt, b_n, s, nf, spec):
+    """Every horizon of the domain by a one-step potential, else by closed forms in ``(k, N)``; ``None`` if neither."""
+    from ..sim import pep_potential as Pt
+
+    out = None
+    if Pt.applies({**spec, "steps": spec["steps"][:1]}) and spec["steps"]:
+        rate = _best_rate(spec, len(spec["steps"]))
+        if rate is not None:
+            out = _every_horizon(rate, b_n, s, nf.horizon, claim, stmt.tight)
+            if out is not None:
+                out["rate"] = rate
+    if out is None or not out["proved"]:
+        out = _every_horizon_closed_form(sc, claim, spec, b_n, s, nf.horizon, stmt.tight) or out
+    return out
 
 
 def _every_horizon_closed_form(sc, claim, spec, b_n, s, horizon, tight_wanted):
@@ -496,7 +517,7 @@ def upgrade(sc: WorstCase, claim, stmt, verdict: str, point: dict | None) -> Upg
         data = {"pep_proof": {"kind": "per-horizon", "symbol": hz["symbol"], "rows": hz["rows"],
                               "every": hz["every"]}}
         Ts = [r["T"] for r in hz["rows"]]
-        span = f"T = {Ts[0]}" if len(Ts) == 1 else f"T = {Ts[0]}..{Ts[-1]}"
+        span = "" if not Ts else f"T = {Ts[0]}" if len(Ts) == 1 else f"T = {Ts[0]}..{Ts[-1]}"
         if hz["refuted"] is not None:
             r = hz["refuted"]
             return Upgrade("violated", None, f"certified at T = {r['T']}: a worst function (exact, every interpolation "
@@ -511,16 +532,19 @@ def upgrade(sc: WorstCase, claim, stmt, verdict: str, point: dict | None) -> Upg
         every = hz["every"]
         whole = hz["whole"] or (every is not None and every["proved"] and (every["tight"] or not stmt.tight))
         how = " or ".join(sorted({r["how"] for r in hz["rows"]}))
-        what = (f"proved for {span} ({how}; rational certificates checked exactly: multipliers >= 0, the "
-                "equalities, LDL^T of S)" + (", each attained by a worst function" if hz["tight"] else "")
-                + "; each covers every value of the other parameters (the normalised problem depends on the horizon "
-                "only)")
+        parts = []
+        if hz["rows"]:
+            parts.append(f"proved for {span} ({how}; rational certificates checked exactly: multipliers >= 0, the "
+                         "equalities, LDL^T of S)" + (", each attained by a worst function" if hz["tight"] else "")
+                         + "; each covers every value of the other parameters (the normalised problem depends on "
+                         "the horizon only)")
         if every is not None and every["proved"]:
-            what += f"; every horizon: {every['how']}"
+            parts.append(f"proved for every horizon (every value of the other parameters): {every['how']}")
+        what = "; ".join(parts)
         if whole:
-            by = ("" if hz["whole"] else ", every horizon by " + ("a one-step potential" if every["how"].startswith(
+            by = ("" if hz["whole"] else "every horizon by " + ("a one-step potential" if every["how"].startswith(
                 "a one-step potential") else "multipliers in closed form in (k, N)"))
-            return Upgrade("verified", Basis("proof", f"{on}: per-horizon certificates{by}"), what, data)
+            return Upgrade("verified", Basis("proof", f"{on}: " + (by or "per-horizon certificates")), what, data)
         return Upgrade("verified", Basis("proof-horizons", f"{span} (each horizon certified; every other parameter)"),
                        what, data)
     except (ArithmeticError, ValueError, TypeError, KeyError, NotImplementedError, sp.PolynomialError):
