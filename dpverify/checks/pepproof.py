@@ -10,12 +10,14 @@ is not a proof. :func:`upgrade` then tries, in turn (the evidence's scope says w
    for the claim's fixed horizon or, through a one-step contraction (:mod:`dpverify.sim.pep_potential`), for
    every horizon; the bound is then compared with the certified value by exact sign arguments. Basis ``proof``,
    scope ``domain``.
-2. **horizon by horizon**: where everything depends on the horizon only (a step ``1/L`` on ``L``-smooth
-   functions from distance ``R``: the bound's normalised form ``1/(4T + 2)``), an exact certificate for each
-   horizon from the smallest up to the scenario's ``proof_horizons`` (a potential composed, or the SDP's
-   rounded dual), every one checked in rationals; each then covers every value of the other parameters (the
-   class is invariant under ``f(x) -> f(c x)/(L c^2)``). Basis ``proof-horizons``, scope ``horizons: T in a..b``,
-   or ``domain`` when a potential also covers every horizon.
+2. **every horizon, or horizon by horizon**: where everything depends on the horizon only (a step ``1/L`` on
+   ``L``-smooth functions from distance ``R``: the bound's normalised form ``1/(4T + 2)``), every horizon at once
+   first (a one-step potential, :mod:`dpverify.sim.pep_potential`, or multipliers in closed form in ``(k, N)``,
+   :mod:`dpverify.sim.pep_horizon`), else an exact certificate for each horizon from the smallest up to the
+   scenario's ``proof_horizons`` (a potential composed, or the SDP's rounded dual), every one checked in
+   rationals; each covers every value of the other parameters (the class is invariant under
+   ``f(x) -> f(c x)/(L c^2)``). Basis ``proof`` (scope ``domain``) when every horizon of the domain is covered,
+   else ``proof-horizons`` (scope ``horizons: T = a..b``).
 3. **the point**: where the search's worst point violates the claim, a worst function at that point, exact and
    checked against every interpolation condition, whose value lies above the bound: the violation is certified
    (``data["certificate"]``); no upgrade otherwise.
