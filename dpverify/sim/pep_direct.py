@@ -35,6 +35,8 @@ SQRT2 = math.sqrt(2.0)
 #: a condition left out is added when its violation at the primal point exceeds this share of the scale
 VIOLATION_TOL = 1e-6
 MAX_ROUNDS = 12
+#: a round whose dual bound moves by less than this share stops the generation (the relaxation is the problem's)
+STALL = 1e-6
 #: Clarabel's tolerances (its defaults are 1e-8): the worst function is read off the primal point, and a
 #: tight certificate needs it to a few more digits; the cost is a few more iterations
 TOL = 1e-10
@@ -236,10 +238,18 @@ class Numeric:
         its dual bound), so that the violations the solver's own error leaves are not chased."""
         work = list(keys if keys is not None else self.initial_keys())
         inwork = set(work)
-        total = 0.0
+        total, prev = 0.0, None
         for rnd in range(1, MAX_ROUNDS + 1):
             sol = self.solve_keys(work, extra)
             total += sol.seconds
+            if prev is not None and (sol.status != "Solved" or
+                                     abs(sol.bound - prev) <= STALL * max(abs(sol.bound), 1e-300)):
+                # the conditions added no longer move the dual bound (what the solver's own error leaves violated)
+                sol.rounds, sol.seconds = rnd, total
+                sol.notes.append(f"constraint generation stopped at round {rnd}: the dual bound moved by "
+                                 f"{abs(sol.bound - prev):.2g}")
+                return sol
+            prev = sol.bound
             e = self.evaluate(sol.G, sol.F, sol.t)
             scale = 1.0 + abs(sol.value)
             bad = [(e[k], key) for k, key in enumerate(self.keys) if key not in inwork and e[k] > VIOLATION_TOL * scale]
