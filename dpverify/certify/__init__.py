@@ -30,6 +30,11 @@ certificate holds). Kinds of certificate:
   propagation on a diagonal quadratic) exceeds the bound: ``check.py`` rebuilds the quadratic from the claim's
   expressions at the witness and the recorded spectrum and start, propagates the moments in ball arithmetic
   and separates the expectation from the bound. See :mod:`dpverify.certify.expectation`;
+* ``worst-function`` -- a :class:`~dpverify.spec.SupBound` over ``worst_case(...)`` (a method's worst case over a
+  function class) refuted by an exact worst function: ``check.py`` (standard library only: dpverify's
+  ``sim/pep_exact.py`` copied verbatim) runs it through the method, checks it against every interpolation
+  condition of the class and compares its statistic with the normalised bound. See :mod:`dpverify.certify.pep`,
+  which also writes checkers of the proofs (``write_proof``);
 * ``monte-carlo-replay`` / ``monte-carlo-recorded`` -- an :class:`~dpverify.spec.ExpectationBound`
   violated by simulation: a replay at ten times the runs, at the seed derived from the claim id and
   "certificate", whose one-sided p-value of "mean <= bound" is below 1e-6; standalone (``check.py``
@@ -171,9 +176,16 @@ _UNCERTIFIED_QUANTITIES = {
 
 
 def supremum_plan(claim, stmt, evidence) -> Plan:
-    """A supremum's violation: a privacy loss has its checkers (:func:`privacy_plan`); other quantities none."""
+    """A supremum's violation: a privacy loss has its checkers (:func:`privacy_plan`), a worst case over a function
+    class its exact worst function (:func:`dpverify.certify.pep.violation_plan`); other quantities none."""
+    from ..scenarios.worst_case import WorstCase
+
     if stmt.kind == "privacy":
         return privacy_plan(claim, stmt, evidence)
+    if isinstance(stmt.scenario, WorstCase):
+        from .pep import violation_plan
+
+        return violation_plan(claim, stmt, evidence)
     raise NoCertificate(_UNCERTIFIED_QUANTITIES.get(stmt.kind, f"a '{stmt.kind}' violation has no standalone checker"))
 
 

@@ -34,18 +34,18 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ..sim import pep_exact, pep_symbolic
-from ..sim.pep_proof import certify, fmpq_field, spec_json
+from ..escape import py_docstring, py_literal
+from ..files import write_atomic
+from ..sim import pep_exact
+from ..sim.pep_proof import certify, spec_json
+from .writer import NoCertificate, Plan, exact_witness
 
-HEADER = '''#!/usr/bin/env python3
-"""Standalone check of a worst case over a function class ({kind}) for claim {claim}.
+HEADER = """Standalone check of a worst case over a function class ({kind}) for claim {claim}.
 
-Run `python check.py` (standard library{extra}; not dpverify). It reads certificate.json beside it and checks
+Run `python check.py` (standard library; not dpverify). It reads certificate.json beside it and checks
 each problem's certificate exactly; prints one line; exit status 0 when every part holds, 1 otherwise. The
 code below up to `main` is dpverify.sim.pep_exact, verbatim (sha256 {sha}).
 """
-from __future__ import annotations
-'''
 
 MAIN = r'''
 
@@ -54,8 +54,8 @@ import json as _json
 import os as _os
 import sys as _sys
 
-CLAIM_ID = {claim!r}
-STATEMENT = {statement!r}
+CLAIM_ID = {claim}
+STATEMENT = {statement}
 
 
 def _rational(text, what):
@@ -112,7 +112,7 @@ def main():
     with open(_os.path.join(here, "certificate.json")) as fh:
         cert = _json.load(fh)
     if cert.get("claim") != CLAIM_ID:
-        print(f"NOT CHECKED: certificate.json is for {{cert.get('claim')!r}}, not {{CLAIM_ID!r}}")
+        print(f"NOT CERTIFIED {{CLAIM_ID}}: certificate.json is for {{cert.get('claim')!r}}")
         return 1
     lines = []
     for prob in cert["problems"]:
@@ -121,10 +121,10 @@ def main():
         except (ValueError, KeyError, TypeError, ZeroDivisionError, IndexError) as exc:
             ok, line = False, f"T = {{prob.get('T')}}: {{exc}}"
         if not ok:
-            print(f"FAILED: {{CLAIM_ID}}: {{line}}")
+            print(f"NOT CERTIFIED {{CLAIM_ID}} [{{STATEMENT}}]: {{line}}")
             return 1
         lines.append(line)
-    print(f"CERTIFIED: {{CLAIM_ID}}: {{cert['verdict']}} ({{len(lines)}} problem(s) checked exactly; "
+    print(f"CERTIFIED {{CLAIM_ID}} [{{STATEMENT}}]: {{cert['verdict']}} ({{len(lines)}} problem(s) checked exactly; "
           f"{{lines[0]}}{{'; ...' if len(lines) > 1 else ''}})")
     return 0
 
@@ -231,6 +231,42 @@ def _quadratic(spec, value):
     return None
 
 
+def checker(claim, stmt, what: str, probs: list) -> tuple[dict, str]:
+    """``(certificate, check.py's text)`` for the exact ``probs`` behind ``stmt``'s verdict ``what``: what comes
+    from the claim enters the source only as ``repr()`` literals that read back equal, or in the escaped
+    docstring."""
+    body, sha = exact_source()
+    kind = "per-horizon" if len(probs) > 1 or what != "violated" else "worst function"
+    cert = {"claim": claim.id, "statement": stmt.name, "verdict": what, "tight": bool(stmt.tight), "kind": kind,
+            "normalisation": "L = 1 and a unit initial condition (the class is invariant under f(x) -> "
+                             "f(c x)/(L c^2)); bounds are the claim's divided by the statistic's units",
+            "problems": probs, "pep_exact_sha256": sha}
+    text = ("#!/usr/bin/env python3\n" + py_docstring(HEADER.format(kind=kind, claim=claim.id, sha=sha))
+            + "\nfrom __future__ import annotations\n" + body
+            + MAIN.format(claim=py_literal(claim.id, "the claim id"), statement=py_literal(stmt.name, "the statement")))
+    return cert, text
+
+
+def violation_plan(claim, stmt, evidence) -> Plan:
+    """The certificate route of a violated worst case over a class (:data:`dpverify.certify.ROUTES`'s
+    ``supremum`` for a ``worst_case`` scenario): the worst function behind ``evidence`` (at the search's point, or
+    at the horizon a per-horizon proof refuted), checked by ``check.py`` against every constraint of the problem."""
+    from ..scenarios import bind
+
+    sc = bind(stmt.scenario, claim)
+    data = evidence.data or {}
+    if not ({"pep_proof", "certificate"} & data.keys()):
+        raise NoCertificate("the worst case over the class was measured, not certified (no exact worst function)")
+    what, probs = problems_for(sc, claim, stmt, evidence)
+    if what != "violated" or not probs or not all("lower" in p for p in probs):
+        raise NoCertificate("no exact worst function above the bound could be rebuilt")
+    cert, text = checker(claim, stmt, what, probs)
+    point = (evidence.counterexample or {}).get("params") or {}
+    witness = exact_witness(claim.domain, point) if claim.domain.contains(point) else {}
+    return Plan("worst-function", f"{stmt.name}: the worst case over the class <= bound", witness, {}, "",
+                data={k: v for k, v in cert.items() if k not in ("claim", "statement", "kind")}, source=text)
+
+
 def write_proof(claim, verdict, out_dir: str) -> list[str]:
     """Write a checker for each worst-case statement of ``claim`` whose evidence in ``verdict`` is a per-horizon
     proof or a certified violation; returns the folders written (module docstring)."""
@@ -251,21 +287,11 @@ def write_proof(claim, verdict, out_dir: str) -> list[str]:
             continue
         folder = _folder(out_dir, claim.id, i)
         os.makedirs(folder, exist_ok=True)
-        body, sha = exact_source()
-        cert = {"claim": claim.id, "statement": stmt.name, "verdict": what, "tight": bool(stmt.tight),
-                "kind": "per-horizon" if len(probs) > 1 or what != "violated" else "worst function",
-                "normalisation": "L = 1 and a unit initial condition (the class is invariant under f(x) -> "
-                                 "f(c x)/(L c^2)); bounds are the claim's divided by the statistic's units",
-                "problems": probs, "pep_exact_sha256": sha}
-        with open(os.path.join(folder, "certificate.json"), "w") as fh:
-            json.dump(cert, fh, indent=1)
-            fh.write("\n")
-        text = (HEADER.format(kind=cert["kind"], claim=claim.id, extra="", sha=sha) + body
-                + MAIN.format(claim=claim.id, statement=stmt.name))
-        with open(os.path.join(folder, "check.py"), "w") as fh:
-            fh.write(text)
+        cert, text = checker(claim, stmt, what, probs)
+        write_atomic(os.path.join(folder, "certificate.json"), json.dumps(cert, indent=1) + "\n")
+        write_atomic(os.path.join(folder, "check.py"), text)
         folders.append(folder)
     return folders
 
 
-__all__ = ["exact_source", "problems_for", "write_proof"]
+__all__ = ["checker", "exact_source", "problems_for", "violation_plan", "write_proof"]

@@ -32,6 +32,9 @@ class Plan:
     data: dict = field(default_factory=dict)
     note: str = ""
     extra_ints: tuple = ()      # integer symbols that are not parameters (a step index), set by the verdict
+    #: the whole text of ``check.py`` when the certificate brings its own checker (``functions`` unused): a
+    #: worst case over a function class (:mod:`dpverify.certify.pep`)
+    source: str = ""
 
 
 def folder_name(claim_id: str) -> str:
@@ -138,7 +141,7 @@ def runtime_verdict(plan: Plan) -> str:
 
 def write(claim, plan: Plan, out_dir: str) -> str:
     """Write ``certificate.json`` and ``check.py`` for ``plan`` under ``out_dir``; returns the folder."""
-    source = check_source(claim, plan)
+    source = plan.source or check_source(claim, plan)
     folder = os.path.join(out_dir, folder_name(claim.id))
     os.makedirs(folder, exist_ok=True)
     cert = {"claim": claim.id, "label": claim.label, "source": claim.source.cite(), "kind": plan.kind,

@@ -364,7 +364,8 @@ def _adversary(sc, claim, stmt, cfg: Config, margin, runs: int, starts: list) ->
 KIND = CheckKind(
     name="sup", label=lambda stmt: stmt.kind, applies=applies, check=check,
     basis_kinds=("privacy-exact", "privacy-upper", "worst-over-class", "worst-case", "privacy-estimate",
-                 "privacy-lower"),
+                 "privacy-lower", "proof", "proof-horizons"),
     can_refute=True, certificate="supremum",
     summary="a measured quantity (privacy loss, sensitivity, stability, a worst case over a function class) "
-            "searched for its worst instance, then confirmed in its own direction")
+            "searched for its worst instance, then confirmed in its own direction; a worst case over a class is "
+            "then proved or refuted by exact certificates (checks/pepproof.py)")

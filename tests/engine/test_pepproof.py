@@ -7,7 +7,7 @@ import pytest
 import sympy as sp
 
 from dpverify import Claim, Domain, Int, Real, Source, SupBound, check
-from dpverify.certify import run_checker
+from dpverify.certify import certify, run_checker
 from dpverify.certify.pep import write_proof
 from dpverify.scenarios import worst_case
 
@@ -63,7 +63,7 @@ def test_checkers_pass_alone_and_fail_when_edited(tmp_path):
     v = check(claim)
     (folder,) = write_proof(claim, v, str(tmp_path))
     ok, line = run_checker(folder)
-    assert ok and line.startswith("CERTIFIED: me/gd: verified (3 problem(s)"), line
+    assert ok and line.startswith("CERTIFIED me/gd [f(x_T) - f*]: verified (3 problem(s)"), line
     path = os.path.join(folder, "certificate.json")
     cert = json.load(open(path))
     good = json.dumps(cert)
@@ -72,7 +72,7 @@ def test_checkers_pass_alone_and_fail_when_edited(tmp_path):
     up[key] = str(sp.Rational(up[key]) * sp.Rational(101, 100))
     json.dump(cert, open(path, "w"))
     ok, line = run_checker(folder)
-    assert not ok and line.startswith("FAILED"), line
+    assert not ok and line.startswith("NOT CERTIFIED"), line
     cert = json.loads(good)
     cert["problems"][2]["lower"]["values"][0] = "1"
     json.dump(cert, open(path, "w"))
@@ -91,6 +91,15 @@ def test_a_certified_violation_has_a_checker(tmp_path):
     (folder,) = write_proof(claim, v, str(tmp_path))
     ok, line = run_checker(folder)
     assert ok and "violated" in line, line
+    # the same violation through dpverify's certificate routes (certify.ROUTES, the supremum check's)
+    out = certify(claim, v, str(tmp_path / "routed"))
+    assert out.status == "certified" and out.kind == "worst-function", out.line()
+    ok, line = run_checker(out.folder)
+    assert ok and line.startswith("CERTIFIED me/gd") and "violated" in line, line
+    cert = json.load(open(os.path.join(out.folder, "certificate.json")))
+    cert["problems"][0]["lower"]["values"][0] = "1"
+    json.dump(cert, open(os.path.join(out.folder, "certificate.json"), "w"))
+    assert not run_checker(out.folder)[0]
 
 
 def test_scope_names_the_horizons():
