@@ -2,7 +2,8 @@
 
 For a statement ``SupBound(..., scenario=worst_case(...))`` whose evidence carries a proof or a certified
 violation (:mod:`dpverify.checks.pepproof`), :func:`write_proof` writes ``<out>/<claim id with / as __>--pep/``
-with ``certificate.json`` and ``check.py``. ``check.py`` is plain Python: the source of
+with ``certificate.json`` and ``check.py``; a violation also takes the supremum check's certificate route
+(:data:`dpverify.certify.ROUTES`, :func:`violation_plan`: kind ``worst-function``), so ``dpverify certify`` writes it. ``check.py`` is plain Python: the source of
 :mod:`dpverify.sim.pep_exact` (the problem stated exactly, the exact LDL^T test; standard library only) copied
 verbatim, then a ``main`` that reads ``certificate.json`` beside it. ``python check.py`` prints one line and exits
 0 when every part holds:
