@@ -54,8 +54,8 @@ def sweep(claim, path, base, cfg, fns, worst=None):
         x = x0 * fac if path.to == "inf" else x0 / fac
         pt = dict(base)
         pt[path.param] = x
-        for name, fn in path.tied.items():
-            pt[name] = fn(x, base)
+        for name in path.tied:
+            pt[name] = path.tied_value(name, x, base)
         if worst is not None and path.worst_over:
             pt = worst_point(claim, path.worst_over, pt, fns, worst, widen=fac)
         if not claim.domain.contains(pt):
