@@ -77,6 +77,9 @@ BASIS_KINDS = _vocabulary(
     BasisKind("proof-on-quadratics", "a proof on the claim's quadratics only: the exact expectation's closed form in the "
               "spectrum, the inequality proved over the spectrum's interval (a 'holds' where the class is wider)",
               algebraic=False, proof=True),
+    BasisKind("asymptotics", "a proof of a rate or limit along its paths: SymPy's limit (Gruntz) with every other "
+              "parameter a symbol carrying its domain's bounds, cross-checked in mpmath along the path",
+              algebraic=True, proof=True),
     BasisKind("exact-cases", "exact symbolic computation for small cases only (e.g. every T = 1..6), no general proof",
               algebraic=True),
     BasisKind("privacy-exact", "the privacy loss of the mechanism computed exactly (with its error), worst over "

@@ -17,6 +17,10 @@ certificate holds). Kinds of certificate:
 * ``gaussian-renyi`` -- the same measured by the Gaussian mechanism's Renyi divergence: a lower bound on
   it from its defining integral over a finite window (rigorous quadrature, ``acb.integral``), divided by
   the order, lies above the claimed bound;
+* ``asymptotics`` -- a :class:`~dpverify.spec.Rate` refuted by SymPy's limit of ``expr/rate`` along a path:
+  ``check.py`` (SymPy and mpmath) takes the limit again from the claim's expressions and the symbols'
+  assumptions, and checks the confirming sweep's points and the ratio's growth there. See
+  :mod:`dpverify.certify.asymptotic`;
 * ``privacy-point`` -- a privacy :class:`~dpverify.spec.SupBound` measured by a function of a proof (a
   :class:`~dpverify.scenarios.PointScenario`) that carries a ball definition: ``check.py`` evaluates it at
   the witness and certifies when its lower end lies above the claimed bound. See :mod:`dpverify.certify.point`;
@@ -53,7 +57,7 @@ from dataclasses import asdict, dataclass
 from ..checks import kind_of
 from ..files import write_atomic
 from ..spec import Identity
-from . import runtime
+from . import asymptotic, runtime
 from .expectation import exact_plan
 from .point import point_plan
 from .replay import monte_carlo_plans
@@ -180,7 +184,7 @@ def supremum_plan(claim, stmt, evidence) -> Plan:
 #: The certificate routes a check kind names (``CheckKind.certificate``), in order of preference (exact
 #: certificates before statistical ones): name -> plan builder, which returns a Plan or a list of functions
 #: building the alternatives to try in turn.
-ROUTES = {"analytic": analytic_plan, "expectation": exact_plan, "supremum": supremum_plan, "audit": audit_plan,
+ROUTES = {"analytic": analytic_plan, "asymptotics": asymptotic.plan, "expectation": exact_plan, "supremum": supremum_plan, "audit": audit_plan,
           "monte-carlo": monte_carlo_plans}
 
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from ..spec import Claim, ClaimError, DomainError
 from ..verdict import Evidence, Verdict, claim_verdict, error_evidence, statement_verdict
-from . import (audit, boxproof, chain, exact, existsproof, limit, minimiser, monte_carlo, quadratics, rate, scaling,
-               sup, symbolic)
+from . import (audit, boxproof, chain, exact, existsproof, limit, minimiser, monte_carlo, quadratics, rate, rateproof,
+               scaling, sup, symbolic)
 from .base import Clock, Config
 from .kind import CheckKind, kinds_of
 
@@ -26,6 +26,7 @@ KINDS: tuple[CheckKind, ...] = kinds_of(
     symbolic,
     existsproof,        # "sampled": the sampled check, a grid's failure of "exists" proved
     minimiser,
+    rateproof,          # "rate-proof": a rate by SymPy's limit of expr/rate, cross-checked in mpmath
     rate,
     limit,
     exact,

@@ -31,6 +31,7 @@ import sympy as sp
 
 from ..spec import Choice, Int, Real, Seq
 from ..spec.statements import START_SUFFIX
+from .base import time_limit
 from .signs import is_finite, is_infinite, is_positive
 
 #: levels of what the symbols carry: "sign" (positive, integer), then "bounds" (every bound of the domain)
@@ -54,8 +55,7 @@ class Setting:
     ``pieces`` (level "sign" only): substitutions of the new symbols that together cover the domain's
     bounds (the interior written as ``p = a + u`` ..., and each closed end): a closed form proved
     positive (finite) after each of them is positive (finite) at every point of the domain.
-    ``samples``: points of the domain (values of the new symbols, exact rationals) at which each limit
-    SymPy takes in symbols is taken again with numbers (:func:`limit`)."""
+    """
 
     x: sp.Symbol
     to: sp.Basic
@@ -64,7 +64,6 @@ class Setting:
     case: dict = field(default_factory=dict)
     covers: list = field(default_factory=list)
     pieces: list = field(default_factory=lambda: [{}])
-    samples: list = field(default_factory=list)
 
     def apply(self, expr) -> sp.Basic:
         return sp.sympify(expr).xreplace(self.subs)
@@ -117,57 +116,12 @@ def _spec(claim, name):
     return claim.domain.params.get(name[:-len(START_SUFFIX)] if name.endswith(START_SUFFIX) else name)
 
 
-#: points of the domain at which every symbolic limit is checked against SymPy's limit with numbers
-SAMPLES = 2
-
-
-def _samples(claim, param: str, names) -> list[dict]:
-    """``SAMPLES`` points of the domain, each value rounded to two significant digits as an exact rational
-    (a decimal: SymPy factors no large integer), drawn with a seed of the claim's id alone (the same for
-    every run and seed); the start symbol takes the path parameter's value."""
-    import numpy as np
-
-    from ..search import derive_seed
-
-    rng = np.random.default_rng(derive_seed(0, claim.id, "asymptotics-samples"))
-    out = []
-    for _ in range(4 * SAMPLES):
-        try:
-            pt = claim.domain.draw_point(rng)
-        except Exception:  # noqa: BLE001 - a domain whose points are hard to draw: fewer samples
-            break
-        if pt is None:
-            continue
-        vals = {}
-        for name in names:
-            v = pt.get(name[:-len(START_SUFFIX)] if name.endswith(START_SUFFIX) else name)
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                continue
-            vals[name] = _decimal(v)
-        out.append(vals)
-        if len(out) >= SAMPLES:
-            break
-    return out
-
-
-def _decimal(v) -> sp.Rational:
-    """``v`` rounded to two significant digits, exactly (``m * 10^e``)."""
-    import math
-
-    if isinstance(v, int) or v == 0:
-        return sp.Integer(int(v))
-    e = math.floor(math.log10(abs(v))) - 1
-    m = round(v / 10.0**e)
-    return sp.Integer(m) * sp.Integer(10) ** e
-
-
 def setting(claim, names: set[str], param: str, to: str, level: str) -> list[Setting]:
     """The cases (one :class:`Setting` each) in which the parameters ``names`` (the path's ``param``
     excluded) carry what the domain says of them at ``level`` (see the module docstring)."""
     x = sp.Symbol(param, positive=True)
     lim = sp.oo if to == "inf" else sp.Integer(0)
     subs, back, covers = {sp.Symbol(param): x}, {x: sp.Symbol(param)}, []
-    values: dict = {x: sp.Symbol(param)}   # new symbol -> its value at a point of the claim (for the samples)
     alternatives: list[list[tuple]] = []
     pieces: list[list[dict]] = []
     for name in sorted(names - {param}):
@@ -194,7 +148,7 @@ def setting(claim, names: set[str], param: str, to: str, level: str) -> list[Set
                 new = sp.Symbol(name, integer=True, nonnegative=True)
             else:
                 new = sp.Symbol(name, integer=True)
-            subs[s], back[new], values[new] = new, s, s
+            subs[s], back[new] = new, s
             covers.append(" and ".join(p.hypotheses(name)) or f"{name} an integer")
             if lo is not None and lo > 1:
                 pieces.append([{new: lo + sp.Symbol(f"{name}'", integer=True, nonnegative=True)}])
@@ -208,12 +162,12 @@ def setting(claim, names: set[str], param: str, to: str, level: str) -> list[Set
                 new = sp.Symbol(name, nonnegative=True)
             else:
                 new = sp.Symbol(name, real=True)
-            subs[s], back[new], values[new] = new, s, s
+            subs[s], back[new] = new, s
             if _informative(p):
                 pieces.append([{new: e} for e, _, _ in _pieces(name, p)])
             continue
         (expr, u, inverse), *rest = _pieces(name, p)
-        subs[s], back[u], values[u] = expr, inverse, inverse
+        subs[s], back[u] = expr, inverse
         if rest:
             alternatives.append([None] + [(s, e, f"{name} = {e}") for e, _, _ in rest])
     merged = [{}]
@@ -221,15 +175,6 @@ def setting(claim, names: set[str], param: str, to: str, level: str) -> list[Set
         merged = [{**m, **a} for m in merged for a in alts]
         if len(merged) > MAX_CASES:
             raise Unsupported(f"more than {MAX_CASES} pieces of the domain's intervals")
-    raw = _samples(claim, param, {str(v) for v in values.values() for v in v.free_symbols} | names)
-    samples = []
-    for r in raw:
-        try:
-            sm = {new: sp.nsimplify(val.xreplace({sp.Symbol(k): v for k, v in r.items()})) for new, val in values.items()}
-        except (TypeError, ValueError, ZeroDivisionError):
-            continue
-        if all(v.is_Rational and _admits(new, v) for new, v in sm.items()):
-            samples.append(sm)
     out = []
     for combo in itertools.product(*alternatives) if alternatives else [()]:
         case_subs = dict(subs)
@@ -240,16 +185,10 @@ def setting(claim, names: set[str], param: str, to: str, level: str) -> list[Set
             s, v, text = item
             case_subs[s] = v
             case[str(s)] = text
-        out.append(Setting(x, lim, case_subs, back, case, covers, merged, samples))
+        out.append(Setting(x, lim, case_subs, back, case, covers, merged))
         if len(out) > MAX_CASES:
             raise Unsupported(f"more than {MAX_CASES} cases (closed ends and choices)")
     return out
-
-
-def _admits(sym, v) -> bool:
-    """Whether the number ``v`` has every property SymPy assumes of ``sym``."""
-    return all(getattr(v, "is_" + f, None) is val for f, val in sym.assumptions0.items()
-               if f in ("positive", "nonnegative", "integer", "real"))
 
 
 # --------------------------------------------------------------------------- what SymPy can limit
@@ -272,6 +211,13 @@ def prepare(expr: sp.Basic) -> sp.Basic:
 
 
 _CACHE: dict = {}
+#: CPU seconds one limit may take (Gruntz can run for minutes); the statement's own limit
+#: (``Config.symbolic_timeout``) bounds them all
+LIMIT_SECONDS = 4.0
+
+
+class LimitTimeout(Exception):
+    """One limit ran out of :data:`LIMIT_SECONDS` (distinct from the statement's ``SymbolicTimeout``)."""
 _ERRORS = (NotImplementedError, ValueError, TypeError, AttributeError, RecursionError, ZeroDivisionError,
            sp.PoleError, MemoryError, OverflowError)
 
@@ -285,18 +231,18 @@ def _sympy_limit(expr, x, to):
 
 def limit(expr: sp.Basic, st: Setting) -> sp.Basic:
     """SymPy's limit of ``expr`` as ``st.x -> st.to`` (from above at 0), cached; raises ``Unsupported``
-    when SymPy cannot take it, gives something that is not a limit (a bounded oscillation, an
-    unevaluated ``Limit``, NaN), or when, at one of ``st.samples`` (points of the domain), SymPy's limit
-    of the expression with those numbers differs from the symbolic limit there (Gruntz's algorithm
-    decides signs of expressions in the parameters, and SymPy sometimes decides them wrongly)."""
+    when SymPy cannot take it within :data:`LIMIT_SECONDS` of CPU time or gives something that is not a
+    limit (a bounded oscillation, an unevaluated ``Limit``, NaN). Gruntz's algorithm decides signs of
+    expressions in the parameters, and SymPy sometimes decides them wrongly: a proof that uses the limit
+    is cross-checked in mpmath along the path (:mod:`.limitcheck`) before it counts."""
     x, to = st.x, st.to
     key = (expr, x, to)
     if key not in _CACHE:
         try:
-            val = _sympy_limit(expr, x, to)
-            _validate(expr, val, st)
-        except Unsupported as exc:
-            val = exc
+            with time_limit(LIMIT_SECONDS, raises=LimitTimeout):
+                val = _sympy_limit(expr, x, to)
+        except LimitTimeout:
+            val = Unsupported(f"SymPy's limit took more than {LIMIT_SECONDS:g} s of CPU time")
         except _ERRORS as exc:
             val = Unsupported(f"SymPy's limit fails ({type(exc).__name__}: {str(exc)[:60]})")
         _CACHE[key] = val
@@ -304,39 +250,6 @@ def limit(expr: sp.Basic, st: Setting) -> sp.Basic:
     if isinstance(val, Unsupported):
         raise val
     return val
-
-
-def _validate(expr, val, st) -> None:
-    """Raise ``Unsupported`` unless SymPy's limit of ``expr`` with each sample's numbers is ``val`` there."""
-    import mpmath
-
-    params = expr.free_symbols - {st.x}
-    if not params:
-        return
-    for sample in st.samples:
-        sample = {k: v for k, v in sample.items() if k != st.x}
-        if not params <= set(sample):
-            continue
-        conc = expr.xreplace(sample)
-        try:
-            got = _sympy_limit(conc, st.x, st.to)
-        except _ERRORS as exc:
-            raise Unsupported(f"SymPy's limit at a point of the domain fails ({type(exc).__name__}), so its "
-                              f"symbolic limit is not trusted") from None
-        want = val.xreplace(sample)
-        if is_infinite(want) or is_infinite(got):
-            same = want == got
-        else:
-            try:
-                a, b = complex(sp.N(want, 30)), complex(sp.N(got, 30))
-            except (TypeError, ValueError):
-                raise Unsupported("SymPy's limit at a point of the domain is not a number") from None
-            same = abs(a - b) <= 1e-12 * max(1.0, abs(a), abs(b))
-        if not same:
-            where = ", ".join(f"{k} = {v}" for k, v in sample.items() if k in params)
-            raise Unsupported(f"SymPy's symbolic limit {sp.sstr(val)[:50]} is {sp.sstr(want)[:30]} at {where} "
-                              f"where its limit with those numbers is {sp.sstr(got)[:30]}: not trusted")
-    del mpmath
 
 
 def clear_cache() -> None:

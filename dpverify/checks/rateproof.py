@@ -38,7 +38,8 @@ from ..verdict import Basis, Evidence
 from . import asymptotics as asy
 from .asymptotics import Unsupported
 from .base import Clock, Config, SymbolicTimeout, based, time_limit
-from .rate import _settled_values
+from .kind import CheckKind
+from .limitcheck import cross_check, values_at
 
 #: a refutation needs the ratio to grow (or, for Theta -> 0, shrink) by this factor along the path, in mpmath
 GROWTH = 10.0
@@ -63,7 +64,7 @@ class PathOutcome:
         self.status, self.text, self.proof, self.point = status, text, proof, point
 
 
-def _where(path) -> str:
+def where(path) -> str:
     return f"{path.param} -> {path.to}" + (f" ({path.label})" if path.label else "")
 
 
@@ -110,6 +111,12 @@ def _rate_case(kind, ratio, st):
         return "proved", f"expr/rate -> {shown}", b
     return "open", f"expr/rate -> {shown}, not shown {'finite' if kind == 'O' else 'finite and positive'} for " \
                    "every value of the other parameters", b
+
+
+def refuted_path(stmt, claim, path) -> PathOutcome | None:
+    """The outcome of ``path`` when SymPy's limits refute the rate along it (for a certificate), else None."""
+    out = _rate_path(stmt, claim, path)
+    return out if out.status == "refuted" else None
 
 
 def _rate_path(stmt, claim, path) -> PathOutcome:
@@ -225,7 +232,7 @@ def confirm(claim, stmt, path, cfg: Config, num, den, direction: int, points=Non
                                                  **{n: path.tied_value(n, x, base) for n in path.tied}}
             if not claim.domain.contains(pt):
                 break
-            vals = _settled_values((num, den), pt, cfg.dps)
+            vals = values_at((num, den), pt, j, cfg.dps)
             if vals is None or vals[1] == 0:
                 break
             r = vals[0] / vals[1]
@@ -239,10 +246,33 @@ def confirm(claim, stmt, path, cfg: Config, num, den, direction: int, points=Non
     return None
 
 
+# --------------------------------------------------------------------------- a proof cross-checked in mpmath
+def _fixed(st) -> dict:
+    """The values a case fixes (a choice, a closed end), by parameter name."""
+    return {(str(k)[:-len(START_SUFFIX)] if str(k).endswith(START_SUFFIX) else str(k)): float(v)
+            for k, v in st.subs.items() if v.is_number}
+
+
+def _disagreement(stmt, claim, cfg, path, proof, exprs) -> str | None:
+    """None when every limit the proof of ``path`` used agrees with mpmath along the path
+    (:func:`.limitcheck.cross_check`), else the first disagreement. ``exprs``: (expr, rate) of a rate,
+    (expr,) of a limit."""
+    fns = tuple(Compiled(e, claim) for e in exprs)
+    if "uniform" in proof:
+        st = proof["setting"]
+        return cross_check(claim, path, fns, [sp.Integer(0), st.show(proof["limit"])], cfg, stmt.name)
+    for st, _, b in proof["cases"]:
+        bounds = [st.show(v) for v in b.values]
+        why = cross_check(claim, path, fns, bounds, cfg, stmt.name, fixed=_fixed(st) or None)
+        if why:
+            return (f"({', '.join(st.case.values())}) " if st.case else "") + why
+    return None
+
+
 # --------------------------------------------------------------------------- the checks
 def _basis_rate(stmt, claim, ev) -> Basis:
-    paths = ", ".join(_where(p) for p in stmt.paths)
-    return Basis("proof", f"SymPy's limit (Gruntz) of expr/rate along {paths}")
+    paths = ", ".join(where(p) for p in stmt.paths)
+    return Basis("asymptotics", f"SymPy's limit (Gruntz) of expr/rate along {paths}")
 
 
 @based(_basis_rate)
@@ -260,11 +290,15 @@ def check_rate(stmt: Rate, claim, cfg: Config) -> Evidence:
                     ev = _refutation(stmt, claim, cfg, path, out, clock)
                     if ev is not None:
                         return ev
-                    open_.append(f"{_where(path)}: {out.text}, but the sweep in mpmath did not confirm it")
+                    open_.append(f"{where(path)}: {out.text}, but the sweep in mpmath did not confirm it")
                 elif out.status == "proved":
-                    texts.append(f"{_where(path)}: {out.text}")
+                    why = _disagreement(stmt, claim, cfg, path, out.proof, (stmt.expr, stmt.rate))
+                    if why:
+                        open_.append(f"{where(path)}: {out.text}, not trusted: {why}")
+                    else:
+                        texts.append(f"{where(path)}: {out.text}")
                 else:
-                    open_.append(f"{_where(path)}: {out.text}")
+                    open_.append(f"{where(path)}: {out.text}")
     except SymbolicTimeout:
         return Evidence("symbolic", stmt.name, "inconclusive", seconds=clock.seconds,
                         detail=f"SymPy timed out after {cfg.symbolic_timeout:g} s")
@@ -281,7 +315,7 @@ def check_rate(stmt: Rate, claim, cfg: Config) -> Evidence:
 def _scope(claim, path) -> str:
     fixed = "any values of the other parameters"
     uni = f", uniformly in {', '.join(path.worst_over)}" if path.worst_over else ""
-    return f"the path {_where(path)}, at {fixed} in the domain{uni}"
+    return f"the path {where(path)}, at {fixed} in the domain{uni}"
 
 
 def _refutation(stmt, claim, cfg, path, out, clock):
@@ -320,9 +354,9 @@ def _refutation(stmt, claim, cfg, path, out, clock):
     lead_text = f"; leading term {_show(st.show(lead))}" if lead is not None else ""
     return Evidence(
         "symbolic", stmt.name, "violated", seconds=clock.seconds, min_margin=None,
-        counterexample={"params": jsonable(pts[-1]), "seed": cfg.seed, "path": _where(path), "base": jsonable(base),
+        counterexample={"params": jsonable(pts[-1]), "seed": cfg.seed, "path": where(path), "base": jsonable(base),
                         "points": [jsonable(p) for p in pts]},
-        detail=(f"{stmt.kind} refuted along {_where(path)}: SymPy's limit (Gruntz): {out.text}"
+        detail=(f"{stmt.kind} refuted along {where(path)}: SymPy's limit (Gruntz): {out.text}"
                 f"{' (' + ', '.join(st.case.values()) + ')' if st.case else ''}{lead_text}; in mpmath from the "
                 f"point of the domain {_brief(base)} the ratio goes {'up' if direction > 0 else 'down'} "
                 f"monotonically, log10 {logs[0]:.3g} -> {logs[-1]:.3g} over {len(logs)} points"),
@@ -346,7 +380,7 @@ def _brief(pt) -> str:
 
 # --------------------------------------------------------------------------- limits
 def _basis_limit(stmt, claim, ev) -> Basis:
-    return Basis("proof", f"SymPy's limit (Gruntz) as {_where(stmt.path)}")
+    return Basis("asymptotics", f"SymPy's limit (Gruntz) as {where(stmt.path)}")
 
 
 @based(_basis_limit)
@@ -368,9 +402,14 @@ def check_limit(stmt: Limit, claim, cfg: Config) -> Evidence:
                     continue
                 if all(r[0] == "proved" for r in results):
                     texts = "; ".join(dict.fromkeys(r[1] for r in results))
+                    why = _disagreement(stmt, claim, cfg, path, {"cases": [(st, None, r[2]) for (st, _), r
+                                                                           in zip(cases, results)]}, (stmt.expr,))
+                    if why:
+                        return Evidence("symbolic", stmt.name, "inconclusive", seconds=clock.seconds,
+                                        detail=f"SymPy (Gruntz): as {where(path)}, {texts}; not trusted: {why}")
                     return Evidence("symbolic", stmt.name, "verified", seconds=clock.seconds,
-                                    detail=f"SymPy (Gruntz): as {_where(path)}, {texts} ({_fixed_text(cases[0][0], path)})",
-                                    data={"scope": f"the path {_where(path)}, at any values of the other parameters "
+                                    detail=f"SymPy (Gruntz): as {where(path)}, {texts} ({_fixed_text(cases[0][0], path)})",
+                                    data={"scope": f"the path {where(path)}, at any values of the other parameters "
                                                    "in the domain"})
                 reason = "; ".join(r[1] for r in results if r[0] != "proved")
                 break
@@ -393,4 +432,11 @@ def _limit_case(expr, value, st):
     return "open", f"SymPy finds the limit {_show(st.show(L))}, not {_show(st.show(V))}", b
 
 
-__all__ = ["GROWTH", "applies_limit", "applies_rate", "check_limit", "check_rate", "confirm"]
+KIND = CheckKind(
+    name="rate-proof", label="symbolic", applies=applies_rate, check=check_rate, basis_kinds=("asymptotics",),
+    can_refute=True, certificate="asymptotics",
+    summary="SymPy's limit (Gruntz) of expr/rate along each path, the other parameters symbols on their domain, "
+            "cross-checked in mpmath: bounded (and positive) proves the rate, unbounded refutes it")
+
+
+__all__ = ["GROWTH", "KIND", "refuted_path", "where", "applies_limit", "applies_rate", "check_limit", "check_rate", "confirm"]
