@@ -20,8 +20,9 @@ from ..spec.statements import START_SUFFIX
 from .rate import settled_values
 
 #: the exponents j of the points x0 * 10^(+-2^j): every one up to 10^256 (the double range, where the domain is
-#: checked at every point), then far beyond it in mpmath (10^(2^64)), where a log factor has moved
-EXPONENTS = (*range(9), 12, 16, 24, 32, 48, 64)
+#: checked at every point), then beyond it in mpmath (to 10^4096: farther, an integer power of a huge integer-valued x is
+#: computed by squaring, without end)
+EXPONENTS = (*range(9), 10)
 #: the last exponent whose point is a double (the domain decides it); beyond it the point is in the domain when
 #: this one is: the path has crossed every bound of its parameter by then
 IN_DOUBLES = 8
@@ -77,7 +78,7 @@ def values_at(fns, pt, j: int, dps: int):
     and at every fixed precision below that the two precisions agree on the wrong value 1. Beyond, a value
     that needs more digits than that is one the cross-check cannot trust either way (it never counts a
     disagreement as a proof)."""
-    return settled_values(fns, pt, dps + 2 * min(2 ** j, 512))
+    return settled_values(fns, pt, dps + 2 * 2 ** j)
 
 
 def value_at(expr: sp.Basic, base: dict, dps: int):

@@ -36,7 +36,7 @@ from ..spec import Limit, Rate
 from ..spec.statements import START_SUFFIX
 from ..verdict import Basis, Evidence
 from . import asymptotics as asy
-from .asymptotics import Unsupported
+from .asymptotics import LEVELS, Unsupported
 from .base import Clock, Config, SymbolicTimeout, based, time_limit
 from .kind import CheckKind
 from .limitcheck import cross_check, values_at
@@ -90,48 +90,78 @@ def _fixed_text(setting_, path) -> str:
 def _path_cases(claim, exprs, path, level):
     """(setting, prepared expressions) per case, at ``level``."""
     tied = _tied(path)
-    out = [asy.prepare(claim.expand(e).xreplace(tied)) for e in exprs]
+    out = [claim.expand(e) for e in exprs]
+    # the claim's symbols by name alone (a symbol declared positive in a claims file is the same parameter)
+    out = [asy.prepare(e.xreplace({s: sp.Symbol(s.name) for s in e.free_symbols}).xreplace(tied)) for e in out]
     names = set().union(*(_names(e) for e in out)) | {path.param}
     return [(st, [st.apply(e) for e in out]) for st in asy.setting(claim, names, path.param, path.to, level)]
 
 
+def _termwise(kind, ratio, st, exc):
+    """When SymPy cannot limit the ratio whole: a sum of terms each eventually positive (positive at every
+    value of the symbols, or with a positive or infinite limit) is eventually at least each term, so one term
+    tending to infinity refutes an O (the refutation's ``lower`` is that term); else ``exc`` stands."""
+    terms = sp.Add.make_args(sp.expand_mul(ratio))
+    if len(terms) < 2:
+        raise exc
+    lims = []
+    for t in terms:
+        try:
+            lims.append(asy.limit(t, st))
+        except Unsupported:
+            lims.append(None)
+    eventually = [asy.is_positive(t, st) or (v is not None and (v == sp.oo or asy.is_positive(v, st)))
+                  for t, v in zip(terms, lims)]
+    if not all(eventually):
+        raise exc
+    for t, v in zip(terms, lims):
+        if v == sp.oo:
+            return "refuted", "a positive term of expr/rate -> oo", asy.Bounds([(sp.oo, sp.oo)], []), t
+    raise exc
+
+
 def _rate_case(kind, ratio, st):
-    """proved / refuted / open for one case of a rate, with the limits' text and steps."""
-    b = asy.limits(ratio, st)
+    """proved / refuted / open for one case of a rate, with the limits' text and steps, and the expression
+    whose limit refutes it (the ratio, or a positive term of it)."""
+    try:
+        b = asy.limits(ratio, st)
+    except Unsupported as exc:
+        return _termwise(kind, ratio, st, exc)
     lows, highs = [p[0] for p in b.limits], [p[1] for p in b.limits]
     shown = ", ".join(dict.fromkeys(_show(st.show(v)) for v in lows + highs))
     if all(v == sp.oo for v in lows):
-        return "refuted", f"expr/rate -> oo", b
+        return "refuted", "expr/rate -> oo", b, ratio
     if kind == "Theta" and all(v == 0 for v in highs):
-        return "refuted", f"expr/rate -> 0", b
+        return "refuted", "expr/rate -> 0", b, ratio
     finite = all(not asy.is_infinite(v) and asy.is_finite(v, st) for v in highs)
     if kind == "O" and finite:
-        return "proved", f"expr/rate -> {shown}", b
+        return "proved", f"expr/rate -> {shown}", b, ratio
     if kind == "Theta" and finite and all(not asy.is_infinite(v) and asy.is_positive(v, st) for v in lows):
-        return "proved", f"expr/rate -> {shown}", b
+        return "proved", f"expr/rate -> {shown}", b, ratio
     return "open", f"expr/rate -> {shown}, not shown {'finite' if kind == 'O' else 'finite and positive'} for " \
-                   "every value of the other parameters", b
+                   "every value of the other parameters", b, ratio
 
 
-def refuted_path(stmt, claim, path) -> PathOutcome | None:
-    """The outcome of ``path`` when SymPy's limits refute the rate along it (for a certificate), else None."""
-    out = _rate_path(stmt, claim, path)
+def refuted_path(stmt, claim, path, level: str = LEVELS[0]) -> PathOutcome | None:
+    """The outcome of ``path`` from ``level`` on when SymPy's limits refute the rate along it (for a
+    certificate), else None."""
+    out = _rate_path(stmt, claim, path, LEVELS[LEVELS.index(level):])
     return out if out.status == "refuted" else None
 
 
-def _rate_path(stmt, claim, path) -> PathOutcome:
+def _rate_path(stmt, claim, path, levels=LEVELS) -> PathOutcome:
     if not path.symbolic:
         return PathOutcome("open", "a tied parameter is a Python function (give it as a SymPy expression)")
     if path.worst_over:
         return _uniform_path(stmt, claim, path)
     reason = ""
-    for level in asy.LEVELS:
+    for level in levels:
         try:
             cases = _path_cases(claim, (stmt.expr / stmt.rate,), path, level)
             results = []
             for st, (ratio,) in cases:
-                status, text, b = _rate_case(stmt.kind, ratio, st)
-                results.append((st, status, text, b, ratio))
+                status, text, b, lower = _rate_case(stmt.kind, ratio, st)
+                results.append((st, status, text, b, ratio, lower))
                 if status == "refuted":
                     break
         except Unsupported as exc:
@@ -139,14 +169,16 @@ def _rate_path(stmt, claim, path) -> PathOutcome:
             continue    # SymPy could not take a limit: the next level's symbols say more
         refuted = [r for r in results if r[1] == "refuted"]
         if refuted:
-            st, _, text, b, ratio = refuted[0]
-            return PathOutcome("refuted", text, proof={"setting": st, "ratio": ratio, "bounds": b, "level": level})
+            st, _, text, b, ratio, lower = refuted[0]
+            return PathOutcome("refuted", text, proof={"setting": st, "ratio": ratio, "lower": lower, "bounds": b,
+                                                       "level": level})
         if all(r[1] == "proved" for r in results):
             texts = "; ".join(dict.fromkeys(
                 (f"{', '.join(r[0].case.values())}: " if r[0].case else "") + r[2] for r in results))
             return PathOutcome("proved", f"{texts} ({_fixed_text(results[0][0], path)})",
                                proof={"cases": [(r[0], r[4], r[3]) for r in results], "level": level})
-        return PathOutcome("open", "; ".join(dict.fromkeys(r[2] for r in results if r[1] != "proved")))
+        reason = "; ".join(dict.fromkeys(r[2] for r in results if r[1] != "proved"))
+        # open at this level: the next level's symbols say more
     return PathOutcome("open", reason or "SymPy could not decide")
 
 
@@ -285,20 +317,27 @@ def check_rate(stmt: Rate, claim, cfg: Config) -> Evidence:
     try:
         with time_limit(cfg.symbolic_timeout):
             for path in stmt.paths:
-                out = _rate_path(stmt, claim, path)
-                if out.status == "refuted":
-                    ev = _refutation(stmt, claim, cfg, path, out, clock)
-                    if ev is not None:
-                        return ev
-                    open_.append(f"{where(path)}: {out.text}, but the sweep in mpmath did not confirm it")
-                elif out.status == "proved":
-                    why = _disagreement(stmt, claim, cfg, path, out.proof, (stmt.expr, stmt.rate))
-                    if why:
-                        open_.append(f"{where(path)}: {out.text}, not trusted: {why}")
+                levels, failed = LEVELS, []
+                while True:
+                    out = _rate_path(stmt, claim, path, levels)
+                    if out.status == "refuted":
+                        ev = _refutation(stmt, claim, cfg, path, out, clock)
+                        if ev is not None:
+                            return ev
+                        failed.append(f"{out.text}, but the sweep in mpmath did not confirm it")
+                    elif out.status == "proved":
+                        why = _disagreement(stmt, claim, cfg, path, out.proof, (stmt.expr, stmt.rate))
+                        if not why:
+                            texts.append(f"{where(path)}: {out.text}")
+                            break
+                        failed.append(f"{out.text}, not trusted: {why}")
                     else:
-                        texts.append(f"{where(path)}: {out.text}")
-                else:
-                    open_.append(f"{where(path)}: {out.text}")
+                        failed.append(out.text)
+                    level = (out.proof or {}).get("level")
+                    if level not in LEVELS[:-1] or out.status == "open":
+                        open_.append(f"{where(path)}: " + "; then ".join(failed))
+                        break
+                    levels = LEVELS[LEVELS.index(level) + 1:]   # SymPy's symbols said too little: say more
     except SymbolicTimeout:
         return Evidence("symbolic", stmt.name, "inconclusive", seconds=clock.seconds,
                         detail=f"SymPy timed out after {cfg.symbolic_timeout:g} s")
@@ -346,9 +385,8 @@ def _refutation(stmt, claim, cfg, path, out, clock):
     base, pts, logs = cf
     lead = None
     if not curve:
-        ratio = out.proof["ratio"]
         try:
-            lead = asy.leading_term(ratio, st.x, st.to)
+            lead = asy.leading_term(out.proof["lower"], st.x, st.to)
         except Exception:  # noqa: BLE001 - the leading term is extra evidence, never the decision
             lead = None
     lead_text = f"; leading term {_show(st.show(lead))}" if lead is not None else ""
@@ -360,7 +398,7 @@ def _refutation(stmt, claim, cfg, path, out, clock):
                 f"{' (' + ', '.join(st.case.values()) + ')' if st.case else ''}{lead_text}; in mpmath from the "
                 f"point of the domain {_brief(base)} the ratio goes {'up' if direction > 0 else 'down'} "
                 f"monotonically, log10 {logs[0]:.3g} -> {logs[-1]:.3g} over {len(logs)} points"),
-        data={"log10_ratio": [round(v, 6) for v in logs]})
+        data={"log10_ratio": [round(v, 6) for v in logs], "level": out.proof["level"]})
 
 
 def _confirm_case(claim, stmt, path, cfg, num, den, direction, fixed, points):
