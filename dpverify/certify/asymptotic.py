@@ -68,6 +68,7 @@ def plan(claim, stmt, evidence) -> Plan:
         "RATE": sympy_code(claim.expand(stmt.rate), "the rate"),
         "TIED": sympy_code(tied, "the tied parameters") if tied else "{}",
         "SUBS": sympy_code(st.subs, "the symbols' substitution"),
+        "PIECES": sympy_code([pc for pc in st.pieces if pc], "the pieces of the domain's intervals"),
         "LOWER": "None" if proof["lower"] == ratio else sympy_code(proof["lower"], "the growing term"),
         "X": sympy_code(st.x, "the path's variable"), "TO": sympy_code(st.to, "the limit point"),
         "WANT": sympy_code(want, "the limit"),
@@ -121,6 +122,19 @@ def _in_domain(P):
     return None
 
 
+def _nonnegative(e):
+    return e.is_nonnegative or factor(e, deep=True).is_nonnegative
+
+
+def _eventually_nonnegative(t):
+    """t >= 0 at every value of the symbols (after each of PIECES, which together cover the domain's intervals:
+    a parameter p > a written p = a + u with u > 0, ...), or t's limit along the path is positive or oo."""
+    if _nonnegative(t) or (PIECES and all(_nonnegative(t.xreplace(p)) for p in PIECES)):
+        return True
+    lim = limit(t, X, TO, "+") if TO == 0 else limit(t, X, TO)
+    return lim == oo or lim.is_positive is True
+
+
 def _ratio_at(f, names, P, digits):
     with mpmath.workdps(digits):
         return f(*(mpmath.mpf(Fraction(P[n]).numerator) / Fraction(P[n]).denominator for n in names))
@@ -132,14 +146,13 @@ def main():
     if LOWER is not None:
         # a sum of non-negative terms is at least each of them: the growing term is a lower bound
         terms = Add.make_args(expand_mul(ratio))
-        others = [t for t in terms if t != LOWER]
-        if LOWER not in terms or not all(t.is_nonnegative for t in others + [LOWER]):
-            print("NOT CERTIFIED: the growing term is not a term of expr/rate beside non-negative ones")
+        if LOWER not in terms or not all(_eventually_nonnegative(t) for t in terms):
+            print(f"NOT CERTIFIED {CLAIM_ID}: the growing term is not a term of expr/rate beside non-negative ones")
             return 1
         grows = LOWER
     lim = limit(grows, X, TO, "+") if TO == 0 else limit(grows, X, TO)
     if lim != WANT:
-        print(f"NOT CERTIFIED: SymPy's limit along {PATH} is {lim}, not {WANT}")
+        print(f"NOT CERTIFIED {CLAIM_ID}: SymPy's limit along {PATH} is {lim}, not {WANT}")
         return 1
     try:
         lead = series(grows, X, TO, n=1).removeO()
@@ -152,20 +165,20 @@ def main():
     for j, P in enumerate(POINTS):
         why = _in_domain(P)
         if why:
-            print(f"NOT CERTIFIED: point {j} is outside the domain: {why}")
+            print(f"NOT CERTIFIED {CLAIM_ID}: point {j} is outside the domain: {why}")
             return 1
         d = 60 + 2 * 2 ** j
         a, b = _ratio_at(f, names, P, d), _ratio_at(f, names, P, 2 * d)
         if not (mpmath.isfinite(b) and b > 0 and abs(a - b) <= mpmath.mpf(10) ** -12 * abs(b)):
-            print(f"NOT CERTIFIED: the ratio at point {j} is not settled in mpmath ({a} against {b})")
+            print(f"NOT CERTIFIED {CLAIM_ID}: the ratio at point {j} is not settled in mpmath ({a} against {b})")
             return 1
         logs.append(float(mpmath.log10(b)))
     sign = 1 if WANT == oo else -1
     steps = [sign * (y - x) for x, y in zip(logs, logs[1:])]
     if not (all(s > 0 for s in steps) and sign * (logs[-1] - logs[0]) >= math.log10(GROWTH)):
-        print(f"NOT CERTIFIED: the ratio does not move monotonically by {GROWTH:g} along the sweep ({logs})")
+        print(f"NOT CERTIFIED {CLAIM_ID}: the ratio does not move monotonically by {GROWTH:g} along the sweep ({logs})")
         return 1
-    print(f"CERTIFIED: {CLAIM_ID}: {STATEMENT}: expr/rate -> {lim} as {PATH}"
+    print(f"CERTIFIED {CLAIM_ID}: {STATEMENT}: expr/rate -> {lim} as {PATH}"
           + (f", leading term {lead}" if lead is not None else "")
           + f"; log10 ratio {logs[0]:.3g} -> {logs[-1]:.3g} over {len(logs)} points of the domain")
     return 0

@@ -122,7 +122,7 @@ def _rate_claim(id, summary, rate, expected, reason="", witness=None):
 
 RATE_THROUGH_CANCELLATION = _rate_claim(
     "rate-through-cancellation", "2 ln(1 + (1 - sqrt(1 - 1/k))^2/a)/ln(1/(1 - 1/k)) = O(2 k ln(1 + 1/(k^2 a))).",
-    2 * k * sp.log(1 + 1 / (k**2 * a)), "holds")
+    2 * k * sp.log(1 + 1 / (k**2 * a)), "verified")
 RATE_MISSING_K = _rate_claim(
     "rate-missing-k", "PLANTED: 2 ln(1 + (1 - sqrt(1 - 1/k))^2/a)/ln(1/(1 - 1/k)) = O(2 ln(1 + 1/(k^2 a))).",
     2 * sp.log(1 + 1 / (k**2 * a)), "violated",
@@ -146,7 +146,7 @@ def _hidden_claim(id, summary, expr, worst_over, expected, reason="", witness=No
 
 _HIDDEN = 1 / sp.sqrt(nn) + sp.exp(-1 / (DD * nn)) / (DD * nn)
 RATE_D_FIXED = _hidden_claim("rate-hidden-d-fixed", "1/sqrt(n) + e^(-1/(D n))/(D n) = O(1/sqrt n), D fixed.",
-                             _HIDDEN, (), "holds")
+                             _HIDDEN, (), "verified")
 RATE_D_ADVERSARIAL = _hidden_claim(
     "rate-hidden-d-adversarial", "PLANTED: 1/sqrt(n) + e^(-1/(D n))/(D n) = O(1/sqrt n) uniformly in D.", _HIDDEN,
     ("D",), "violated", reason="planted: at D = 1/n the second term is 1/e, so the ratio grows like sqrt(n)/e",
@@ -175,9 +175,12 @@ RATE_LOG_FACTOR_DROPPED = _log_claim(
     "rate-log-factor-dropped", "PLANTED: (1 - 1/kappa)^T + d T/n^2 with T = 2 kappa ln n is O(1/n^2).", 1 / n2**2,
     "violated", reason="planted: d T/n^2 = 2 kappa d ln(n)/n^2, so the ratio to 1/n^2 grows like 2 kappa d ln n",
     witness={"kappa": 2.0, "d": 1.0, "n": 1e200})
+# True (the ratio tends to 2), but SymPy 1.14's limit of the ratio, with kappa = 1 + u (u > 0), is oo: the
+# refutation is not confirmed in mpmath (the ratio settles at 2), so the proof's verdict is inconclusive and the
+# sweep's holds stands -- a limit SymPy gets wrong never decides.
 RATE_LOG_FACTOR_KEPT = _log_claim(
     "rate-log-factor-kept", "(1 - 1/kappa)^T + d T/n^2 with T = 2 kappa ln n is O(kappa d ln(n)/n^2).",
-    kk * dd * sp.log(n2) / n2**2, "verified")
+    kk * dd * sp.log(n2) / n2**2, "holds")
 
 # ------------------------------------------------------------------------- a limit, and a planted wrong value
 _lim_domain = Domain(a=Real(gt=0, le=10, search=(0.1, 10.0), log=True),
