@@ -88,6 +88,52 @@ def plan(claim, stmt, evidence) -> Plan:
                 data={"limit": str(want), "path": ce["path"], "ratio": sp.sstr(st.show(ratio))}, source=source)
 
 
+def proof_plan(claim, stmt, evidence) -> Plan:
+    """The certificate of a rate or limit proved by its asymptotics: ``check.py`` takes every case's limit again
+    and shows it finite (O), finite and positive (Theta) or equal to the claimed value (a limit) with SymPy's
+    assumptions (after each piece of the domain's intervals), never dpverify's own sign proofs."""
+    from ..checks import rateproof
+    from ..spec import Rate
+
+    levels = (evidence.data or {}).get("levels") or {}
+    paths = stmt.paths if isinstance(stmt, Rate) else (stmt.path,)
+    cases = []
+    for path in paths:
+        level = levels.get(rateproof.where(path))
+        if level not in rateproof.LEVELS:
+            raise NoCertificate(f"the proof along {rateproof.where(path)} is uniform in a parameter or not recorded")
+        found = rateproof.proved_cases(stmt, claim, path, level)
+        if not found:
+            raise NoCertificate(f"the proof along {rateproof.where(path)} is not reproduced")
+        tied = {sp.Symbol(k): v for k, v in path.tied.items()}
+        for st, _, b in found:
+            if len(set(b.values)) != 1 or any(step["step"] != "limit" for step in b.steps):
+                raise NoCertificate("a proof through Min/Max branches or roundings has no standalone checker")
+            cases.append("    (" + ", ".join([
+                py_literal(rateproof.where(path)), sympy_code(tied, "the tied parameters") if tied else "{}",
+                sympy_code(st.subs, "the symbols' substitution"), sympy_code(st.x, "the path's variable"),
+                sympy_code(st.to, "the limit point"), sympy_code(b.values[0], "the limit"),
+                sympy_code([pc for pc in st.pieces if pc], "the pieces")]) + "),\n")
+    rate = isinstance(stmt, Rate)
+    fields = {
+        "CLAIM_ID": py_literal(claim.id), "STATEMENT": py_literal(stmt.name),
+        "KIND": py_literal(stmt.kind if rate else "limit"),
+        "EXPR": sympy_code(claim.expand(stmt.expr), "the expression"),
+        "OTHER": sympy_code(claim.expand(stmt.rate if rate else stmt.value), "the rate or value"),
+        "CASES": "[\n" + "".join(cases) + "]",
+    }
+    doc = (f"Standalone check of the proof that claim {claim.id} holds: {stmt.name}\n\nRun `python check.py` (needs "
+           "SymPy, not dpverify). For every path and case (the other parameters\nsymbols with the assumptions written "
+           "in SUBS, which cover the domain's bounds) it takes\nSymPy's limit again and shows it finite (O), finite "
+           "and positive (Theta) or equal to the\nclaimed value (a limit) from SymPy's assumptions alone. Prints one "
+           "line; exit status 0\nwhen the proof is replayed, 1 otherwise.\n")
+    source = ("#!/usr/bin/env python3\n" + py_docstring(doc) + "\n" + _HEAD
+              + "".join(f"{k} = {v}\n" for k, v in fields.items()) + _PROOF)
+    return Plan("asymptotics-proof", f"{stmt.name}: proved along {len(paths)} path(s)", {}, {}, "",
+                data={"paths": [rateproof.where(p) for p in paths], "scope": (evidence.data or {}).get("scope", "")},
+                source=source)
+
+
 _HEAD = r'''
 import math
 import sys
@@ -188,4 +234,42 @@ if __name__ == "__main__":
     sys.exit(main())
 '''
 
-__all__ = ["plan", "sympy_code"]
+_PROOF = r'''
+
+def _holds(e, prop, pieces):
+    """SymPy's assumptions say e has prop (is_finite, is_positive) -- as it is, factored, or after each piece."""
+    def direct(v):
+        return getattr(v, prop) is True or getattr(factor(v, deep=True), prop) is True
+    return direct(e) or bool(pieces) and all(direct(e.xreplace(p)) for p in pieces)
+
+
+def main():
+    done = []
+    for path, tied, subs, x, to, recorded, pieces in CASES:
+        e = (EXPR / OTHER if KIND != "limit" else EXPR).xreplace(tied).xreplace(subs)
+        lim = limit(e, x, to, "+") if to == 0 else limit(e, x, to)
+        if not (lim == recorded or simplify(lim - recorded) == 0):
+            print(f"NOT CERTIFIED {CLAIM_ID}: along {path} the limit is {lim}, not the recorded {recorded}")
+            return 1
+        if KIND == "limit":
+            value = OTHER.xreplace(tied).xreplace(subs)
+            value = limit(value, x, to, "+") if value.has(x) and to == 0 else limit(value, x, to) if value.has(x) else value
+            ok, want = lim == value or simplify(lim - value) == 0, f"the claimed value {value}"
+        else:
+            ok = lim not in (oo, -oo) and _holds(lim, "is_finite", pieces)
+            want = "finite"
+            if KIND == "Theta":
+                ok, want = ok and _holds(lim, "is_positive", pieces), "finite and positive"
+        if not ok:
+            print(f"NOT CERTIFIED {CLAIM_ID}: along {path} the limit {lim} is not shown {want} by SymPy's assumptions")
+            return 1
+        done.append(f"{path}: {lim}")
+    print(f"CERTIFIED {CLAIM_ID}: {STATEMENT}: " + "; ".join(done))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+'''
+
+__all__ = ["plan", "proof_plan", "sympy_code"]

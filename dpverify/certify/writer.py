@@ -139,10 +139,11 @@ def runtime_verdict(plan: Plan) -> str:
     return "\n" + plan.verdict
 
 
-def write(claim, plan: Plan, out_dir: str) -> str:
-    """Write ``certificate.json`` and ``check.py`` for ``plan`` under ``out_dir``; returns the folder."""
+def write(claim, plan: Plan, out_dir: str, folder: str = "") -> str:
+    """Write ``certificate.json`` and ``check.py`` for ``plan`` under ``out_dir`` (in ``folder`` when given, else
+    the claim's folder); returns the folder."""
     source = check_source(claim, plan)
-    folder = os.path.join(out_dir, folder_name(claim.id))
+    folder = os.path.join(out_dir, folder or folder_name(claim.id))
     os.makedirs(folder, exist_ok=True)
     cert = {"claim": claim.id, "label": claim.label, "source": claim.source.cite(), "kind": plan.kind,
             "statement": plan.statement, "reason": claim.reason,

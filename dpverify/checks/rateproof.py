@@ -149,6 +149,19 @@ def refuted_path(stmt, claim, path, level: str = LEVELS[0]) -> PathOutcome | Non
     return out if out.status == "refuted" else None
 
 
+def proved_cases(stmt, claim, path, level: str) -> list | None:
+    """The cases of the proof of ``path`` at ``level`` (for a certificate): ``(setting, expression whose limit was
+    taken, Bounds)`` each, or None when the proof is not reproduced there."""
+    if isinstance(stmt, Rate):
+        out = _rate_path(stmt, claim, path, (level,))
+        return out.proof["cases"] if out.status == "proved" and "cases" in out.proof else None
+    cases = _path_cases(claim, (stmt.expr, stmt.value), path, level)
+    results = [_limit_case(expr, value, st) for st, (expr, value) in cases]
+    if not all(r[0] == "proved" for r in results):
+        return None
+    return [(st, expr, r[2]) for (st, (expr, _)), r in zip(cases, results)]
+
+
 def _rate_path(stmt, claim, path, levels=LEVELS) -> PathOutcome:
     if not path.symbolic:
         return PathOutcome("open", "a tied parameter is a Python function (give it as a SymPy expression)")
@@ -313,7 +326,7 @@ def check_rate(stmt: Rate, claim, cfg: Config) -> Evidence:
     if cfg.at is not None:
         return Evidence("symbolic", stmt.name, "inconclusive", seconds=clock.seconds,
                         detail="a proof of a rate is on the domain, not at a pinned point")
-    texts, open_ = [], []
+    texts, open_, levels_used = [], [], {}
     try:
         with time_limit(cfg.symbolic_timeout):
             for path in stmt.paths:
@@ -329,6 +342,7 @@ def check_rate(stmt: Rate, claim, cfg: Config) -> Evidence:
                         why = _disagreement(stmt, claim, cfg, path, out.proof, (stmt.expr, stmt.rate))
                         if not why:
                             texts.append(f"{where(path)}: {out.text}")
+                            levels_used[where(path)] = out.proof.get("level", "uniform")
                             break
                         failed.append(f"{out.text}, not trusted: {why}")
                     else:
@@ -348,7 +362,7 @@ def check_rate(stmt: Rate, claim, cfg: Config) -> Evidence:
     scope = "; ".join(_scope(claim, p) for p in stmt.paths)
     return Evidence("symbolic", stmt.name, "verified", seconds=clock.seconds,
                     detail=f"{stmt.kind} proved by SymPy's limit (Gruntz) along every path: " + "; ".join(texts),
-                    data={"scope": scope})
+                    data={"scope": scope, "levels": levels_used})
 
 
 def _scope(claim, path) -> str:
@@ -448,7 +462,7 @@ def check_limit(stmt: Limit, claim, cfg: Config) -> Evidence:
                     return Evidence("symbolic", stmt.name, "verified", seconds=clock.seconds,
                                     detail=f"SymPy (Gruntz): as {where(path)}, {texts} ({_fixed_text(cases[0][0], path)})",
                                     data={"scope": f"the path {where(path)}, at any values of the other parameters "
-                                                   "in the domain"})
+                                                   "in the domain", "levels": {where(path): level}})
                 reason = "; ".join(r[1] for r in results if r[0] != "proved")
                 break
     except SymbolicTimeout:
@@ -477,4 +491,4 @@ KIND = CheckKind(
             "cross-checked in mpmath: bounded (and positive) proves the rate, unbounded refutes it")
 
 
-__all__ = ["GROWTH", "KIND", "refuted_path", "where", "applies_limit", "applies_rate", "check_limit", "check_rate", "confirm"]
+__all__ = ["GROWTH", "KIND", "proved_cases", "refuted_path", "where", "applies_limit", "applies_rate", "check_limit", "check_rate", "confirm"]

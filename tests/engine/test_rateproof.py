@@ -147,3 +147,22 @@ def test_what_has_no_closed_form_is_left_to_the_sweeps(expr):
         assert str(exc)
     else:   # a sum SymPy evaluates in closed form is a closed form
         assert not out.has(sp.Sum)
+
+
+def test_a_proof_certificate_replays_and_a_tampered_one_fails(tmp_path):
+    from dpverify.certify import certify_proofs
+    from dpverify.checks import run
+
+    claim = _rate("proof-cert", d * n**2 + n, n**2, kind="Theta")
+    outs = certify_proofs(claim, run(claim, Config(samples=20)), str(tmp_path))
+    assert [o.status for o in outs] == ["certified"], [o.line() for o in outs]
+    ok, line = run_checker(outs[0].folder)
+    assert ok and line.startswith("CERTIFIED test/proof-cert") and "n -> inf: d" in line, line
+    path = os.path.join(outs[0].folder, "check.py")
+    src = open(path).read()
+    start = src.index("OTHER = ")
+    end = src.index("\n", start)
+    with open(path, "w") as f:     # the rate n^2 replaced by n: the recorded limit d is no longer the limit
+        f.write(src[:start] + "OTHER = " + sp.srepr(n) + src[end:])
+    ok, line = run_checker(outs[0].folder)
+    assert not ok and line.startswith("NOT CERTIFIED"), line
