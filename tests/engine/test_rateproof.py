@@ -166,3 +166,21 @@ def test_a_proof_certificate_replays_and_a_tampered_one_fails(tmp_path):
         f.write(src[:start] + "OTHER = " + sp.srepr(n) + src[end:])
     ok, line = run_checker(outs[0].folder)
     assert not ok and line.startswith("NOT CERTIFIED"), line
+
+
+def test_a_symbolic_tied_parameter_gives_the_function_it_replaces():
+    sym = LimitPath("n", "inf", tied={"d": d * n / LimitPath.start("n")})
+    fn = LimitPath("n", "inf", tied={"d": lambda x, base: base["d"] * x / base["n"]})
+    base = {"n": 7.0, "d": 3.0}
+    assert sym.symbolic and not fn.symbolic
+    assert sym.tied_value("d", 70.0, base) == pytest.approx(fn.tied_value("d", 70.0, base), rel=1e-15)
+    assert sym.tied_symbols() == {"d", "n"}
+
+
+def test_a_tied_expression_with_another_parameters_start_or_no_parameter_is_refused():
+    from dpverify.spec import ClaimError
+
+    with pytest.raises(ClaimError, match="only LimitPath.start"):
+        LimitPath("n", "inf", tied={"d": d * LimitPath.start("d")})
+    with pytest.raises(ClaimError, match="not domain parameters"):
+        _rate("unknown", n, n, paths=(LimitPath("n", "inf", tied={"d": d * sp.Symbol("q")}),))
