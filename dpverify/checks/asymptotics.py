@@ -213,7 +213,7 @@ def prepare(expr: sp.Basic) -> sp.Basic:
 _CACHE: dict = {}
 #: CPU seconds one limit may take (Gruntz can run for minutes); the statement's own limit
 #: (``Config.symbolic_timeout``) bounds them all
-LIMIT_SECONDS = 4.0
+LIMIT_SECONDS = 3.0
 
 
 class LimitTimeout(Exception):

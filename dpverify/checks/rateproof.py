@@ -43,9 +43,16 @@ from .limitcheck import cross_check, values_at
 
 #: a refutation needs the ratio to grow (or, for Theta -> 0, shrink) by this factor along the path, in mpmath
 GROWTH = 10.0
+#: CPU seconds the proof of one statement may take at most (``Config.symbolic_timeout`` when smaller): a rate
+#: whose limits SymPy does not find by then is left to the sweep (the proofs the registry has take under 5 s)
+RATE_SECONDS = 8.0
 #: the points of the confirmation: x0 * 10^(2^j), j = 0..DOUBLINGS (the double range: 10^256)
 DOUBLINGS = 8
 BASE_POINTS = 8
+
+
+def _budget(cfg) -> float:
+    return cfg.symbolic_timeout if cfg.symbolic_timeout == 0 else min(cfg.symbolic_timeout, RATE_SECONDS)
 
 
 def applies_rate(stmt) -> bool:
@@ -328,7 +335,7 @@ def check_rate(stmt: Rate, claim, cfg: Config) -> Evidence:
                         detail="a proof of a rate is on the domain, not at a pinned point")
     texts, open_, levels_used = [], [], {}
     try:
-        with time_limit(cfg.symbolic_timeout):
+        with time_limit(_budget(cfg)):
             for path in stmt.paths:
                 levels, failed = LEVELS, []
                 while True:
@@ -354,7 +361,7 @@ def check_rate(stmt: Rate, claim, cfg: Config) -> Evidence:
                     levels = LEVELS[LEVELS.index(level) + 1:]   # SymPy's symbols said too little: say more
     except SymbolicTimeout:
         return Evidence("symbolic", stmt.name, "inconclusive", seconds=clock.seconds,
-                        detail=f"SymPy timed out after {cfg.symbolic_timeout:g} s")
+                        detail=f"SymPy timed out after {_budget(cfg):g} s")
     if open_:
         return Evidence("symbolic", stmt.name, "inconclusive", seconds=clock.seconds,
                         detail="no proof of the rate: " + "; ".join(open_)
@@ -444,7 +451,7 @@ def check_limit(stmt: Limit, claim, cfg: Config) -> Evidence:
                         detail="a tied parameter is a Python function: checked numerically only")
     reason = ""
     try:
-        with time_limit(cfg.symbolic_timeout):
+        with time_limit(_budget(cfg)):
             for level in asy.LEVELS:
                 try:
                     cases = _path_cases(claim, (stmt.expr, stmt.value), path, level)
@@ -467,7 +474,7 @@ def check_limit(stmt: Limit, claim, cfg: Config) -> Evidence:
                 break
     except SymbolicTimeout:
         return Evidence("symbolic", stmt.name, "inconclusive", seconds=clock.seconds,
-                        detail=f"SymPy timed out after {cfg.symbolic_timeout:g} s")
+                        detail=f"SymPy timed out after {_budget(cfg):g} s")
     return Evidence("symbolic", stmt.name, "inconclusive", seconds=clock.seconds,
                     detail=f"no proof of the limit: {reason or 'SymPy could not decide'} (decided numerically)")
 
