@@ -222,7 +222,9 @@ _ERRORS = (NotImplementedError, ValueError, TypeError, AttributeError, Recursion
            sp.PoleError, MemoryError, OverflowError)
 
 
-def _sympy_limit(expr, x, to):
+def sympy_limit(expr, x, to):
+    """SymPy's limit of ``expr`` as ``x -> to`` (from above at 0), uncached; ``ValueError`` when it is not a
+    value (an unevaluated ``Limit``, a bounded oscillation, NaN, a complex number)."""
     val = sp.limit(expr, x, to, "+") if to == 0 else sp.limit(expr, x, to)
     if val.has(sp.Limit, sp.AccumBounds, sp.nan, sp.zoo, sp.sign) or (val.is_number and not val.is_extended_real):
         raise ValueError(f"SymPy's limit is {sp.sstr(val)[:60]}, not a value")
@@ -240,7 +242,7 @@ def limit(expr: sp.Basic, st: Setting) -> sp.Basic:
     if key not in _CACHE:
         try:
             with time_limit(LIMIT_SECONDS, raises=LimitTimeout):
-                val = _sympy_limit(expr, x, to)
+                val = sympy_limit(expr, x, to)
         except LimitTimeout:
             val = Unsupported(f"SymPy's limit took more than {LIMIT_SECONDS:g} s of CPU time")
         except _ERRORS as exc:
@@ -404,5 +406,5 @@ def leading_term(expr: sp.Basic, x, to) -> sp.Basic | None:
     return s
 
 
-__all__ = ["Bounds", "LEVELS", "Setting", "Unsupported", "branches", "clear_cache", "is_finite", "is_infinite",
+__all__ = ["Bounds", "LEVELS", "LIMIT_SECONDS", "Setting", "Unsupported", "branches", "clear_cache", "sympy_limit", "is_finite", "is_infinite",
            "is_positive", "leading_term", "limit", "limits", "prepare", "sandwich", "setting"]
