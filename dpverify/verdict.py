@@ -80,6 +80,11 @@ BASIS_KINDS = _vocabulary(
     BasisKind("asymptotics", "a proof of a rate or limit along its paths: SymPy's limit (Gruntz) with every other "
               "parameter a symbol carrying its domain's bounds, cross-checked in mpmath along the path",
               algebraic=True, proof=True),
+    BasisKind("privacy-proof", "the privacy quantity's exact closed form (the mechanism's, not the claim's) proved "
+              "equal to or below the bound symbolically on the whole domain", algebraic=False, proof=True),
+    BasisKind("privacy-proof-on-box", "the privacy quantity's exact closed form proved below the bound on the claim's "
+              "search box only (ball arithmetic, the profile's monotonicity in its parameters)", algebraic=False,
+              proof=True),
     BasisKind("exact-cases", "exact symbolic computation for small cases only (e.g. every T = 1..6), no general proof",
               algebraic=True),
     BasisKind("privacy-exact", "the privacy loss of the mechanism computed exactly (with its error), worst over "
@@ -403,18 +408,23 @@ class Verdict:
     @property
     def scope(self) -> str | None:
         """Where a ``verified`` is proved: ``"domain"`` (SymPy, on the whole domain), ``"box: ..."``
-        naming the search box of each statement proved only there (``proof-on-box``), ``"quadratics"`` where a
-        statement is proved on its quadratics only (``proof-on-quadratics``, a claim stated on quadratics); None
-        otherwise."""
+        naming the search box of each statement proved only there (``proof-on-box``, ``privacy-proof-on-box``),
+        ``"quadratics"`` where a statement is proved on its quadratics only (``proof-on-quadratics``, a claim
+        stated on quadratics); None otherwise."""
         if self.verdict != "verified":
             return None
         boxes, quadratics = [], False
         for stmt in dict.fromkeys(e.statement for e in self._supporting()):
             kinds = {e.basis.kind: e.basis.on for e in self._supporting()
                      if e.statement == stmt and e.basis is not None}
-            if "proof" not in kinds and "proof-on-box" in kinds and kinds["proof-on-box"] not in boxes:
-                boxes.append(kinds["proof-on-box"])
-            quadratics |= "proof" not in kinds and "proof-on-box" not in kinds and "proof-on-quadratics" in kinds
+            if "proof" in kinds or "privacy-proof" in kinds:
+                continue
+            box = next((kinds[b] for b in ("proof-on-box", "privacy-proof-on-box") if b in kinds), None)
+            if box is not None:
+                if box not in boxes:
+                    boxes.append(box)
+                continue
+            quadratics |= "proof-on-quadratics" in kinds
         if boxes:
             return "box: " + "; ".join(boxes) + ("; quadratics" if quadratics else "")
         return "quadratics" if quadratics else "domain"

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from ..spec import Claim, ClaimError, DomainError
 from ..verdict import Evidence, Verdict, claim_verdict, error_evidence, statement_verdict
-from . import (audit, boxproof, chain, exact, existsproof, limit, minimiser, monte_carlo, quadratics, rate, rateproof,
-               scaling, sup, symbolic)
+from . import (audit, boxproof, chain, exact, existsproof, limit, minimiser, monte_carlo, privacyproof, quadratics, rate,
+               rateproof, scaling, sup, symbolic)
 from .base import Clock, Config
 from .kind import CheckKind, kinds_of
 
@@ -35,6 +35,7 @@ KINDS: tuple[CheckKind, ...] = kinds_of(
     sup,
     audit,
     scaling,
+    privacyproof,       # a fallback: a privacy quantity's closed form proved or refuted exactly
     boxproof,           # a fallback: after the others, only where none proved or refuted
     chain,              # once per claim that builds on others
 )

@@ -73,6 +73,8 @@ EXAMPLES = {
     "boxproof": lambda: _claim("kinds/narrow", Inequality("(x - 1/3)^2 >= 1e-8", lhs=sp.Rational(1, 10 ** 8),
                                                           rhs=(x - sp.Rational(1, 3)) ** 2), expected="violated"),
     "chain": _chain,
+    # the exact profile at eps = mu sqrt(2 ln(1/delta)) (mu^2/2 dropped) exceeds delta: refuted at an exact point
+    "privacyproof": lambda: _registered("textbook/hostile-privacy-profile-false", "tests/textbook/hostile_privacy.py"),
 }
 # what the evidence checks of the examples may spend (the certificates use the defaults)
 SMALL = Config(samples=20, runs=2000, box_budget=4000)
