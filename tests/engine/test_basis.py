@@ -118,9 +118,11 @@ def test_an_expectation_bound_rests_on_exact_expectations_and_monte_carlo_of_its
 
 def test_a_privacy_bound_rests_on_the_direction_of_its_measurement():
     v = dpverify.check(registry.get("textbook/claim-gaussian-calibration", [TEXTBOOK]), samples=20)
-    (ev,) = v.evidence
-    assert ev.data["measurement"]["kind"] == "exact" and ev.basis.kind == "privacy-exact"
-    assert v.verdict == "holds" and v.basis == ["privacy-exact"]
+    ev, proof = v.evidence
+    assert ev.data["measurement"]["kind"] == "exact" and ev.basis.kind == "privacy-exact" and ev.verdict == "holds"
+    # the exact profile is then proved on the search box (checks/privacyproof.py), which the verdict rests on
+    assert proof.check == "privacy-proof" and proof.basis.kind == "privacy-proof-on-box"
+    assert v.verdict == "verified" and v.basis == ["privacy-proof-on-box"] and v.scope.startswith("box: ")
     # an accountant's upper bound is what a holds then rests on
     eps = sp.Symbol("epsilon")
     upper = Claim(id="mine/upper", source=SRC, domain=Domain(epsilon=Real(gt=0, search=(0.1, 10.0), log=True)),
