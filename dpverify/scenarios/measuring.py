@@ -39,7 +39,7 @@ def gaussian_profile(eps: float, mu: float, mu_error: float = 0.0) -> Measured:
 
     eps, mu, mu_error = float(eps), float(mu), float(mu_error)
     if mu == 0 and mu_error == 0:
-        v = max(0.0, -math.expm1(eps))       # identical outputs: delta(eps) = max(0, 1 - e^eps)
+        v = -math.expm1(eps) if eps < 0 else 0.0       # identical outputs: delta(eps) = max(0, 1 - e^eps)
         return Measured.exact(v, v * 2 * ULP)
     mu_lo, mu_hi = mu - mu_error, mu + mu_error
     hi = gaussian_delta_ball(eps, mu_hi)
@@ -47,7 +47,8 @@ def gaussian_profile(eps: float, mu: float, mu_error: float = 0.0) -> Measured:
         encl = gaussian_delta_enclosure(eps, eps, mu_lo, mu_hi)
         lower, _, upper = ball_bounds(encl)
     else:
-        lower, upper = max(0.0, -math.expm1(eps)), ball_bounds(hi)[2]   # the profile at mu = 0 is the least
+        lower = -math.expm1(eps) if eps < 0 else 0.0     # the profile at mu = 0 is the least
+        upper = ball_bounds(hi)[2]
     value = ball_bounds(gaussian_delta_ball(eps, mu))[1] if mu > 0 else lower
     return Measured("exact", min(max(value, lower), upper), lower, upper)
 
