@@ -311,7 +311,23 @@ def statement_verdict(evidence: list[Evidence]) -> str:
     return "inconclusive"
 
 
-def claim_verdict(per_statement: list[str]) -> str:
+def algebra_only(evidence: list[Evidence]) -> bool:
+    """Whether every piece of evidence that supports a pass rests on an :data:`ALGEBRAIC` basis kind (the
+    printed expressions), so that nothing ran the algorithm a claim ``about="algorithm"`` is about."""
+    kinds = {e.basis.kind for e in evidence
+             if e.verdict in ("holds", "verified") and supports(e) and e.basis is not None}
+    return kinds <= ALGEBRAIC
+
+
+def claim_verdict(per_statement: list[str], algebra_of_an_algorithm: bool = False) -> str:
+    """A claim's verdict from its statements' verdicts. ``algebra_of_an_algorithm``: the claim is about an
+    algorithm and its passes rest only on the printed algebra -- a proof of the formula is not a proof of what
+    the algorithm attains, so such a claim is at most ``holds`` (flagged "algebra-only"), never ``verified``."""
+    verdict = _claim_verdict(per_statement)
+    return "holds" if verdict == "verified" and algebra_of_an_algorithm else verdict
+
+
+def _claim_verdict(per_statement: list[str]) -> str:
     if not per_statement:
         return "inconclusive"
     if ERROR in per_statement:

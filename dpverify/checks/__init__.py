@@ -14,7 +14,7 @@ the others on an inequality they neither proved nor refuted, and never at a pinn
 from __future__ import annotations
 
 from ..spec import Claim, ClaimError, DomainError
-from ..verdict import Evidence, Verdict, claim_verdict, error_evidence, statement_verdict
+from ..verdict import Evidence, Verdict, algebra_only, claim_verdict, error_evidence, statement_verdict
 from . import (audit, boxproof, chain, exact, existsproof, limit, minimiser, monte_carlo, privacyproof, quadratics, rate,
                rateproof, scaling, sup, symbolic)
 from .base import Clock, Config
@@ -132,10 +132,11 @@ def run(claim: Claim, config: Config | None = None) -> Verdict:
             evidence.append(ev)
             chained.append(statement_verdict([ev]))
     default = [v for s, v in zip(claim.statements, per_statement) if not s.reading] + chained
+    formula_only = claim.about == "algorithm" and algebra_only(evidence)
     readings = {r.name: {"verdict": claim_verdict([v for s, v in zip(claim.statements, per_statement)
-                                                   if r.includes(s)] + chained),
+                                                   if r.includes(s)] + chained, formula_only),
                          "expected": r.expected} for r in claim.readings}
-    return Verdict(id=claim.id, label=claim.label, verdict=claim_verdict(default),
+    return Verdict(id=claim.id, label=claim.label, verdict=claim_verdict(default, formula_only),
                    expected=claim.expected, evidence=evidence, seconds=clock.seconds,
                    reason=claim.reason, seed=cfg.seed, at=cfg.at, about=claim.about, algebra_why=claim.algebra_why, readings=readings,
                    quick=cfg.quick)
