@@ -412,7 +412,7 @@ def verdict_shape(saved: bool = False):
                       "basis": ListOf(str), "scope": Optional(str), "coverage": Optional(NUMBER),
                       "flags": ListOf(str), "readings": DictOf(Record({"verdict": RESULTS, "expected": VERDICTS})),
                       "tightness": Optional(NUMBER), "seconds": NUMBER, "evidence": ListOf(evidence),
-                      **({"cached": bool} if saved else {})}, frozenset({"cached"}))
+                      "quick": bool, **({"cached": bool} if saved else {})}, frozenset({"cached", "quick"}))
     return verdict
 
 

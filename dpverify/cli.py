@@ -31,10 +31,33 @@ def _add_sources(p, what="claims"):
                    help="a claims file (a Python module with CLAIMS) or module name; repeatable")
 
 
+def plain(text: str) -> str:
+    """Help text without reStructuredText markup: ````x```` and ```x``` read 'x', roles (``:func:``) dropped."""
+    import re
+
+    text = re.sub(r":[a-z]+:`~?([^`]+)`", r"\1", text)
+    return re.sub(r"`{1,2}([^`]+)`{1,2}", r"'\1'", text)
+
+
+class _PlainHelp(argparse.HelpFormatter):
+    """argparse's help with :func:`plain` text (``dpverify --help`` shows no markup)."""
+
+    def _format_text(self, text):
+        return super()._format_text(plain(text))
+
+    def _expand_help(self, action):
+        return plain(super()._expand_help(action))
+
+
+FIRST_RUN = ("first look: dpverify check --all --quick (a progress line per claim on standard error); "
+             "the full check: dpverify check --all; your own claims: dpverify check --module FILE --all")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="dpverify", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="dpverify", description="dpverify: " + __doc__.splitlines()[0].split(": ", 1)[1],
+                                epilog=FIRST_RUN, formatter_class=_PlainHelp)
     p.add_argument("--version", action="version", version=f"dpverify {__version__}")
-    sub = p.add_subparsers(dest="command", required=True)
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_sub_parser())
 
     ls = sub.add_parser("list", help="list the registered claims (and those of --module files)")
     _add_sources(ls)
@@ -51,6 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="write 0 for seconds, so that the same seed gives byte-identical JSON")
     ck.add_argument("--profile", action="store_true",
                     help="after the table, the time split by check kind and by claim")
+    ck.add_argument("-v", "--verbose", action="store_true",
+                    help="the wide table (label, checks, tightness) and the replay line of every violation "
+                         "(by default only of a violation not expected)")
     add_check_options(ck, at=True)
 
     rp = sub.add_parser("report", help="every claim with its verdict and evidence, errata first")
@@ -73,6 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
     cf.add_argument("--all", action="store_true", help="every claim (of --paper / --module if given)")
     _add_sources(cf)
     cf.add_argument("--out", required=True, help="directory for the certificates (a folder per violated claim)")
+    cf.add_argument("--proofs", action="store_true",
+                    help="also a checker for every proof that has one (a rate or limit by its asymptotics), in "
+                         "<claim>__proof-<k> folders")
     add_check_options(cf)
 
     cs = sub.add_parser("constants", help="constants printed in claims, against their derivation")
@@ -93,6 +122,14 @@ def build_parser() -> argparse.ArgumentParser:
                     help="send the experiment's tasks to a Dask cluster (tcp://host:8786, or 'local'); "
                          "results are the same as a local run")
     return p
+
+
+def _sub_parser():
+    class Sub(argparse.ArgumentParser):
+        def __init__(self, *a, **kw):
+            kw.setdefault("formatter_class", _PlainHelp)
+            super().__init__(*a, **kw)
+    return Sub
 
 
 def _claims(ns):
@@ -140,7 +177,8 @@ def _run_checks(claims, ns, at=None, done: dict | None = None) -> list:
     try:
         return run_checks(claims, config_kwargs(ns, at), jobs=ns.jobs or default_jobs(), modules=ns.module,
                           use_cache=enabled(getattr(ns, "no_cache", False)), scheduler=getattr(ns, "scheduler", None),
-                          progress=not ns.no_progress, done=done)
+                          progress=not ns.no_progress, done=done,
+                          headline=" (QUICK: fewer runs and samples, a first look)" if ns.quick else "")
     except SchedulerFailed as exc:
         raise UsageError(str(exc)) from None
 
@@ -207,14 +245,16 @@ def _verdicts_json(verdicts, timing: bool, missing=()) -> str:
 
 
 def cmd_check(ns) -> int:
-    from .report import profile_table, table
+    from .report import profile_table
     from .replay import replay_counterexample
+    from .tables import compact_table, degenerate, plural, summary, table
     from .verdict import ERROR, exit_status
 
     if ns.all and ns.ids:
         raise UsageError("give claim ids or --all, not both")
     if not ns.all and not ns.ids:
-        raise UsageError("give at least one claim id, or --all (see `dpverify list`)")
+        raise UsageError("give at least one claim id, or --all (see `dpverify list`"
+                         + "".join(f" --module {m}" for m in ns.module) + ")")
     if ns.paper and not ns.all:
         raise UsageError("--paper goes with --all")
     _check_scheduler(ns)
@@ -233,26 +273,41 @@ def cmd_check(ns) -> int:
         if ns.json:
             print(_verdicts_json(verdicts, not ns.no_timing, missing), flush=True)
         else:
-            print(table(verdicts))
-        print(f"dpverify: {_stopped(exc)}: {len(verdicts)} of {len(claims)} claims checked"
+            print((table if ns.verbose else compact_table)(verdicts))
+        print(f"dpverify: {_stopped(exc)}: {len(verdicts)} of {plural(len(claims), 'claim')} checked"
               + (" (the JSON is marked incomplete)" if ns.json else ""), file=sys.stderr)
         return _stopped_status(exc)
     module = None   # replay finds the claims file of a claim loaded from one (dpverify.replay)
     if ns.json:
         print(_verdicts_json(verdicts, not ns.no_timing))
     else:
-        print(table(verdicts))
-        for v in verdicts:
-            if v.verdict == "violated" and v.counterexample is not None:
-                ce = v.counterexample
-                print(f"\n{v.id}: counterexample {json.dumps(ce.get('params'))} (seed {ce.get('seed')})")
-                if isinstance(ce.get("params"), dict):
-                    print(f"  replay: {replay_counterexample(v.id, ce, module)}")
+        print((table if ns.verbose else compact_table)(verdicts))
+        replays = [v for v in verdicts if v.verdict == "violated" and v.counterexample is not None
+                   and (ns.verbose or not v.ok)]
+        for v in replays:
+            ce = v.counterexample
+            print(f"\n{v.id}: counterexample {json.dumps(ce.get('params'))} (seed {ce.get('seed')})")
+            if isinstance(ce.get("params"), dict):
+                print(f"  replay: {replay_counterexample(v.id, ce, module)}")
+        hidden = sum(v.verdict == "violated" and v.counterexample is not None for v in verdicts) - len(replays)
+        if hidden:
+            print(f"\n{plural(hidden, 'expected violation')}: the replay lines with --verbose (or in `dpverify report`)")
         if ns.profile:
             print("\n" + profile_table(verdicts))
+        if replays or ns.profile:   # after a long tail the summary again, last
+            print("\n" + summary(verdicts))
+    for v in verdicts:
+        for e in v.evidence:
+            why = degenerate(e)
+            if why:
+                print(f"dpverify: warning: {v.id}: {e.statement}: a degenerate point ({why}); give the parameter "
+                      "a search= box away from it", file=sys.stderr)
+                break
     for v in verdicts:
         if v.verdict == ERROR:
             print(f"dpverify: error: {v.error}", file=sys.stderr)
+    if not ns.no_progress:      # the summary last on standard error too, under the progress lines
+        print(f"dpverify: {summary(verdicts)}", file=sys.stderr)
     return exit_status(verdicts)
 
 
@@ -273,7 +328,7 @@ def _saved_verdicts(path: str, claims) -> list:
         raise UsageError(f"--from {path!r}: not the output of `dpverify check --json` (a JSON array of verdicts)")
     if data and data[-1].get("incomplete"):
         raise UsageError(f"--from {path!r}: an interrupted run (marked incomplete; "
-                         f"{len(data[-1].get('missing', []) or [])} claims not checked): check again")
+                         f"{_count(data[-1].get('missing', []) or [])} not checked): check again")
     bad = problem(data, ListOf(verdict_shape(saved=True)))
     if bad:
         raise UsageError(f"--from {path!r}: not the output of `dpverify check --json` ({bad})")
@@ -296,6 +351,13 @@ def _saved_verdicts(path: str, claims) -> list:
             v.readings[r.name]["expected"] = r.expected
         out.append(v)
     return out
+
+
+def _count(items) -> str:
+    """``1 claim``, ``3 claims`` (of a list, or of a value that is not one: ``0 claims``)."""
+    from .tables import plural
+
+    return plural(len(items) if isinstance(items, list) else 0, "claim")
 
 
 def _nonempty(claims, ns):
@@ -372,7 +434,7 @@ def cmd_certify(ns) -> int:
     _check_scheduler(ns)
     claims = _nonempty(_claims(ns) if ns.all else [_get(i, ns.module) for i in ns.ids], ns)
     _check_folder("--out", ns.out)
-    return certify_all(claims, _run_checks(claims, ns), ns.out)
+    return certify_all(claims, _run_checks(claims, ns), ns.out, proofs=ns.proofs)
 
 
 def cmd_constants(ns) -> int:

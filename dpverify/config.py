@@ -14,6 +14,8 @@ from dataclasses import MISSING, dataclass, field, fields, replace
 from collections.abc import Mapping
 from typing import Any, Callable
 
+#: ``--quick``'s sizes: Monte Carlo runs per point and points per sampled search (at most).
+QUICK_RUNS, QUICK_SAMPLES = 2000, 30
 #: An integer option's values stay below this (what a 64-bit integer holds: NumPy, seeds, counts).
 INT_LIMIT = 2 ** 63
 
@@ -138,12 +140,18 @@ class Config:
     deep_proofs: bool = option(False, "the symbolic check also tries SymPy's slow rewritings (simplify(expand(.)), "
                                "Expr.equals): slower, and on the registered papers no proof more", SWITCH,
                                "--deep-proofs")
+    quick: bool = option(False, f"a first look: at most {QUICK_RUNS} Monte Carlo runs per point and {QUICK_SAMPLES} "
+                         "points per sampled search (said so in the output and the JSON; never replayed as a full "
+                         "run)", SWITCH, "--quick")
 
     def __post_init__(self):
         for opt in OPTIONS:
             why = opt.problem(getattr(self, opt.name))
             if why:
                 raise ValueError(why)
+        if self.quick:      # the quick run's sizes (the options themselves keep what was asked)
+            object.__setattr__(self, "runs", min(self.runs, QUICK_RUNS))
+            object.__setattr__(self, "samples", min(self.samples, QUICK_SAMPLES))
 
     def seed_for(self, *names: Any) -> int:
         from .search import derive_seed
@@ -175,5 +183,5 @@ def config_from(options: dict) -> Config:
     return Config(**options)
 
 
-__all__ = ["BY_NAME", "CONFIDENCE", "Config", "INT_LIMIT", "OPTIONS", "Option", "POINT", "Rule", "SWITCH", "config_from",
+__all__ = ["BY_NAME", "CONFIDENCE", "Config", "INT_LIMIT", "OPTIONS", "Option", "POINT", "QUICK_RUNS", "QUICK_SAMPLES", "Rule", "SWITCH", "config_from",
            "finite_at_least", "int_at_least"]

@@ -144,7 +144,9 @@ def add_check_options(parser, *, at: bool = False) -> None:
     running.add_argument("--jobs", type=positive_int("jobs"), default=None,
                          help="worker processes (default: the CPUs this process may use, within a container's CPU "
                               f"quota, fewer where the memory at hand holds fewer at {MB_PER_JOB} MB each)")
-    running.add_argument("--no-progress", action="store_true", help="no progress bar")
+    running.add_argument("--no-progress", action="store_true",
+                         help="no progress on standard error (otherwise a bar on a terminal, and one line per "
+                              "finished claim -- id, verdict, seconds, done/total, time left -- elsewhere)")
     running.add_argument("--no-cache", action="store_true",
                          help="neither replay nor store verdicts in the verdict cache (./.dpverify_cache, or "
                               "$DPVERIFY_CACHE_DIR; an unchanged claim checked with the same options replays its "

@@ -134,6 +134,12 @@ def load_module(path_or_name: str) -> ModuleType:
     for c in _claims_of(mod, f"module {path_or_name!r}"):
         _check_not_a_papers(c, path_or_name)
         _MODULE_OF[c.id] = where
+        if c.expected == "violated" and c.witness is None:   # the guide: a violated claim gives its witness
+            from .cache import warn
+
+            warn(f"--module {path_or_name!r}: {c.id} is expected 'violated' but gives no witness (a point of the "
+                 "domain where it fails, the errata's replay): the papers' test replays every witness "
+                 "(docs/guide/encode-a-paper.md)")
     return mod
 
 
@@ -228,9 +234,33 @@ def get(claim_id: str, modules: Iterable[str] = ()) -> Claim:
         return hits[0]
     if not pool:
         pool = all_claims(modules=modules, include_papers=True)
-    close = [c.id for c in pool if claim_id.split("/")[-1] in c.id][:3]
-    hint = f" Did you mean {', '.join(close)}?" if close else ""
-    raise RegistryError(f"unknown claim id {claim_id!r}.{hint} See `dpverify list`.")
+    raise RegistryError(f"unknown claim id {claim_id!r}.{_did_you_mean(claim_id, [c.id for c in pool])} "
+                        f"{_see_list(claim_id, modules)}")
+
+
+def _did_you_mean(claim_id: str, ids: list[str]) -> str:
+    """`` Did you mean 'a', 'b'?``: the ids closest to a mistyped one (difflib: ``dni/thm4.2`` finds
+    ``dni/thm-4.2``; the part after '/' alone too), or ""."""
+    import difflib
+
+    close = difflib.get_close_matches(claim_id, ids, n=3, cutoff=0.6)
+    tail = claim_id.split("/")[-1]
+    by_tail = {i.split("/")[-1]: i for i in ids}
+    close += [by_tail[t] for t in difflib.get_close_matches(tail, list(by_tail), n=3, cutoff=0.75)
+              if by_tail[t] not in close]
+    close += [i for i in ids if tail and tail in i and i not in close]
+    return f" Did you mean {', '.join(repr(c) for c in close[:3])}?" if close else ""
+
+
+def _see_list(claim_id: str, modules: tuple) -> str:
+    """Where the known ids are listed, with the ``--module`` options of the command (a user's claims are
+    listed only with them); an id of no registered paper without ``--module`` says how to give its file."""
+    if modules:
+        return f"See `dpverify list {' '.join(f'--module {m}' for m in modules)}`."
+    if claim_id.split("/")[0] not in papers():
+        return ("See `dpverify list`; a claim of your own is found with its file: "
+                "`dpverify check --module FILE ID` (`dpverify list --module FILE` lists its ids).")
+    return "See `dpverify list`."
 
 
 # --------------------------------------------------------------------------- the listing index

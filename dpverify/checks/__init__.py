@@ -13,10 +13,10 @@ the others on an inequality they neither proved nor refuted, and never at a pinn
 """
 from __future__ import annotations
 
-from ..spec import Claim, DomainError
-from ..verdict import Verdict, claim_verdict, error_evidence, statement_verdict
-from . import (audit, boxproof, chain, exact, existsproof, limit, minimiser, monte_carlo, quadratics, rate, scaling,
-               sup, symbolic)
+from ..spec import Claim, ClaimError, DomainError
+from ..verdict import Evidence, Verdict, algebra_only, claim_verdict, error_evidence, statement_verdict
+from . import (audit, boxproof, chain, exact, existsproof, limit, minimiser, monte_carlo, privacyproof, quadratics, rate,
+               rateproof, scaling, sup, symbolic)
 from .base import Clock, Config
 from .kind import CheckKind, kinds_of
 
@@ -26,6 +26,7 @@ KINDS: tuple[CheckKind, ...] = kinds_of(
     symbolic,
     existsproof,        # "sampled": the sampled check, a grid's failure of "exists" proved
     minimiser,
+    rateproof,          # "rate-proof": a rate by SymPy's limit of expr/rate, cross-checked in mpmath
     rate,
     limit,
     exact,
@@ -34,6 +35,7 @@ KINDS: tuple[CheckKind, ...] = kinds_of(
     sup,
     audit,
     scaling,
+    privacyproof,       # a fallback: a privacy quantity's closed form proved or refuted exactly
     boxproof,           # a fallback: after the others, only where none proved or refuted
     chain,              # once per claim that builds on others
 )
@@ -73,15 +75,24 @@ def _guarded(kind: CheckKind, claim, stmt, cfg):
     label = kind.label_for(stmt)
     try:
         ev = kind.check(stmt, claim, cfg)
+        if not isinstance(ev, Evidence):
+            raise TypeError(f"the check returned {type(ev).__name__}, not an Evidence")
+        return kind.vet(ev, claim.id, stmt.name, label)
     except Exception as exc:  # noqa: BLE001 - any fault of a check becomes the verdict 'error', never a crash
         return error_evidence(claim.id, stmt.name, label, exc)
-    return kind.vet(ev, claim.id, stmt.name, label)
 
 
 def _on_claim(kind: CheckKind, claim, cfg):
     """A ``claim`` stage kind's evidence, vetted against its declaration (what it raises is the claim's own
     fault, e.g. a chain that was never resolved: :class:`~dpverify.spec.ClaimError`)."""
-    ev = kind.check(claim, cfg)
+    try:
+        ev = kind.check(claim, cfg)
+        if not isinstance(ev, Evidence):
+            raise TypeError(f"the check returned {type(ev).__name__}, not an Evidence")
+    except ClaimError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the statements checked before keep their evidence
+        return error_evidence(claim.id, "(claim)", kind.label_for(None), exc)
     return kind.vet(ev, claim.id, ev.statement, kind.label_for(None))
 
 
@@ -98,15 +109,20 @@ def run(claim: Claim, config: Config | None = None) -> Verdict:
         claim.domain.validate(cfg.at, optional=claim.existential)
     clock = Clock()
     evidence, per_statement = [], []
-    for stmt in claim.statements:
-        ev = [_guarded(k, claim, stmt, cfg) for k in _on_statements("statement")
-              if k.applies(stmt) and not k.skipped(stmt) and (k.enabled is None or k.enabled(cfg))]
-        if not ev:
-            raise ValueError(f"no check applies to statement {stmt.name!r} of {claim.id}")
-        for k in _on_statements("fallback"):
-            if (k.applies(stmt) and not k.skipped(stmt) and (k.enabled is None or k.enabled(cfg))
-                    and not _decided(ev)):
-                ev.append(_guarded(k, claim, stmt, cfg))
+    for stmt in claim.statements:   # a fault on one statement is its 'error'; the others keep their evidence
+        try:
+            kinds = [k for k in _on_statements("statement")
+                     if k.applies(stmt) and not k.skipped(stmt) and (k.enabled is None or k.enabled(cfg))]
+        except Exception as exc:  # noqa: BLE001 - e.g. a statement whose expressions cannot be read
+            kinds, ev = None, [error_evidence(claim.id, stmt.name, "(which checks apply)", exc)]
+        if kinds is not None:
+            if not kinds:
+                raise ValueError(f"no check applies to statement {stmt.name!r} of {claim.id}")
+            ev = [_guarded(k, claim, stmt, cfg) for k in kinds]
+            for k in _on_statements("fallback"):
+                if (k.applies(stmt) and not k.skipped(stmt) and (k.enabled is None or k.enabled(cfg))
+                        and not _decided(ev)):
+                    ev.append(_guarded(k, claim, stmt, cfg))
         evidence.extend(ev)
         per_statement.append(statement_verdict(ev))
     chained = []
@@ -116,12 +132,14 @@ def run(claim: Claim, config: Config | None = None) -> Verdict:
             evidence.append(ev)
             chained.append(statement_verdict([ev]))
     default = [v for s, v in zip(claim.statements, per_statement) if not s.reading] + chained
+    formula_only = claim.about == "algorithm" and algebra_only(evidence)
     readings = {r.name: {"verdict": claim_verdict([v for s, v in zip(claim.statements, per_statement)
-                                                   if r.includes(s)] + chained),
+                                                   if r.includes(s)] + chained, formula_only),
                          "expected": r.expected} for r in claim.readings}
-    return Verdict(id=claim.id, label=claim.label, verdict=claim_verdict(default),
+    return Verdict(id=claim.id, label=claim.label, verdict=claim_verdict(default, formula_only),
                    expected=claim.expected, evidence=evidence, seconds=clock.seconds,
-                   reason=claim.reason, seed=cfg.seed, at=cfg.at, about=claim.about, algebra_why=claim.algebra_why, readings=readings)
+                   reason=claim.reason, seed=cfg.seed, at=cfg.at, about=claim.about, algebra_why=claim.algebra_why, readings=readings,
+                   quick=cfg.quick)
 
 
 __all__ = ["BY_NAME", "CheckKind", "Config", "DomainError", "KINDS", "checks_for", "kind_of", "run"]

@@ -31,12 +31,13 @@ class SymbolicTimeout(Exception):
 
 
 @contextlib.contextmanager
-def time_limit(seconds: float, clock=None):
+def time_limit(seconds: float, clock=None, raises: type[BaseException] = SymbolicTimeout):
     """Interrupt SymPy after ``seconds`` of its thread's CPU time (not wall time, so that a verdict
     does not depend on how busy the machine is), in any thread (the main one or a Dask worker's):
     a watcher polls the thread's CPU clock and raises ``SymbolicTimeout`` in it asynchronously
     (SymPy is pure Python, so the exception arrives promptly). ``clock``: a zero-argument function
-    read in place of the thread's CPU clock (for tests)."""
+    read in place of the thread's CPU clock (for tests). ``raises``: the exception raised (a nested limit
+    raises its own class, so that the outer limit's exception is never taken for the inner one's)."""
     if seconds <= 0:
         yield
         return
@@ -54,7 +55,7 @@ def time_limit(seconds: float, clock=None):
                 with lock:
                     if not done.is_set():
                         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid),
-                                                                   ctypes.py_object(SymbolicTimeout))
+                                                                   ctypes.py_object(raises))
                 return
 
     watcher = threading.Thread(target=watch, daemon=True)

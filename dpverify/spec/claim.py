@@ -19,6 +19,17 @@ ERROR_IN = ("statement", "proof-step")
 ID_RE = re.compile(rf"^{ID_PATTERN}\Z")
 
 
+def statement_kinds(statements) -> str:
+    """The kinds of ``statements``, each once: ``"inequality"``, ``"identity, rate"``, ``"sensitivity bound"``."""
+    out: list[str] = []
+    for st in statements:
+        name = type(st).__name__
+        k = f"{st.kind} bound" if name == "SupBound" else re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
+        if k not in out:
+            out.append(k)
+    return ", ".join(out)
+
+
 # --------------------------------------------------------------------------- source
 @dataclass(frozen=True)
 class Source:
@@ -161,7 +172,9 @@ class Claim:
     source: Source
     domain: Domain
     statements: tuple[Statement, ...]
-    kind: str = "inequality"
+    #: what the claim is (``"privacy bound"``, ...); by default the kinds of its statements
+    #: (``"inequality"``, ``"rate"``, ``"sensitivity bound"``, ...: :func:`statement_kinds`)
+    kind: str | None = None
     definitions: Mapping = field(default_factory=dict)
     expected: str = "holds"
     reason: str = ""
@@ -214,6 +227,8 @@ class Claim:
             self._fail("source", f"must be a Source(document, label, ...), got {self.source!r}")
         if not isinstance(self.domain, Domain):
             self._fail("domain", f"must be a Domain(...), got {self.domain!r}")
+        if self.domain.problems:
+            self._fail("domain", "; ".join(self.domain.problems))
         if isinstance(self.statements, Statement):
             _set(self, "statements", (self.statements,))
         if isinstance(self.statements, list):
@@ -232,6 +247,8 @@ class Claim:
                 if unknown:
                     self._fail("statements", f"{s.name!r}: the path of {path.param} takes the worst over "
                                              f"{', '.join(unknown)}, which are not parameters of the domain")
+        if self.kind is None:
+            _set(self, "kind", statement_kinds(self.statements))
         self._validate_readings()
         self._validate_builds_on()
         if self.expected not in VERDICTS:
@@ -369,8 +386,18 @@ class Claim:
                                                                 "quantified existentially")
             paths = getattr(s, "paths", None) or ((s.path,) if getattr(s, "path", None) is not None else ())
             measured = measured or any(getattr(s, k, None) is not None for k in ("scenario", "audit")) \
-                or any(p.tied for p in paths)          # a tied function reads the point
+                or any(not p.symbolic for p in paths)          # a tied function reads the point
             used |= set(s.exists) | {n for p in paths for n in (p.param, *p.worst_over)}
+            for p in paths:
+                for n in (p.param, *p.worst_over, *p.tied):
+                    if n not in self.domain.params:
+                        self._fail(f"statement {s.name!r}: path", f"{n!r} is not a parameter of the domain "
+                                                                  f"({', '.join(self.domain.params)})")
+                unknown = sorted(p.tied_symbols() - set(self.domain.params))
+                if unknown:
+                    self._fail(f"statement {s.name!r}: path {p.param} -> {p.to}: tied",
+                               f"symbol(s) {', '.join(unknown)} are not domain parameters")
+                used |= p.tied_symbols()
             for fname, expr in s.expressions().items():
                 names = self.expanded_names(expr)
                 used |= names

@@ -19,11 +19,45 @@ def _fmt(v: float) -> str:
     return f"{v:g}"
 
 
+def _param_problem(p) -> str:
+    """Why parameter ``p`` (or a sequence's entry) is not valid, or ""."""
+    return getattr(p, "problem", "") or getattr(getattr(p, "elem", None), "problem", "")
+
+
+#: How far inside an open bound (``gt``, ``lt``) a default search box starts, relative to the bound
+#: (absolute below 1): see :meth:`Real.box`.
+DEFAULT_FLOOR = 1e-6
+
+
+def _number(v):
+    """``v`` as a bound: an int stays an int, any other real number -- a float, a SymPy number such as
+    ``sp.Rational(1, 1000)``, a ``Fraction``, a NumPy scalar -- becomes a float; None for anything else
+    (a bool, a string, a symbol, NaN)."""
+    import numbers
+
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, sp.Basic):
+        if not (v.is_number and v.is_real):
+            return None
+        v = float(v)
+    elif isinstance(v, numbers.Real):
+        v = float(v)
+    else:
+        return None
+    return None if math.isnan(v) else v
+
+
 @dataclass(frozen=True)
 class Real:
     """A real parameter with hypotheses (``gt``, ``ge``, ``lt``, ``le``) and a search range.
 
-    ``search`` is the finite box that sampled checks explore (defaults derived from the bounds);
+    The bounds and ``search`` are numbers: ints, floats, or any real number such as ``sp.Rational(1, 1000)``
+    (read as a float); anything else is refused naming the claim and the parameter (:attr:`Domain.problems`).
+    ``search`` is the finite box that sampled checks explore (defaults derived from the bounds, never
+    nearer than :data:`DEFAULT_FLOOR` to an open one: :meth:`box`);
     ``log`` samples it log-uniformly. ``units`` = (a, b): the parameter scales as c**a * s**b when
     the loss is multiplied by c and the parameter vector by s (used by the scaling check).
     """
@@ -35,12 +69,24 @@ class Real:
     search: tuple[float, float] | None = None
     log: bool = False
     units: tuple[int, int] | None = (0, 0)
+    #: why the parameter is not valid ("" if it is), said by its Domain and Claim with their names
+    problem: str = field(default="", init=False, repr=False, compare=False)
 
     def __post_init__(self):
         for name in ("gt", "ge", "lt", "le"):
-            v = getattr(self, name)
-            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v)):
-                raise ClaimError(f"Real({name}=...) must be a number, got {v!r}")
+            if getattr(self, name) is None:
+                continue
+            v = _number(getattr(self, name))
+            if v is None:   # named with its parameter and claim by the Domain and the Claim (Domain.problems)
+                object.__setattr__(self, "problem", f"Real({name}=...) must be a number, got {getattr(self, name)!r}")
+                return
+            object.__setattr__(self, name, v)
+        if self.search is not None and isinstance(self.search, (tuple, list)) and len(self.search) == 2:
+            ends = tuple(_number(e) for e in self.search)
+            if None in ends:
+                object.__setattr__(self, "problem", f"Real(search=...) must be two numbers, got {self.search!r}")
+                return
+            object.__setattr__(self, "search", ends)
         lo = max((v for v in (self.gt, self.ge) if v is not None), default=-math.inf)
         hi = min((v for v in (self.lt, self.le) if v is not None), default=math.inf)
         if lo > hi or (lo == hi and (self.gt is not None and self.gt == lo or self.lt is not None and self.lt == hi)):
@@ -84,13 +130,30 @@ class Real:
         return None
 
     def box(self) -> tuple[float, float]:
+        """The search box: ``search`` if given, else the default box made from the bounds -- ``-10`` and
+        ``100`` (``lo + 100`` above a positive lower bound) where a side is unbounded, a closed bound as it
+        is, and an open bound (``gt``, ``lt``) moved inside by :data:`DEFAULT_FLOOR` (relative to the bound,
+        at most a thousandth of the box). A default box therefore never draws a subnormal number or a point
+        a rounding away from its bound (``Real(gt=0)`` searches ``[1e-6, 100]``, where the nearest float
+        above 0 is 5e-324, at which a bound such as ``Delta**2`` rounds to 0): give ``search=`` to search
+        nearer."""
         if self.search is not None:
             return self.search
         lo = self.gt if self.gt is not None else self.ge
         hi = self.lt if self.lt is not None else self.le
         lo = -10.0 if lo is None else lo
         hi = (lo + 100.0 if lo > 0 else 100.0) if hi is None else hi
+        gap = hi - lo
+        if self.gt is not None:
+            lo = lo + min(DEFAULT_FLOOR * max(1.0, abs(lo)), gap / 1000)
+        if self.lt is not None:
+            hi = hi - min(DEFAULT_FLOOR * max(1.0, abs(hi)), gap / 1000)
         return (lo, hi)
+
+    @property
+    def default_box(self) -> bool:
+        """Whether the search box is the default one (no ``search=``)."""
+        return self.search is None
 
     def in_box(self, value: float) -> bool:
         lo, hi = self.box()
@@ -124,7 +187,8 @@ class Real:
                 lambda v: self.violation("x", v) is None)
         base = st.floats(lo, hi, allow_nan=False, allow_infinity=False,
                          exclude_min=self.gt is not None and lo == self.gt,
-                         exclude_max=self.lt is not None and hi == self.lt)
+                         exclude_max=self.lt is not None and hi == self.lt,
+                         **({"allow_subnormal": False} if self.search is None else {}))
         return base.filter(lambda v: self.violation("x", v) is None)
 
 
@@ -348,6 +412,12 @@ class Domain:
                 raise ClaimError(f"Domain relations must be Relation(...) values, got {r!r}")
         self.params: dict[str, Param] = dict(params)
         self.relations: tuple[Relation, ...] = tuple(relations)
+        #: the parameters that are not valid, each named (``Real(lt="x")``): a Claim refuses the domain
+        #: naming itself too; used alone, the domain refuses every point
+        self.problems: tuple[str, ...] = tuple(f"parameter {name!r}: {why}" for name, why in
+                                               ((n, _param_problem(p)) for n, p in self.params.items()) if why)
+        if self.problems:
+            return
         for name, p in self.params.items():
             if isinstance(p, Seq) and not isinstance(self.params.get(p.length), Int):
                 raise ClaimError(f"sequence {name} needs an Int parameter {p.length!r} for its length")
@@ -370,9 +440,15 @@ class Domain:
         out.extend(r.describe() for r in self.relations)
         return out
 
+    def usable(self) -> None:
+        """Raise :class:`ClaimError` naming every parameter that is not valid (:attr:`problems`)."""
+        if self.problems:
+            raise ClaimError("; ".join(self.problems))
+
     def validate(self, point: Mapping[str, Any], optional=()) -> None:
         """Refuse (``DomainError`` naming it) a point that lacks a parameter (those in ``optional``
         may be left out), names an unknown one, or breaks a hypothesis."""
+        self.usable()
         unknown = sorted(set(point) - set(self.params))
         if unknown:
             raise DomainError(f"unknown parameter {unknown[0]!r}; this claim's parameters are "
@@ -437,6 +513,7 @@ class Domain:
         decided at once (up to ``tries`` fresh draws within one example), so sequences are drawn
         only for scalars that satisfy them; the remaining relations filter the whole point.
         """
+        self.usable()
         fixed = dict(fixed or {})
         scalars = {n: p for n, p in self.params.items() if not isinstance(p, Seq)}
         seqs = {n: p for n, p in self.params.items() if isinstance(p, Seq)}
@@ -474,6 +551,7 @@ class Domain:
         """A point drawn by NumPy's ``rng`` (see :meth:`Real.draw`, :meth:`Int.draw`): the scalar
         parameters, then the sequences' entries, again until every hypothesis holds (``None`` after
         ``tries`` draws); the parameters in ``fixed`` are pinned (sequences copied)."""
+        self.usable()
         fixed = dict(fixed or {})
         for _ in range(tries):
             pt = {n: (list(v) if isinstance(v, (list, tuple)) else v) for n, v in fixed.items()}

@@ -26,7 +26,7 @@ OPTIONS = {**{o.name: o.default for o in RUN_OPTIONS}, "runs": 2000, "samples": 
 # another value of each option (every option of a run is in the key)
 OTHER = {"seed": 1, "runs": 4000, "samples": 30, "confidence": 0.95, "at": {"x": 1.0}, "chunk_runs": 1024,
          "symbolic_timeout": 30.0, "dps": 60, "prove_box": True, "box_budget": 10, "box_seconds": 60.0,
-         "adversary": 2.0, "deep_proofs": True}
+         "adversary": 2.0, "deep_proofs": True, "quick": True}
 x, s = sp.symbols("x s", positive=True)
 
 

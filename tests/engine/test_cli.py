@@ -26,7 +26,10 @@ def test_list_table_and_json(capsys):
 def test_check_table_exit_zero_when_as_expected(capsys):
     code, out, err = run(capsys, "check", "dni/claim-zcdp-inversion", "--samples", "30", "--no-progress")
     assert code == 0
-    assert "violated" in out and "counterexample" in out and "Traceback" not in err
+    # an expected violation's replay line only with --verbose (issue 40: replay lines looked like failures)
+    assert "violated" in out and "replay:" not in out and "--verbose" in out and "Traceback" not in err
+    code, out, err = run(capsys, "check", "dni/claim-zcdp-inversion", "--samples", "30", "--no-progress", "--verbose")
+    assert code == 0 and "counterexample" in out and "replay:" in out
 
 
 def test_check_json_fields_and_replay(capsys):

@@ -20,7 +20,7 @@ AT_TEXT, AT = "kappa=2,alpha=0.1,alpha0=1,R=1,T=3,t=1", {"kappa": 2, "alpha": 0.
 OTHER = {"seed": ("7", 7), "runs": ("4000", 4000), "samples": ("30", 30), "confidence": ("0.95", 0.95),
          "at": (AT_TEXT, AT), "chunk_runs": ("1024", 1024), "symbolic_timeout": ("30", 30.0), "dps": ("60", 60),
          "prove_box": (None, True), "box_budget": ("10", 10), "box_seconds": ("60", 60.0),
-         "adversary": ("2.5", 2.5), "deep_proofs": (None, True)}
+         "adversary": ("2.5", 2.5), "deep_proofs": (None, True), "quick": (None, True)}
 # a value that is not valid (bool flags take none)
 BAD = {"seed": "-1", "runs": "1", "samples": "0", "confidence": "1", "chunk_runs": "0", "symbolic_timeout": "inf",
        "dps": "3", "box_budget": "0", "box_seconds": "0", "adversary": "nan"}

@@ -137,7 +137,7 @@ def _cli(args: list[str]) -> subprocess.CompletedProcess:
 
 def test_printed_replay_of_a_monte_carlo_counterexample_replays_violated():
     cid = "textbook/hostile-mc-event-planted"
-    out = _cli(["check", cid, "--module", str(HOSTILE), "--seed", "3", "--no-progress"])
+    out = _cli(["check", cid, "--module", str(HOSTILE), "--seed", "3", "--no-progress", "--verbose"])
     assert out.returncode == 0, out.stderr
     lines = [ln.strip() for ln in out.stdout.splitlines() if ln.strip().startswith("replay: ")]
     assert len(lines) == 1, out.stdout

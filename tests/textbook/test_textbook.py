@@ -73,6 +73,10 @@ def test_cli_lists_and_checks_a_users_module(capsys):
     rows = json.loads(capsys.readouterr().out)
     assert {r["id"] for r in rows} == {c.id for c in registry.load_module(str(TEXTBOOK)).CLAIMS}
     assert main(["check", "textbook/claim-cauchy-schwarz-no-t", "--module", str(TEXTBOOK), "--no-progress"]) == 0
+    out = capsys.readouterr().out       # an expected violation: its replay line only with --verbose
+    assert "violated" in out and "replay:" not in out and "--verbose" in out
+    assert main(["check", "textbook/claim-cauchy-schwarz-no-t", "--module", str(TEXTBOOK), "--no-progress",
+                 "--verbose"]) == 0
     out = capsys.readouterr().out
     assert "violated" in out and "replay: dpverify check textbook/claim-cauchy-schwarz-no-t --module" in out
 
