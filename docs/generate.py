@@ -103,7 +103,7 @@ def _yes(flag: bool) -> str:
 
 def kinds_block() -> str:
     """The check kinds' table from their declarations, the basis kinds, and each kind's modules."""
-    from dpverify.checks import KINDS
+    from dpverify.checks import KINDS, Config
     from dpverify.verdict import BASIS_KINDS
 
     rows = ["| kind | what it does | evidence named | runs | basis kinds | refutes | supports | proves | tests only the "
@@ -112,7 +112,8 @@ def kinds_block() -> str:
     for k in KINDS:
         label = "the statement's `kind`" if callable(k.label) else f"`{k.label_for(None)}`"
         runs = {"statement": "on each statement", "fallback": "after the others, where none decided",
-                "claim": "once per claim"}[k.stage] + (" (opt-in)" if k.enabled is not None else "")
+                "claim": "once per claim"}[k.stage] + (" (opt-in)" if k.enabled is not None and not k.enabled(Config())
+                                                        else " (not at a pinned point)" if k.enabled is not None else "")
         cert = f"`{k.certificate}`" if k.certificate else (k.no_certificate or "(never refutes)")
         rows.append(f"| `{k.name}` | {k.summary} | {label} | {runs} | {', '.join(f'`{b}`' for b in k.basis_kinds)} | "
                     f"{_yes(k.can_refute)} | {_yes(k.can_support)} | {_yes(k.can_prove)} | {_yes(k.algebraic)} | "

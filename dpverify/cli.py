@@ -99,6 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
     cf.add_argument("--all", action="store_true", help="every claim (of --paper / --module if given)")
     _add_sources(cf)
     cf.add_argument("--out", required=True, help="directory for the certificates (a folder per violated claim)")
+    cf.add_argument("--proofs", action="store_true",
+                    help="also a checker for every proof that has one (a rate or limit by its asymptotics), in "
+                         "<claim>__proof-<k> folders")
     add_check_options(cf)
 
     cs = sub.add_parser("constants", help="constants printed in claims, against their derivation")
@@ -431,7 +434,7 @@ def cmd_certify(ns) -> int:
     _check_scheduler(ns)
     claims = _nonempty(_claims(ns) if ns.all else [_get(i, ns.module) for i in ns.ids], ns)
     _check_folder("--out", ns.out)
-    return certify_all(claims, _run_checks(claims, ns), ns.out)
+    return certify_all(claims, _run_checks(claims, ns), ns.out, proofs=ns.proofs)
 
 
 def cmd_constants(ns) -> int:

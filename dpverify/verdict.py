@@ -77,6 +77,16 @@ BASIS_KINDS = _vocabulary(
     BasisKind("proof-on-quadratics", "a proof on the claim's quadratics only: the exact expectation's closed form in the "
               "spectrum, the inequality proved over the spectrum's interval (a 'holds' where the class is wider)",
               algebraic=False, proof=True),
+    BasisKind("proof-horizons", "a proof for the horizons listed only (an exact rational certificate of the worst case "
+              "over the function class at each, every other parameter covered)", algebraic=False, proof=True),
+    BasisKind("asymptotics", "a proof of a rate or limit along its paths: SymPy's limit (Gruntz) with every other "
+              "parameter a symbol carrying its domain's bounds, cross-checked in mpmath along the path",
+              algebraic=True, proof=True),
+    BasisKind("privacy-proof", "the privacy quantity's exact closed form (the mechanism's, not the claim's) proved "
+              "equal to or below the bound symbolically on the whole domain", algebraic=False, proof=True),
+    BasisKind("privacy-proof-on-box", "the privacy quantity's exact closed form proved below the bound on the claim's "
+              "search box only (ball arithmetic, the profile's monotonicity in its parameters)", algebraic=False,
+              proof=True),
     BasisKind("exact-cases", "exact symbolic computation for small cases only (e.g. every T = 1..6), no general proof",
               algebraic=True),
     BasisKind("privacy-exact", "the privacy loss of the mechanism computed exactly (with its error), worst over "
@@ -303,7 +313,23 @@ def statement_verdict(evidence: list[Evidence]) -> str:
     return "inconclusive"
 
 
-def claim_verdict(per_statement: list[str]) -> str:
+def algebra_only(evidence: list[Evidence]) -> bool:
+    """Whether every piece of evidence that supports a pass rests on an :data:`ALGEBRAIC` basis kind (the
+    printed expressions), so that nothing ran the algorithm a claim ``about="algorithm"`` is about."""
+    kinds = {e.basis.kind for e in evidence
+             if e.verdict in ("holds", "verified") and supports(e) and e.basis is not None}
+    return kinds <= ALGEBRAIC
+
+
+def claim_verdict(per_statement: list[str], algebra_of_an_algorithm: bool = False) -> str:
+    """A claim's verdict from its statements' verdicts. ``algebra_of_an_algorithm``: the claim is about an
+    algorithm and its passes rest only on the printed algebra -- a proof of the formula is not a proof of what
+    the algorithm attains, so such a claim is at most ``holds`` (flagged "algebra-only"), never ``verified``."""
+    verdict = _claim_verdict(per_statement)
+    return "holds" if verdict == "verified" and algebra_of_an_algorithm else verdict
+
+
+def _claim_verdict(per_statement: list[str]) -> str:
     if not per_statement:
         return "inconclusive"
     if ERROR in per_statement:
@@ -400,21 +426,30 @@ class Verdict:
     @property
     def scope(self) -> str | None:
         """Where a ``verified`` is proved: ``"domain"`` (SymPy, on the whole domain), ``"box: ..."``
-        naming the search box of each statement proved only there (``proof-on-box``), ``"quadratics"`` where a
-        statement is proved on its quadratics only (``proof-on-quadratics``, a claim stated on quadratics); None
-        otherwise."""
+        naming the search box of each statement proved only there (``proof-on-box``, ``privacy-proof-on-box``),
+        ``"horizons: ..."`` the horizons of each statement proved only for those (``proof-horizons``),
+        ``"quadratics"`` where a statement is proved on its quadratics only (``proof-on-quadratics``, a claim
+        stated on quadratics); parts joined by "; "; None otherwise."""
         if self.verdict != "verified":
             return None
-        boxes, quadratics = [], False
+        boxes, horizons, quadratics = [], [], False
         for stmt in dict.fromkeys(e.statement for e in self._supporting()):
             kinds = {e.basis.kind: e.basis.on for e in self._supporting()
                      if e.statement == stmt and e.basis is not None}
-            if "proof" not in kinds and "proof-on-box" in kinds and kinds["proof-on-box"] not in boxes:
-                boxes.append(kinds["proof-on-box"])
-            quadratics |= "proof" not in kinds and "proof-on-box" not in kinds and "proof-on-quadratics" in kinds
-        if boxes:
-            return "box: " + "; ".join(boxes) + ("; quadratics" if quadratics else "")
-        return "quadratics" if quadratics else "domain"
+            if "proof" in kinds or "privacy-proof" in kinds:
+                continue
+            box = next((kinds[b] for b in ("proof-on-box", "privacy-proof-on-box") if b in kinds), None)
+            if box is not None:
+                if box not in boxes:
+                    boxes.append(box)
+                continue
+            if "proof-horizons" in kinds:
+                horizons.append(kinds["proof-horizons"])
+                continue
+            quadratics |= "proof-on-quadratics" in kinds
+        parts = ((["box: " + "; ".join(boxes)] if boxes else []) + (["horizons: " + "; ".join(horizons)] if horizons
+                                                                    else []) + (["quadratics"] if quadratics else []))
+        return "; ".join(parts) if parts else "domain"
 
     @property
     def coverage(self) -> float | None:

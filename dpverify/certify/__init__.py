@@ -17,6 +17,10 @@ certificate holds). Kinds of certificate:
 * ``gaussian-renyi`` -- the same measured by the Gaussian mechanism's Renyi divergence: a lower bound on
   it from its defining integral over a finite window (rigorous quadrature, ``acb.integral``), divided by
   the order, lies above the claimed bound;
+* ``asymptotics`` -- a :class:`~dpverify.spec.Rate` refuted by SymPy's limit of ``expr/rate`` along a path:
+  ``check.py`` (SymPy and mpmath) takes the limit again from the claim's expressions and the symbols'
+  assumptions, and checks the confirming sweep's points and the ratio's growth there. See
+  :mod:`dpverify.certify.asymptotic`;
 * ``privacy-point`` -- a privacy :class:`~dpverify.spec.SupBound` measured by a function of a proof (a
   :class:`~dpverify.scenarios.PointScenario`) that carries a ball definition: ``check.py`` evaluates it at
   the witness and certifies when its lower end lies above the claimed bound. See :mod:`dpverify.certify.point`;
@@ -30,6 +34,11 @@ certificate holds). Kinds of certificate:
   propagation on a diagonal quadratic) exceeds the bound: ``check.py`` rebuilds the quadratic from the claim's
   expressions at the witness and the recorded spectrum and start, propagates the moments in ball arithmetic
   and separates the expectation from the bound. See :mod:`dpverify.certify.expectation`;
+* ``worst-function`` -- a :class:`~dpverify.spec.SupBound` over ``worst_case(...)`` (a method's worst case over a
+  function class) refuted by an exact worst function: ``check.py`` (standard library only: dpverify's
+  ``sim/pep_exact.py`` copied verbatim) runs it through the method, checks it against every interpolation
+  condition of the class and compares its statistic with the normalised bound. See :mod:`dpverify.certify.pep`,
+  which also writes checkers of the proofs (``write_proof``);
 * ``monte-carlo-replay`` / ``monte-carlo-recorded`` -- an :class:`~dpverify.spec.ExpectationBound`
   violated by simulation: a replay at ten times the runs, at the seed derived from the claim id and
   "certificate", whose one-sided p-value of "mean <= bound" is below 1e-6; standalone (``check.py``
@@ -53,7 +62,7 @@ from dataclasses import asdict, dataclass
 from ..checks import kind_of
 from ..files import write_atomic
 from ..spec import Identity
-from . import runtime
+from . import asymptotic, runtime
 from .expectation import exact_plan
 from .point import point_plan
 from .replay import monte_carlo_plans
@@ -171,16 +180,23 @@ _UNCERTIFIED_QUANTITIES = {
 
 
 def supremum_plan(claim, stmt, evidence) -> Plan:
-    """A supremum's violation: a privacy loss has its checkers (:func:`privacy_plan`); other quantities none."""
+    """A supremum's violation: a privacy loss has its checkers (:func:`privacy_plan`), a worst case over a function
+    class its exact worst function (:func:`dpverify.certify.pep.violation_plan`); other quantities none."""
+    from ..scenarios.worst_case import WorstCase
+
     if stmt.kind == "privacy":
         return privacy_plan(claim, stmt, evidence)
+    if isinstance(stmt.scenario, WorstCase):
+        from .pep import violation_plan
+
+        return violation_plan(claim, stmt, evidence)
     raise NoCertificate(_UNCERTIFIED_QUANTITIES.get(stmt.kind, f"a '{stmt.kind}' violation has no standalone checker"))
 
 
 #: The certificate routes a check kind names (``CheckKind.certificate``), in order of preference (exact
 #: certificates before statistical ones): name -> plan builder, which returns a Plan or a list of functions
 #: building the alternatives to try in turn.
-ROUTES = {"analytic": analytic_plan, "expectation": exact_plan, "supremum": supremum_plan, "audit": audit_plan,
+ROUTES = {"analytic": analytic_plan, "asymptotics": asymptotic.plan, "expectation": exact_plan, "supremum": supremum_plan, "audit": audit_plan,
           "monte-carlo": monte_carlo_plans}
 
 
@@ -262,12 +278,45 @@ def certify(claim, verdict, out_dir: str) -> Outcome:
     return Outcome(claim.id, "no certificate", "; ".join(reasons))
 
 
-def certify_all(claims, verdicts, out_dir: str, echo=print) -> int:
+#: Certificates of proofs (a ``verified`` statement), by the basis kind of its evidence: name -> plan builder.
+PROOF_ROUTES = {"asymptotics": asymptotic.proof_plan}
+
+
+def certify_proofs(claim, verdict, out_dir: str) -> list[Outcome]:
+    """Write a checker for every proof of ``claim``'s ``verdict`` that has a proof route (:data:`PROOF_ROUTES`),
+    in ``out_dir/<claim>__proof-<k>/`` (k counts the claim's statements); each is run and kept only when it
+    passes. Returns one outcome per proof tried (``certified`` or ``no certificate`` with the reason)."""
+    out = []
+    for e in verdict.evidence:
+        if e.verdict != "verified" or e.basis is None or e.basis.kind not in PROOF_ROUTES:
+            continue
+        k = next((i for i, s in enumerate(claim.statements, 1) if s.name == e.statement), 0)
+        folder = f"{folder_name(claim.id)}__proof-{k}"
+        try:
+            plan = PROOF_ROUTES[e.basis.kind](claim, _statement(claim, e.statement), e)
+            path = write(claim, plan, out_dir, folder)
+            ok, line = run_checker(path)
+            if not ok:
+                shutil.rmtree(path)
+                raise NoCertificate(f"its check.py does not pass ({line})")
+        except NoCertificate as exc:
+            out.append(Outcome(claim.id, "no certificate", f"{e.statement}: {exc}"))
+            continue
+        out.append(Outcome(claim.id, "certified", kind=plan.kind, folder=path))
+    return out
+
+
+def certify_all(claims, verdicts, out_dir: str, echo=print, proofs: bool = False) -> int:
     """Certify every violated claim of ``claims`` (``verdicts`` in the same order) under ``out_dir``;
     ``echo`` each claim's line and the count, write ``out_dir/index.json``. Returns 0 when every
     violated claim carries a certificate that passes, else 1."""
     os.makedirs(out_dir, exist_ok=True)
     outcomes = [certify(c, v, out_dir) for c, v in zip(claims, verdicts) if v.verdict == "violated"]
+    if proofs:
+        tried = [o for c, v in zip(claims, verdicts) for o in certify_proofs(c, v, out_dir)]
+        for o in tried:
+            echo(o.line())
+        echo(f"{sum(o.status == 'certified' for o in tried)} of {len(tried)} proofs certified")
     for o in outcomes:
         echo(o.line())
     done = [o for o in outcomes if o.status == "certified"]
@@ -278,4 +327,4 @@ def certify_all(claims, verdicts, out_dir: str, echo=print) -> int:
     return 0 if len(done) == len(outcomes) else 1
 
 
-__all__ = ["NoCertificate", "Outcome", "Plan", "ROUTES", "certify", "certify_all", "folder_name", "run_checker"]
+__all__ = ["NoCertificate", "Outcome", "PROOF_ROUTES", "Plan", "ROUTES", "certify", "certify_all", "certify_proofs", "folder_name", "run_checker"]

@@ -32,6 +32,7 @@ class Plan:
     data: dict = field(default_factory=dict)
     note: str = ""
     extra_ints: tuple = ()      # integer symbols that are not parameters (a step index), set by the verdict
+    source: str = ""            # a whole check.py of its own (not the ball-arithmetic one), e.g. a limit replayed
 
 
 def folder_name(claim_id: str) -> str:
@@ -104,6 +105,8 @@ def check_source(claim, plan: Plan) -> str:
     :class:`~dpverify.arb_source.ArbSource`, which names symbols only inside string literals. The one
     exception is the ball-arithmetic definition a claims module gives a function
     (:func:`~dpverify.arb_source.ball_function`): its source is copied, for the reader to read."""
+    if plan.source:
+        return plan.source
     printer = printer_for(claim.domain, plan.extra_ints, defined=True)
     lines = []
     for name, expr in plan.functions.items():
@@ -136,10 +139,11 @@ def runtime_verdict(plan: Plan) -> str:
     return "\n" + plan.verdict
 
 
-def write(claim, plan: Plan, out_dir: str) -> str:
-    """Write ``certificate.json`` and ``check.py`` for ``plan`` under ``out_dir``; returns the folder."""
+def write(claim, plan: Plan, out_dir: str, folder: str = "") -> str:
+    """Write ``certificate.json`` and ``check.py`` for ``plan`` under ``out_dir`` (in ``folder`` when given, else
+    the claim's folder); returns the folder."""
     source = check_source(claim, plan)
-    folder = os.path.join(out_dir, folder_name(claim.id))
+    folder = os.path.join(out_dir, folder or folder_name(claim.id))
     os.makedirs(folder, exist_ok=True)
     cert = {"claim": claim.id, "label": claim.label, "source": claim.source.cite(), "kind": plan.kind,
             "statement": plan.statement, "reason": claim.reason,

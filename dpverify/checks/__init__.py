@@ -16,9 +16,9 @@ is still undecided.
 from __future__ import annotations
 
 from ..spec import Claim, ClaimError, DomainError
-from ..verdict import Evidence, Verdict, claim_verdict, error_evidence, statement_verdict
-from . import (audit, boxproof, chain, domainproof, exact, existsproof, limit, minimiser, monte_carlo, quadratics, rate,
-               scaling, sup, symbolic)
+from ..verdict import Evidence, Verdict, algebra_only, claim_verdict, error_evidence, statement_verdict
+from . import (audit, boxproof, chain, domainproof, exact, existsproof, limit, minimiser, monte_carlo, privacyproof,
+               quadratics, rate, rateproof, scaling, sup, symbolic)
 from .base import Clock, Config
 from .kind import CheckKind, kinds_of
 
@@ -28,6 +28,7 @@ KINDS: tuple[CheckKind, ...] = kinds_of(
     symbolic,
     existsproof,        # "sampled": the sampled check, a grid's failure of "exists" proved
     minimiser,
+    rateproof,          # "rate-proof": a rate by SymPy's limit of expr/rate, cross-checked in mpmath
     rate,
     limit,
     exact,
@@ -37,7 +38,8 @@ KINDS: tuple[CheckKind, ...] = kinds_of(
     audit,
     scaling,
     domainproof,        # a fallback: after the others, only where none proved or refuted (on by default)
-    boxproof,           # a fallback after that, opt-in (--prove-box): the search box only
+    privacyproof,       # a fallback: a privacy quantity's closed form proved or refuted exactly
+    boxproof,           # a fallback after those, opt-in (--prove-box): the search box only
     chain,              # once per claim that builds on others
 )
 BY_NAME = {k.name: k for k in KINDS}
@@ -133,10 +135,11 @@ def run(claim: Claim, config: Config | None = None) -> Verdict:
             evidence.append(ev)
             chained.append(statement_verdict([ev]))
     default = [v for s, v in zip(claim.statements, per_statement) if not s.reading] + chained
+    formula_only = claim.about == "algorithm" and algebra_only(evidence)
     readings = {r.name: {"verdict": claim_verdict([v for s, v in zip(claim.statements, per_statement)
-                                                   if r.includes(s)] + chained),
+                                                   if r.includes(s)] + chained, formula_only),
                          "expected": r.expected} for r in claim.readings}
-    return Verdict(id=claim.id, label=claim.label, verdict=claim_verdict(default),
+    return Verdict(id=claim.id, label=claim.label, verdict=claim_verdict(default, formula_only),
                    expected=claim.expected, evidence=evidence, seconds=clock.seconds,
                    reason=claim.reason, seed=cfg.seed, at=cfg.at, about=claim.about, algebra_why=claim.algebra_why, readings=readings,
                    quick=cfg.quick)

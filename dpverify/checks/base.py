@@ -31,12 +31,13 @@ class SymbolicTimeout(Exception):
 
 
 @contextlib.contextmanager
-def time_limit(seconds: float, clock=None):
+def time_limit(seconds: float, clock=None, raises: type[BaseException] = SymbolicTimeout):
     """Interrupt SymPy after ``seconds`` of its thread's CPU time (not wall time, so that a verdict
     does not depend on how busy the machine is), in any thread (the main one or a Dask worker's):
     a watcher polls the thread's CPU clock and raises ``SymbolicTimeout`` in it asynchronously
     (SymPy is pure Python, so the exception arrives promptly). ``clock``: a zero-argument function
-    read in place of the thread's CPU clock (for tests)."""
+    read in place of the thread's CPU clock (for tests). ``raises``: the exception raised (a nested limit
+    raises its own class, so that the outer limit's exception is never taken for the inner one's)."""
     if seconds <= 0:
         yield
         return
@@ -54,7 +55,7 @@ def time_limit(seconds: float, clock=None):
                 with lock:
                     if not done.is_set():
                         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid),
-                                                                   ctypes.py_object(SymbolicTimeout))
+                                                                   ctypes.py_object(raises))
                 return
 
     watcher = threading.Thread(target=watch, daemon=True)
@@ -289,6 +290,46 @@ def inside_points(sc, claim, instances) -> list:
         if claim.domain.contains(pt):
             out.append(pt)
     return out
+
+
+#: a measured statistic at most this share of its bound (or exactly 0) counts as identically zero
+ZERO_STATISTIC = 1e-12
+#: what a check adds to its evidence when every instance it measured makes the statistic identically zero
+VACUOUS_NOTE = ("the statistic is 0 at every instance measured (the method solves each problem drawn exactly): "
+                "these instances are no evidence about the bound")
+
+
+def recording(margin, seen: list):
+    """``margin`` that also appends each ``(value, bound)`` it returns to ``seen``; its ``screen`` (relative
+    margins ``(b - v)/max(|b|, |v|)`` in double precision) is kept and recorded too, as ``(1 - m, 1)``:
+    ``v/b`` where ``b > 0``."""
+    def wrapped(inst):
+        mg = margin(inst)
+        seen.append((mg.value, mg.bound))
+        return mg
+
+    if hasattr(margin, "screen"):
+        def screen(insts):
+            ms = margin.screen(insts)
+            seen.extend((1.0 - float(m), 1.0) for m in ms)
+            return ms
+
+        wrapped.screen = screen
+    return wrapped
+
+
+def vacuous_statistic(pairs) -> bool:
+    """Whether every measured ``(value, bound)`` with a nonzero bound has the statistic identically zero
+    (``|value| <= ZERO_STATISTIC |bound|``); ``False`` when there is none."""
+    ok = []
+    for v, b in pairs:
+        try:
+            v, b = float(v), float(b)
+        except (TypeError, ValueError):
+            continue
+        if math.isfinite(v) and math.isfinite(b) and b != 0:
+            ok.append(abs(v) <= ZERO_STATISTIC * abs(b))
+    return bool(ok) and all(ok)
 
 
 class Triviality:

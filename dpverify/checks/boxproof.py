@@ -178,6 +178,12 @@ class Problem:
         self.Undecided = undecided()
 
     @staticmethod
+    def dim(name, p) -> Dim:
+        """The box coordinate of the claim's parameter ``p`` named ``name`` (its search box clipped to its
+        bounds; :class:`NotApplicable` when they do not meet)."""
+        return Problem._dim(name, p)
+
+    @staticmethod
     def _dim(name, p) -> Dim:
         if isinstance(p, Choice):
             if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in p.values):

@@ -20,7 +20,8 @@ from ..scenarios import bind
 from ..search import SCREEN_TOL, EvaluationError, Margin, search
 from ..spec import ExpectationBound
 from ..verdict import Basis, Evidence
-from .base import Clock, Config, Triviality, confirmed_margin, inside_points, scenario_on
+from .base import (VACUOUS_NOTE, Clock, Config, Triviality, confirmed_margin, inside_points, recording, scenario_on,
+                   vacuous_statistic)
 from .exists import existential
 from .kind import CheckKind
 
@@ -180,9 +181,14 @@ def check(stmt: ExpectationBound, claim, cfg: Config) -> Evidence:
                         detail=(f"exact expectation on {sc.describe(inst)}{quant}"
                                 + (f"; unresolved: {mg.unresolved}" if mg.unresolved else "")))
     seed = cfg.seed_for(claim.id, stmt.name, "exact")
+    seen: list = []
+    margin = recording(margin, seen)
     res = search(sc.strategy(), margin, cfg.samples, seed, domain=claim.domain, screen=margin.screen,
                  embed=(sc.point, sc.with_point))
     cov = triv.coverage(inside_points(sc, claim, res.drawn))
+    vacuous = vacuous_statistic(seen)
+    if vacuous:
+        cov, quant = 0.0, f"{quant}; {VACUOUS_NOTE}"
     best = res.best
     if res.counterexample is not None:
         inst = res.counterexample

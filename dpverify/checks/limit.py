@@ -1,8 +1,8 @@
 """Limit check: ``expr -> value`` as one parameter goes to 0+ or infinity.
 
-Symbolically, SymPy's ``limit`` (the other parameters declared positive where the domain says so):
-``verified`` when it equals the claimed value; anything else is ``inconclusive`` (only a numeric
-sweep refutes). Numerically, from ``BASE_POINTS`` points of the domain the parameter is swept over
+Symbolically, SymPy's ``limit`` with the other parameters symbols carrying their domain's bounds, cross-checked
+in mpmath along the path (:func:`.rateproof.check_limit`): ``verified`` when it equals the claimed value;
+anything else is ``inconclusive`` (only a numeric sweep refutes). Numerically, from ``BASE_POINTS`` points of the domain the parameter is swept over
 ``DECADES`` decades towards its limit in mpmath (the claim's hypotheses holding at every point):
 the claim ``holds`` on a sweep when the distance to the claimed value keeps shrinking and ends
 below ``CLOSE`` (relative to the scale of the values), and is ``violated`` when the expression
@@ -12,14 +12,14 @@ the claimed one; the evidence then reports where it settles.
 from __future__ import annotations
 
 import mpmath
-import sympy as sp
 
 from ..numeric import Compiled, jsonable
 from ..search import sample_points
-from ..spec import Limit, Real
+from ..spec import Limit
 from ..verdict import Basis, Evidence
-from .base import Clock, Config, SymbolicTimeout, based, time_limit
+from .base import Clock, Config, based
 from .rate import DECADES, STEPS_PER_DECADE, sweep
+from .rateproof import check_limit
 from .kind import CheckKind
 
 BASE_POINTS = 4
@@ -35,37 +35,6 @@ def applies(stmt) -> bool:
 def _where(stmt) -> str:
     p = stmt.path
     return f"{p.param} -> {p.to}" + (f" ({p.label})" if p.label else "")
-
-
-@based(lambda stmt, claim, ev: Basis("proof", f"SymPy's limit as {_where(stmt)}"))
-def check_symbolic(stmt: Limit, claim, cfg: Config) -> Evidence:
-    clock = Clock()
-    pos = {}
-    for sym in claim.expand(stmt.expr).free_symbols | claim.expand(stmt.value).free_symbols:
-        p = claim.domain.params.get(str(sym))
-        if isinstance(p, Real) and ((p.gt is not None and p.gt >= 0) or (p.ge is not None and p.ge > 0)):
-            pos[sym] = sp.Symbol(str(sym), positive=True)
-    expr = claim.expand(stmt.expr).xreplace(pos)
-    value = claim.expand(stmt.value).xreplace(pos)
-    x = pos.get(sp.Symbol(stmt.path.param), sp.Symbol(stmt.path.param))
-    if stmt.path.tied:
-        return Evidence("symbolic", stmt.name, "inconclusive", seconds=clock.seconds,
-                        detail="a path with tied parameters is checked numerically only")
-    try:
-        with time_limit(cfg.symbolic_timeout):
-            lim = sp.limit(expr, x, sp.oo if stmt.path.to == "inf" else 0, "+")
-            same = sp.simplify(lim - value) == 0
-    except SymbolicTimeout:
-        return Evidence("symbolic", stmt.name, "inconclusive", seconds=clock.seconds,
-                        detail=f"SymPy timed out after {cfg.symbolic_timeout:g} s")
-    except (NotImplementedError, ValueError, TypeError, RecursionError) as exc:
-        return Evidence("symbolic", stmt.name, "inconclusive", seconds=clock.seconds,
-                        detail=f"SymPy could not take the limit ({type(exc).__name__})")
-    if same:
-        return Evidence("symbolic", stmt.name, "verified", seconds=clock.seconds,
-                        detail=f"SymPy: limit as {stmt.path.param} -> {stmt.path.to} is {sp.sstr(lim)}")
-    return Evidence("symbolic", stmt.name, "inconclusive", seconds=clock.seconds,
-                    detail=f"SymPy finds the limit {sp.sstr(lim)}, not {sp.sstr(value)} (decided numerically)")
 
 
 def _sweep(claim, path, base, cfg, f, g):
@@ -119,8 +88,10 @@ def check_numeric(stmt: Limit, claim, cfg: Config) -> Evidence:
 
 
 KINDS = (
-    CheckKind(name="limit-symbolic", label="symbolic", applies=applies, check=check_symbolic, basis_kinds=("proof",),
-              can_refute=False, summary="SymPy's limit equals the claimed value"),
+    CheckKind(name="limit-symbolic", label="symbolic", applies=applies, check=check_limit,
+              basis_kinds=("asymptotics",), can_refute=False,
+              summary="SymPy's limit (Gruntz) along the path, the other parameters symbols on their domain, equals the "
+                      "claimed value, cross-checked in mpmath"),
     CheckKind(name="limit", applies=applies, check=check_numeric, basis_kinds=("limit",), can_refute=True,
               no_certificate="a limit is not decided by a finite computation",
               summary="the expression swept towards its limit in mpmath: it approaches the value, or settles away"),

@@ -49,7 +49,7 @@ from ..scenarios import bind
 from ..spec import ExpectationBound
 from ..stats import binomial_bounds, bonferroni, mean_bounds
 from ..verdict import Basis, Evidence
-from .base import Clock, Config, Triviality, adversarial_search, scenario_on
+from .base import VACUOUS_NOTE, Clock, Config, Triviality, adversarial_search, scenario_on, vacuous_statistic
 from .exists import existential
 from .kind import CheckKind
 
@@ -280,6 +280,9 @@ def check(stmt: ExpectationBound, claim, cfg: Config) -> Evidence:
                                                   f", {len(retests) - kept} not (inconclusive there)"))
     if outside:
         notes.append(f"{outside} point(s) outside the hypotheses skipped")
+    if all(dets) and vacuous_statistic((r["mean"], r["bound"]) for r in rows):   # noise-free runs only
+        cov = 0.0
+        notes.append(VACUOUS_NOTE)
     data_adv = {}
     if adversary is not None:
         notes.append(adversary["text"])

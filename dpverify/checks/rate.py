@@ -54,13 +54,13 @@ def sweep(claim, path, base, cfg, fns, worst=None):
         x = x0 * fac if path.to == "inf" else x0 / fac
         pt = dict(base)
         pt[path.param] = x
-        for name, fn in path.tied.items():
-            pt[name] = fn(x, base)
+        for name in path.tied:
+            pt[name] = path.tied_value(name, x, base)
         if worst is not None and path.worst_over:
             pt = worst_point(claim, path.worst_over, pt, fns, worst, widen=fac)
         if not claim.domain.contains(pt):
             break
-        vals = _settled_values(fns, pt, cfg.dps)
+        vals = settled_values(fns, pt, cfg.dps)
         if vals is None:
             break
         pts.append(pt)
@@ -127,7 +127,7 @@ def worst_point(claim, names, pt, fns, sign, widen: float = 1.0, rounds: int = 2
     return best
 
 
-def _settled_values(fns, pt, dps):
+def settled_values(fns, pt, dps):
     """The values of ``fns`` at ``pt``, each agreeing to ``AGREE`` (relative) between ``d`` and ``2d``
     digits for ``d = dps`` or ``2 dps``; ``None`` where they are undefined, not finite or never agree
     (far along a path the parameters cancel, e.g. ``1 - 1/kappa`` at kappa = 1e27, and a fixed precision

@@ -37,7 +37,9 @@ from ..search import EvaluationError, Margin, search
 from ..spec import SupBound
 from ..stats import mean_bounds
 from ..verdict import Basis, Evidence
-from .base import ADVERSARY_MOVE_TOL, Clock, Config, Triviality, adversarial_search, inside_points, scenario_on
+from . import pepproof
+from .base import (ADVERSARY_MOVE_TOL, VACUOUS_NOTE, Clock, Config, Triviality, adversarial_search, inside_points,
+                   recording, scenario_on, vacuous_statistic)
 from .exists import existential
 from .kind import CheckKind
 
@@ -132,6 +134,7 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
     bound = Compiled(stmt.bound, claim)
     search_runs = max(2, min(cfg.runs, sc.search_runs))
     worst_inst, worst_mg = None, None   # the largest measured/bound ratio the search met (search.py tracks it)
+    seen: list = []                     # every (value, bound) measured: a statistic identically 0 is no evidence
     triv, unmeasured = Triviality(stmt, claim), _basis(stmt, sc)
 
     def bound_at(inst) -> float:
@@ -180,7 +183,7 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
         strategy, domain = sc.strategy(), sc.search_domain
         if strategy is None:  # the instance is the claim's point
             strategy, domain = claim.domain.strategy(), claim.domain
-        res = search(strategy, margin, _samples(sc, cfg), seed, domain=domain,
+        res = search(strategy, recording(margin, seen), _samples(sc, cfg), seed, domain=domain,
                      optimise=sc.optimise)
         samples = res.samples
         cov = triv.coverage(inside_points(sc, claim, res.drawn))
@@ -291,6 +294,20 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
             else:
                 adversary["replaced"] = False
                 adversary["text"] += "; at a fresh seed it was no worse than the search's"
+    proof = None
+    if pepproof.applies(sc) and ex is None:      # a worst case over a class: certificates (checks/pepproof.py)
+        proof = pepproof.upgrade(sc, claim, stmt, verdict, jsonable(sc.point(inst)))
+        if proof is not None:
+            verdict = proof.verdict
+            notes.append(proof.detail)
+    if stmt.tight and verdict == "holds":
+        verdict = "inconclusive"
+        notes.append("attained (tight=True) is not shown: a measurement bounds the worst case, it does not prove it "
+                     "equals the bound" + ("" if pepproof.applies(sc) else " (only worst_case proves attainment)"))
+    if cfg.at is None and verdict != "violated" and stmt.kind != "privacy" and vacuous_statistic(seen):
+        # (a privacy loss of 0 is a finding about the mechanism, not a problem solved in one step)
+        cov = 0.0
+        notes.append(VACUOUS_NOTE)
     value, upper = meas.value, meas.upper
     conf = meas.confidence if meas.kind == "estimate" else None
     scale = max(abs(b), 1e-300)
@@ -298,6 +315,8 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
     ce = None
     if verdict == "violated":
         ce = {"params": jsonable(sc.point(inst)), "seed": cfg.seed, "instance": jsonable(inst)}
+        if proof is not None and proof.point:          # refuted at a horizon the search did not draw
+            ce["params"] = {**ce["params"], **proof.point}
     what = {"sensitivity": "sensitivity", "stability": "stability gap",
             "privacy": "privacy loss"}.get(stmt.kind, stmt.kind)
     detail = (f"worst {what} found ({found_by}): measured {_describe(meas)}"
@@ -311,6 +330,9 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
                          "ratio": worst_mg.value / worst_mg.bound if worst_mg.bound else None}
         data["simplest"] = jsonable(sc.point(cand))
     basis = _basis(stmt, sc, meas, inst)
+    if proof is not None:
+        data.update(proof.data)
+        basis = proof.basis or basis
     if adversary is not None:
         detail += f"; {adversary['text']}"
         data["adversary"] = {k: v for k, v in adversary.items() if k not in ("instance", "text")}
@@ -342,7 +364,8 @@ def _adversary(sc, claim, stmt, cfg: Config, margin, runs: int, starts: list) ->
 KIND = CheckKind(
     name="sup", label=lambda stmt: stmt.kind, applies=applies, check=check,
     basis_kinds=("privacy-exact", "privacy-upper", "worst-over-class", "worst-case", "privacy-estimate",
-                 "privacy-lower"),
+                 "privacy-lower", "proof", "proof-horizons"),
     can_refute=True, certificate="supremum",
     summary="a measured quantity (privacy loss, sensitivity, stability, a worst case over a function class) "
-            "searched for its worst instance, then confirmed in its own direction")
+            "searched for its worst instance, then confirmed in its own direction; a worst case over a class is "
+            "then proved or refuted by exact certificates (checks/pepproof.py)")

@@ -53,7 +53,8 @@ if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify._
     from .accountants import event_delta, event_epsilon, event_rdp
     from .audit import AuditResult, audit, clopper_pearson, gaussian_noise_for
     from .budget import BudgetFilterPrivacy, budget_filter_privacy
-    from .gaussian import (gaussian_delta_exact, gaussian_delta_mp, gaussian_eps_exact, gaussian_eps_mp, renyi_divergence_gaussians,
+    from .gaussian import (gaussian_delta_exact, gaussian_delta_mp, gaussian_eps_exact, gaussian_eps_mp, gaussian_eps_signed_mp,
+                           renyi_divergence_gaussians,
                            renyi_divergence_gaussians_closed)
     from .mechanisms import (mean_gradient_sensitivity, noisy_gd_event, poisson_sampled_gaussian_event,
                              sampled_without_replacement_gaussian_event)

@@ -185,10 +185,14 @@ def audit(sample_d: Sampler, sample_dprime: Sampler, *, eps: float, delta: float
     p1_lo, _ = clopper_pearson(k1, n, level)
     _, p2_hi = clopper_pearson(k2, n, level)
     delta_lower = p1_lo - float(_exp_times(eps, p2_hi))
-    eps_lower = math.log((p1_lo - delta) / p2_hi) if p1_lo > delta and p2_hi > 0 else 0.0
+    # eps >= ln((p1 - delta)/p2) from the event, and >= ln(1 - delta) for every pair (the whole space):
+    # the larger, never clamped to 0 (the true eps at delta may be negative)
+    universal = math.log1p(-delta) if delta < 1 else -math.inf
+    eps_lower = (max(math.log((p1_lo - delta) / p2_hi), universal) if p1_lo > delta and p2_hi > 0
+                 else universal)
     rule = f"{{{name} {'>' if side == 'above' else '<='} {tau:.6g}}}"
     return AuditResult(eps=float(eps), delta=float(delta), delta_lower=float(delta_lower),
-                       eps_lower=max(0.0, float(eps_lower)), n=int(n), confidence=float(confidence),
+                       eps_lower=float(eps_lower), n=int(n), confidence=float(confidence),
                        direction=direction, rule=rule, counts=(k1, k2), seed=int(seed))
 
 

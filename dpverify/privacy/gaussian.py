@@ -314,3 +314,36 @@ def gaussian_eps_mp(delta, mu, dps: int = 30):
             else:
                 hi = mid
         return (lo + hi) / 2
+
+
+def gaussian_eps_signed_mp(delta, mu, dps: int = 30):
+    """The eps at which the Gaussian mechanism's exact profile equals ``delta``, on the whole real line
+    (an mpf): :func:`gaussian_eps_mp` where it is positive, and the negative root where
+    ``delta > delta(0)`` (the profile is decreasing from 1 at ``eps -> -inf``, so the root exists for every
+    ``delta`` in (0, 1)): eps at delta is *not* 0 there, and a bound below 0 may hold. Bisection to
+    ``dps`` digits of the bracket ``[lo, 0]``, ``lo`` halved until the profile exceeds ``delta``.
+    ``mu = 0`` (identical outputs: ``delta(eps) = max(0, 1 - e^eps)``) gives ``ln(1 - delta)``."""
+    check_delta(delta)
+    if mu == 0:
+        with mpmath.workdps(dps + 10):
+            return +mpmath.log1p(-mpmath.mpf(delta))
+    check_positive("mu", mu)
+    with mpmath.workdps(dps + 10):
+        d, m = mpmath.mpf(delta), mpmath.mpf(mu)
+
+        def f(e):
+            return gaussian_delta_mp(e, m) - d
+
+        if f(0) > 0:
+            return gaussian_eps_mp(delta, mu, dps)
+        lo = mpmath.mpf(-1)
+        while f(lo) <= 0:
+            lo *= 2
+        hi = mpmath.mpf(0)
+        for _ in range(int((dps + 5) * 3.33) + int(mpmath.log(1 - lo, 2)) + 2):
+            mid = (lo + hi) / 2
+            if f(mid) > 0:
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2

@@ -99,6 +99,14 @@ class Scenario(metaclass=Immutable):
     adversary_runs = 64
     claim = None
 
+    def proof_form(self):
+        """The measured quantity as an exact closed form in the claim's symbols, for the privacy proof
+        (:mod:`dpverify.checks.privacyproof`), or ``None`` (the default: it has none). A dict:
+        ``{"kind": "gaussian-profile", "eps": e, "mu": m}`` (the Gaussian mechanism's exact profile
+        ``delta(e)`` at ``mu = m``, decreasing in ``e`` and increasing in ``m``) or ``{"kind": "closed",
+        "expr": x, "source": "..."}`` (a closed form and where it is proved)."""
+        return None
+
     # ------------------------------------------------------------------ immutability
     def __setattr__(self, name, value):
         if self.__dict__.get("_frozen"):

@@ -3,8 +3,8 @@
 * :func:`computed`: a closed form evaluated in double precision, exact up to its rounding
   (``ops`` roundings of relative size ``2^-52``);
 * :func:`gaussian_profile`: the exact privacy profile ``delta(eps)`` of the Gaussian mechanism
-  with ``mu = Delta/s`` [Balle & Wang 2018, Thm. 8], its error measured against the same formula
-  in mpmath at ``PROFILE_DPS`` digits (plus the error of ``mu``: ``|d delta/d mu| = phi(.) <= 0.4``);
+  with ``mu = Delta/s`` [Balle & Wang 2018, Thm. 8], in ball arithmetic with a relative error at any
+  magnitude, an error in ``mu`` enclosed by the profile's monotonicity in ``mu``;
 * :func:`estimate`: a Monte Carlo mean of ``runs`` runs with its normal confidence interval, whose
   interval is unbounded when the sample variance of a noisy measurement is 0 (a variance of 0 is
   never taken as determinism).
@@ -13,14 +13,10 @@ from __future__ import annotations
 
 import math
 
-import mpmath
-
 from ..measured import Measured
-from ..privacy import gaussian_delta_exact, gaussian_delta_mp
 from ..stats import mean_bounds
 
 ULP = 2.0 ** -52
-PROFILE_DPS = 50
 #: ``max_x phi(x)``: bounds ``|d delta(eps)/d mu|`` of the Gaussian privacy profile
 PHI_MAX = 1.0 / math.sqrt(2.0 * math.pi)
 
@@ -34,22 +30,27 @@ def computed(value: float, ops: int = 8) -> Measured:
 
 
 def gaussian_profile(eps: float, mu: float, mu_error: float = 0.0) -> Measured:
-    """The exact ``delta(eps)`` of the Gaussian mechanism at ``mu`` (double precision), with its
-    error: the difference from ``PROFILE_DPS``-digit mpmath, that evaluation's own rounding, and
-    ``PHI_MAX * mu_error`` for an error in ``mu``."""
-    eps, mu = float(eps), float(mu)
-    if mu == 0:
-        return Measured.exact(0.0, PHI_MAX * mu_error)
-    value = float(gaussian_delta_exact(eps, mu))
-    with mpmath.workdps(PROFILE_DPS):
-        e, m = mpmath.mpf(eps), mpmath.mpf(mu)
-        a = mpmath.ncdf(min(max(-e / m + m / 2, -1e6), 1e6))   # the first term: the scale of the rounding
-        ref = gaussian_delta_mp(e, m)
-        if not math.isfinite(value):     # the double formula fails (logs of 0 at denormal mu): the reference
-            value = float(ref)
-        err = abs(value - ref) + a * mpmath.mpf(10) ** (3 - PROFILE_DPS)
-    err = float(err) if err == 0 or float(err) > 0 else 5e-324   # a positive error that underflows stays positive
-    return Measured.exact(value, err + PHI_MAX * float(mu_error))
+    """The exact ``delta(eps)`` of the Gaussian mechanism at ``mu``, in ball arithmetic with a relative
+    error at any magnitude (:func:`dpverify.privacy.arb_profile.gaussian_delta_enclosure`): the
+    profile increases with ``mu``, so an error ``mu_error`` in ``mu`` is enclosed by the balls at
+    ``mu -+ mu_error`` (not by ``PHI_MAX * mu_error``, an absolute error that swamps a profile of 1e-229).
+    The value is the ball's centre at ``mu``."""
+    from ..privacy.arb_profile import ball_bounds, gaussian_delta_ball, gaussian_delta_enclosure
+
+    eps, mu, mu_error = float(eps), float(mu), float(mu_error)
+    if mu == 0 and mu_error == 0:
+        v = -math.expm1(eps) if eps < 0 else 0.0       # identical outputs: delta(eps) = max(0, 1 - e^eps)
+        return Measured.exact(v, v * 2 * ULP)
+    mu_lo, mu_hi = mu - mu_error, mu + mu_error
+    hi = gaussian_delta_ball(eps, mu_hi)
+    if mu_lo > 0:
+        encl = gaussian_delta_enclosure(eps, eps, mu_lo, mu_hi)
+        lower, _, upper = ball_bounds(encl)
+    else:
+        lower = -math.expm1(eps) if eps < 0 else 0.0     # the profile at mu = 0 is the least
+        upper = ball_bounds(hi)[2]
+    value = ball_bounds(gaussian_delta_ball(eps, mu))[1] if mu > 0 else lower
+    return Measured("exact", min(max(value, lower), upper), lower, upper)
 
 
 def estimate(mean: float, var: float, runs: int, confidence: float = 0.99, noisy: bool = True) -> Measured:
@@ -64,4 +65,4 @@ def estimate(mean: float, var: float, runs: int, confidence: float = 0.99, noisy
     return Measured("estimate", mean, -math.inf, math.inf, confidence)
 
 
-__all__ = ["PHI_MAX", "PROFILE_DPS", "ULP", "computed", "estimate", "gaussian_profile"]
+__all__ = ["PHI_MAX", "ULP", "computed", "estimate", "gaussian_profile"]

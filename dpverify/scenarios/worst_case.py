@@ -33,6 +33,12 @@ Where the horizon is an integer parameter ``S`` of the claim, or an expression i
 draws the ``S`` whose horizon is at most ``max_horizon`` (the rest of the point from the claim's domain); a
 point beyond it is not measured.
 
+A measurement is an interval; ``checks/pepproof.py`` then turns it into a proof where it can (exact rational
+certificates horizon by horizon up to ``proof_horizons``, for every horizon by a potential or multipliers in closed
+form, or symbolic in one parameter on its whole interval), certifies a violation by an exact worst function, and
+decides ``SupBound(..., tight=True)`` ("attained"); :meth:`WorstCase.normal_form` and :meth:`WorstCase.exact_spec`
+give it the normalised problem.
+
 Example (the tight bound of Drori & Teboulle for GD with step 1/L on L-smooth convex functions)::
 
     import sympy as sp
@@ -50,6 +56,7 @@ Example (the tight bound of Drori & Teboulle for GD with step 1/L on L-smooth co
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, Mapping
 
 import sympy as sp
@@ -84,7 +91,7 @@ class WorstCase(MappedScenario):
 
     def __init__(self, params: Mapping[str, Any], *, method: str, function_class: str, statistic: str,
                  optimise: int = 0, samples: int = 40, max_horizon: int = MAX_HORIZON,
-                 index: sp.Symbol = T_INDEX):
+                 proof_horizons: int | None = None, index: sp.Symbol = T_INDEX):
         params = dict(params)
         super().__init__(params, index)
         if ("init_dist" in params) == ("init_gap" in params):
@@ -97,6 +104,9 @@ class WorstCase(MappedScenario):
             raise TypeError(f"worst_case: method={method!r} needs momentum=")
         self.method, self.function_class, self.statistic, self.init = method, function_class, statistic, init
         self.optimise, self.search_samples, self.max_horizon = int(optimise), int(samples), int(max_horizon)
+        self.proof_horizons = self.max_horizon if proof_horizons is None else int(proof_horizons)
+        if self.proof_horizons < 0:
+            raise TypeError(f"worst_case: proof_horizons must be >= 0, got {proof_horizons!r}")
         self.algorithm = f"noise-free {_METHOD_NAMES[method]}"
         self.name = f"the class of {_CLASS_NAMES[function_class]} (performance estimation SDP)"
         self._results: dict = {}
@@ -189,17 +199,82 @@ class WorstCase(MappedScenario):
         return head if res is None else f"{head}; {res.describe()}"
 
 
+    # ------------------------------------------------------------------ proofs (checks/pepproof.py)
+    def normal_form(self) -> "NormalForm":
+        """The problem in the normalised units of :mod:`dpverify.sim.pep` (``L = 1``, ``R = 1`` or ``Delta = 1``)
+        as SymPy expressions in the claim's symbols: the step ``h L`` (may use the index ``t``), ``mu/L``,
+        the momentum, the statistic's scale (the bound's units), the horizon."""
+        m = self.params.exprs
+        ex = self.claim.expand
+        L = ex(sp.sympify(m["smooth"]))
+        r = ex(sp.sympify(m["init_dist" if self.init == "dist" else "init_gap"]))
+        step = sp.simplify(ex(sp.sympify(m["step"])) * L)
+        q = sp.simplify(ex(sp.sympify(m["curvature"])) / L) if "curvature" in m and \
+            self.function_class in ("smooth_strongly_convex", "pl") else sp.Integer(0)
+        beta = sp.simplify(ex(sp.sympify(m["momentum"]))) if "momentum" in m and self.method != "gd" else sp.Integer(0)
+        stat = pep.AVERAGED.get(self.statistic, self.statistic)
+        scale = ({"excess": L * r**2, "dist_sq": r**2, "grad_norm_sq": L**2 * r**2} if self.init == "dist" else
+                 {"excess": r, "dist_sq": r / L, "grad_norm_sq": L * r})[stat]
+        return NormalForm(step, q, beta, scale, ex(sp.sympify(m["horizon"])), self.params.index)
+
+    def exact_spec(self, point: Mapping, steps=None):
+        """The normalised problem at ``point`` (a dict of the claim's values) with exact rationals:
+        ``(spec, scale)`` (``scale`` an exact SymPy number), or ``None`` where a normalised step, curvature or
+        momentum is not rational there (a certificate needs rationals)."""
+        nf = self.normal_form()
+        subs = {s: exact_value(point[str(s)]) for s in nf.symbols() if str(s) in point}
+        T = nf.horizon.subs(subs)
+        if not (T.is_Integer and 0 <= int(T)):
+            return None
+        vals = []
+        for k in range(1, int(T) + 1):
+            h = nf.step.subs(subs).subs(nf.index, k)
+            if not h.is_Rational:
+                return None
+            vals.append(Fraction(int(h.p), int(h.q)))
+        q, beta = nf.q.subs(subs), nf.beta.subs(subs)
+        if not (q.is_Rational and beta.is_Rational):
+            return None
+        spec = {"method": self.method, "function_class": self.function_class, "statistic": self.statistic,
+                "init": self.init, "steps": vals, "q": Fraction(int(q.p), int(q.q)),
+                "beta": Fraction(int(beta.p), int(beta.q))}
+        return spec, nf.scale.subs(subs)
+
+
+class NormalForm:
+    """The normalised problem's parameters as SymPy expressions (:meth:`WorstCase.normal_form`)."""
+
+    def __init__(self, step, q, beta, scale, horizon, index):
+        self.step, self.q, self.beta, self.scale, self.horizon, self.index = step, q, beta, scale, horizon, index
+
+    def symbols(self) -> set:
+        out = set()
+        for e in (self.step, self.q, self.beta, self.scale, self.horizon):
+            out |= e.free_symbols
+        return out - {self.index}
+
+
+def exact_value(v):
+    """A point's value as an exact SymPy number (a float's exact binary value)."""
+    if isinstance(v, bool):
+        raise TypeError("a boolean is not a parameter value")
+    if isinstance(v, int):
+        return sp.Integer(v)
+    return sp.Rational(Fraction(float(v)))
+
+
 def _key(inst) -> str:
     return repr(sorted((k, v) for k, v in dict(inst).items() if not isinstance(v, (list, dict))))
 
 
 def worst_case(*, method: str = "gd", function_class: str, statistic: str, optimise: int = 0, samples: int = 40,
-               max_horizon: int = MAX_HORIZON, **params) -> WorstCase:
+               max_horizon: int = MAX_HORIZON, proof_horizons: int | None = None, **params) -> WorstCase:
     """The worst case over a function class, in a claim's own symbols (module docstring). ``samples``:
     the points a search draws (each an SDP solve); ``optimise``: local optimiser starts after it;
-    ``max_horizon``: the largest horizon measured."""
+    ``max_horizon``: the largest horizon measured; ``proof_horizons``: how many horizons, from the
+    smallest, a proof certifies one by one (default ``max_horizon``; see ``checks/pepproof.py``)."""
     return WorstCase(params, method=method, function_class=function_class, statistic=statistic, optimise=optimise,
-                     samples=samples, max_horizon=max_horizon)
+                     samples=samples, max_horizon=max_horizon, proof_horizons=proof_horizons)
 
 
-__all__ = ["MAX_HORIZON", "WorstCase", "worst_case"]
+__all__ = ["MAX_HORIZON", "NormalForm", "WorstCase", "exact_value", "worst_case"]

@@ -386,8 +386,18 @@ class Claim:
                                                                 "quantified existentially")
             paths = getattr(s, "paths", None) or ((s.path,) if getattr(s, "path", None) is not None else ())
             measured = measured or any(getattr(s, k, None) is not None for k in ("scenario", "audit")) \
-                or any(p.tied for p in paths)          # a tied function reads the point
+                or any(not p.symbolic for p in paths)          # a tied function reads the point
             used |= set(s.exists) | {n for p in paths for n in (p.param, *p.worst_over)}
+            for p in paths:
+                for n in (p.param, *p.worst_over, *p.tied):
+                    if n not in self.domain.params:
+                        self._fail(f"statement {s.name!r}: path", f"{n!r} is not a parameter of the domain "
+                                                                  f"({', '.join(self.domain.params)})")
+                unknown = sorted(p.tied_symbols() - set(self.domain.params))
+                if unknown:
+                    self._fail(f"statement {s.name!r}: path {p.param} -> {p.to}: tied",
+                               f"symbol(s) {', '.join(unknown)} are not domain parameters")
+                used |= p.tied_symbols()
             for fname, expr in s.expressions().items():
                 names = self.expanded_names(expr)
                 used |= names

@@ -2,6 +2,7 @@
 and suprema, printed constants; and the expression helpers they share."""
 from __future__ import annotations
 
+import functools
 from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Callable, ClassVar, Mapping
 
@@ -268,7 +269,17 @@ class Minimiser(Statement):
 @dataclass(frozen=True)
 class LimitPath:
     """A sweep towards a limit: ``param`` goes to ``to`` ("0+" or "inf"); ``tied`` expresses other
-    parameters along the path as functions of it (e.g. keep kappa*alpha fixed).
+    parameters along the path in terms of it (e.g. keep kappa*alpha fixed).
+
+    A tied parameter is given either as a SymPy expression (preferred: the symbolic limit checks read
+    it) or as a Python function ``(x, base) -> value`` (numeric sweeps only). In an expression the
+    path's parameter stands for its moving value, every other parameter for its value at the base
+    point, and :meth:`LimitPath.start` ``(param)`` for the path parameter's own value at the base
+    point. "d/n kept at its base value" along ``n -> inf``::
+
+        LimitPath("n", "inf", tied={"d": d * n / LimitPath.start("n")}, label="n = Theta(d)")
+
+    is the same path as ``tied={"d": lambda x, base: base["d"] * x / base["n"]}``.
 
     ``worst_over`` names parameters chosen adversarially at every point of the path (a rate's
     hidden constant may not depend on them): the rate check takes, at each point, the largest ratio
@@ -277,9 +288,19 @@ class LimitPath:
 
     param: str
     to: str
-    tied: Mapping[str, Callable[[float, Mapping[str, Any]], float]] = field(default_factory=dict)
+    tied: Mapping[str, Any] = field(default_factory=dict)
     label: str = ""
     worst_over: tuple[str, ...] = ()
+
+    @staticmethod
+    def start(param: str) -> sp.Symbol:
+        """The symbol of ``param``'s value at the base point, for a symbolic ``tied`` expression (its
+        name, ``param@start``, is no parameter's: a parameter's name is an identifier)."""
+        if isinstance(param, sp.Symbol):
+            param = param.name
+        if not isinstance(param, str) or not param.isidentifier():
+            raise ClaimError(f"LimitPath.start: give a parameter's name, got {param!r}")
+        return sp.Symbol(f"{param}{START_SUFFIX}")
 
     def __post_init__(self):
         if self.to not in ("0+", "inf"):
@@ -287,10 +308,62 @@ class LimitPath:
         if isinstance(self.worst_over, str) or not all(isinstance(n, str) for n in self.worst_over):
             raise ClaimError(f"LimitPath({self.param!r}): worst_over must be a tuple of parameter names, "
                              f"got {self.worst_over!r}")
+        if not isinstance(self.tied, Mapping):
+            raise ClaimError(f"LimitPath({self.param!r}): tied must map parameter names to SymPy expressions (or "
+                             f"functions (x, base) -> value), got {self.tied!r}")
+        tied = {}
+        for name, v in self.tied.items():
+            if not isinstance(name, str):
+                raise ClaimError(f"LimitPath({self.param!r}): tied is keyed by parameter names, got {name!r}")
+            if isinstance(v, sp.Basic) or isinstance(v, (int, float, Latex)) or not callable(v):
+                v = _expr_field(f"LimitPath({self.param!r})", f"tied[{name!r}]", v)
+                foreign = sorted(str(s) for s in v.free_symbols
+                                 if str(s).endswith(START_SUFFIX) and str(s) != self.param + START_SUFFIX)
+                if foreign:
+                    raise ClaimError(f"LimitPath({self.param!r}): tied[{name!r}] = {v} uses {foreign[0]}; only "
+                                     f"LimitPath.start({self.param!r}) is a base value of its own (any other "
+                                     "parameter's symbol already stands for its base value)")
+            tied[name] = v
+        _set(self, "tied", tied)
         clash = set(self.worst_over) & ({self.param} | set(self.tied))
         if clash:
             raise ClaimError(f"LimitPath({self.param!r}): worst_over names {sorted(clash)}, which the path "
                              "itself sets")
+
+    @property
+    def symbolic(self) -> bool:
+        """Whether every tied parameter is a SymPy expression (no Python function)."""
+        return all(isinstance(v, sp.Basic) for v in self.tied.values())
+
+    def tied_symbols(self) -> set[str]:
+        """The names a symbolic tied expression reads (the path's start symbol as its parameter's name)."""
+        out = set()
+        for v in self.tied.values():
+            if isinstance(v, sp.Basic):
+                out |= {str(s)[:-len(START_SUFFIX)] if str(s).endswith(START_SUFFIX) else str(s)
+                        for s in v.free_symbols}
+        return out
+
+    def tied_value(self, name: str, x, base: Mapping[str, Any]) -> float:
+        """The value of the tied parameter ``name`` where the path's parameter is ``x``, from ``base``."""
+        v = self.tied[name]
+        if not isinstance(v, sp.Basic):
+            return v(x, base)
+        f, args = _tied_function(v, self.param)
+        return float(f(*(x if a == self.param else base[a[:-len(START_SUFFIX)]] if a.endswith(START_SUFFIX)
+                         else base[a] for a in args)))
+
+
+#: the suffix of :meth:`LimitPath.start`'s symbols
+START_SUFFIX = "@start"
+
+
+@functools.lru_cache(maxsize=256)
+def _tied_function(expr: sp.Basic, param: str):
+    """A tied expression as a double-precision function of its symbols (their names in order)."""
+    syms = sorted(expr.free_symbols, key=str)
+    dummies = [sp.Symbol(f"_a{k}") for k in range(len(syms))]
+    return sp.lambdify(dummies, expr.xreplace(dict(zip(syms, dummies))), modules="math"), tuple(str(s) for s in syms)
 
 
 @dataclass(frozen=True)
@@ -392,6 +465,9 @@ class SupBound(Statement):
     measured <= bound" (see :class:`Statement`), decided as on :class:`ExpectationBound`: ``holds``
     from one value whose measurement's upper bound meets the bound, ``violated`` only when every
     value of a finite ``Int`` parameter is refuted by a lower bound, else ``inconclusive``.
+    ``tight=True``: "attained": the supremum *equals* the bound. Only a scenario that proves both sides
+    can verify it (``worst_case``: a certificate of the bound and a worst function attaining it); a
+    certified worst case strictly below the bound refutes it.
     """
 
     bound: sp.Basic = None
@@ -399,6 +475,7 @@ class SupBound(Statement):
     kind: str = "sensitivity"
     audit: Any = None
     trivial: Any = None
+    tight: bool = False
     EXISTS_SUPPORTED: ClassVar[bool] = True
 
     def __post_init__(self):
@@ -412,6 +489,8 @@ class SupBound(Statement):
             _check_scenario(self._owner(), "audit", self.audit)
         if not isinstance(self.kind, str) or not self.kind:
             raise ClaimError(f"{self._owner()}: kind must be a short name such as 'privacy', got {self.kind!r}")
+        if not isinstance(self.tight, bool):
+            raise ClaimError(f"{self._owner()}: tight must be True or False, got {self.tight!r}")
 
     def expressions(self):
         return {"bound": self.bound}

@@ -120,9 +120,11 @@ def test_an_expectation_bound_rests_on_exact_expectations_and_monte_carlo_of_its
 
 def test_a_privacy_bound_rests_on_the_direction_of_its_measurement():
     v = dpverify.check(registry.get("textbook/claim-gaussian-calibration", [TEXTBOOK]), samples=20)
-    (ev,) = v.evidence
-    assert ev.data["measurement"]["kind"] == "exact" and ev.basis.kind == "privacy-exact"
-    assert v.verdict == "holds" and v.basis == ["privacy-exact"]
+    ev, proof = v.evidence
+    assert ev.data["measurement"]["kind"] == "exact" and ev.basis.kind == "privacy-exact" and ev.verdict == "holds"
+    # the exact profile is then proved on the search box (checks/privacyproof.py), which the verdict rests on
+    assert proof.check == "privacy-proof" and proof.basis.kind == "privacy-proof-on-box"
+    assert v.verdict == "verified" and v.basis == ["privacy-proof-on-box"] and v.scope.startswith("box: ")
     # an accountant's upper bound is what a holds then rests on
     eps = sp.Symbol("epsilon")
     upper = Claim(id="mine/upper", source=SRC, domain=Domain(epsilon=Real(gt=0, search=(0.1, 10.0), log=True)),
@@ -235,3 +237,20 @@ def test_an_algebra_only_holds_says_why_the_algorithm_is_not_run():
     with _pytest.raises(ClaimError, match="algebra_why"):
         Claim(id="mine/claim-why-math", source=Source("notes", "1"), domain=Domain(x=Real(gt=0)), about="math",
               algebra_why=why, statements=(Inequality("x <= x + 1", lhs=x, rhs=x + 1),))
+
+
+def test_a_proof_of_the_formula_is_not_a_proof_about_the_algorithm():
+    """A claim about an algorithm whose every statement is proved from the printed algebra is at most
+    ``holds`` [algebra-only]: the proof covers the formula, not what the algorithm attains. The same
+    claim about mathematics is ``verified``."""
+    import sympy as sp
+    from dpverify import Claim, Domain, Inequality, Real, Source, check
+
+    x = sp.Symbol("x")
+    c = Claim(id="mine/formula-proved", source=Source("notes", "1"), domain=Domain(x=Real(gt=0, search=(0.1, 10))),
+              statements=(Inequality("x/(1+x) <= 1", lhs=x / (1 + x), rhs=1),))
+    assert check(c, samples=20).verdict == "verified"
+    alg = dataclasses.replace(c, about="algorithm", algebra_why="the rate of a run no finite run decides")
+    v = check(alg, samples=20)
+    assert v.verdict == "holds" and "algebra-only" in v.flags
+    assert any(e.verdict == "verified" for e in v.evidence)     # the proof is kept as evidence

@@ -56,6 +56,9 @@ EXAMPLES = {
     "minimiser-sampled": lambda: _registered("dni/lemma-4.1"),
     "rate": lambda: _claim("kinds/rate", Rate("1/x + 1/x^2 = O(1/x^2) as x -> 0+", expr=1 / x + 1 / x ** 2,
                                               rate=1 / x ** 2, kind="O", paths=(LimitPath("x", "0+"),))),
+    "rate-proof": lambda: _claim("kinds/rate-proof", Rate("1/x + 1/x^2 = O(1/x) as x -> 0+", expr=1 / x + 1 / x ** 2,
+                                                          rate=1 / x, kind="O", paths=(LimitPath("x", "0+"),)),
+                                 expected="violated"),
     "limit-symbolic": lambda: _claim("kinds/limit", Limit("x/(1 + x) -> 0", expr=x / (1 + x), value=sp.Integer(0),
                                                           path=LimitPath("x", "0+"))),
     "limit": lambda: _claim("kinds/limit", Limit("x/(1 + x) -> 0", expr=x / (1 + x), value=sp.Integer(0),
@@ -74,6 +77,8 @@ EXAMPLES = {
                                                                  rhs=x * (1 + sp.Rational(1, 10 ** 40))),
                                   expected="violated"),
     "chain": _chain,
+    # the exact profile at eps = mu sqrt(2 ln(1/delta)) (mu^2/2 dropped) exceeds delta: refuted at an exact point
+    "privacyproof": lambda: _registered("textbook/hostile-privacy-profile-false", "tests/textbook/hostile_privacy.py"),
 }
 # what the evidence checks of the examples may spend (the certificates use the defaults)
 SMALL = Config(samples=20, runs=2000, box_budget=4000)

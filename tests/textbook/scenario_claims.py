@@ -5,6 +5,8 @@ result that holds and one twin with a realistic slip: a factor lost, a term drop
 forgotten). Part of the user's claims file ``tests/textbook/claims.py`` (which appends ``CLAIMS``
 of this module); every claim is kept cheap (small horizons, dimensions and search boxes).
 """
+import dataclasses
+
 import numpy as np
 import sympy as sp
 
@@ -496,6 +498,57 @@ GD_PL_CLASS = _claim(
                                                      smooth=Lw, curvature=Lw / kw, step=1 / Lw, horizon=Tw,
                                                      init_gap=Dw))])
 
+# The same worst case stated as attained: L R^2/(4T + 2) *is* the worst f(x_T) - f* (a Huber-like function reaches it),
+# for every T; tight=True asks for both sides, an upper certificate and a worst function at the bound. The planted twin
+# halves it (a slip of a factor 2 in the denominator), refuted by a certified worst function.
+_dt = Domain(L=Real(gt=0, search=(0.1, 10.0), log=True), R=Real(gt=0, search=(0.1, 10.0), log=True),
+             T=Int(ge=1, search=(1, 50)))
+_WC_DT = worst_case(method="gd", function_class="smooth_convex", statistic="excess", smooth=Lw, step=1 / Lw, horizon=Tw,
+                    init_dist=Rw)
+GD_CLASS_TIGHT, GD_CLASS_TIGHT_PLANTED = _twins(
+    "thm-gd-smooth-convex-tight", DT, "Theorem 3.1 (GD with step 1/L: the worst case is L R^2/(4T + 2), attained)",
+    "The worst f(x_T) - f* of T steps of GD with step 1/L over L-smooth convex functions from distance R is exactly "
+    "L R^2/(4T + 2).", _dt,
+    SupBound("f(x_T) - f* = L R^2/(4T + 2) over the class (attained)", bound=Lw * Rw**2 / (4 * Tw + 2), tight=True,
+             kind="performance", scenario=_WC_DT),
+    ("thm-gd-smooth-convex-tight-half", "f(x_T) - f* <= L R^2/(8T + 4) (a factor 2 lost).",
+     SupBound("f(x_T) - f* <= L R^2/(8T + 4) over the class", bound=Lw * Rw**2 / (8 * Tw + 4), kind="performance",
+              scenario=_WC_DT)),
+    "a Huber-like function reaches L R^2/(4T + 2) > L R^2/(8T + 4) at every T",
+    {"L": 1.0, "R": 1.0, "T": 1})
+GD_CLASS_TIGHT = dataclasses.replace(GD_CLASS_TIGHT, expected="verified")
+# GD with step 1/L on L-smooth (L/kappa)-strongly convex functions: ||x_T - x*||^2 <= (1 - 1/kappa)^(2T) R^2, attained by
+# the quadratic of curvature mu; a one-step contraction proves it for every T and kappa (a potential symbolic in kappa).
+_ctr = Domain(L=Real(gt=0, search=(0.1, 10.0), log=True), R=Real(gt=0, search=(0.1, 10.0), log=True),
+              kappa=Real(gt=1, search=(1.5, 100.0), log=True), T=Int(ge=1, search=(1, 50)))
+GD_CONTRACTION_TIGHT = _claim(
+    "thm-gd-strongly-convex-contraction-tight", NES, "Theorem 2.1.15 (the distance contracts by (1 - mu/L)^2 a step)",
+    "GD with step 1/L on L-smooth mu-strongly convex functions: ||x_T - x*||^2 = (1 - 1/kappa)^(2T) R^2 at worst "
+    "(attained by the quadratic of curvature mu).", _ctr,
+    [SupBound("||x_T - x*||^2 = (1 - 1/kappa)^(2T) R^2 over the class (attained)", bound=(1 - 1 / kw) ** (2 * Tw) * Rw**2,
+              tight=True, kind="performance",
+              scenario=worst_case(method="gd", function_class="smooth_strongly_convex", statistic="dist_sq", smooth=Lw,
+                                  curvature=Lw / kw, step=1 / Lw, horizon=Tw, init_dist=Rw))],
+    expected="verified")
+# GD with step 1/L on L-smooth (not necessarily convex) functions with f(x_0) - inf f <= Delta, the output round R
+# drawn with P(R = k) proportional to 2 h - L h^2 (uniform here): E||grad f(x_R)||^2 <= 2 L Delta/T (the descent lemma
+# summed; Ghadimi & Lan 2013). The class's SDP is only an upper bound (inf f is no interpolation condition); the planted
+# twin drops the 2, and a one-dimensional L-smooth function bounded below (checked exactly) refutes it.
+_sm = Domain(L=Real(gt=0, search=(0.1, 10.0), log=True), Delta=Real(gt=0, search=(0.1, 10.0), log=True),
+             T=Int(ge=1, le=8, search=(1, 8)))
+_WC_SMOOTH = worst_case(method="gd", function_class="smooth", statistic="random_round_grad_norm_sq", smooth=Lw,
+                        step=1 / Lw, horizon=Tw, init_gap=Dw)
+GD_SMOOTH_CLASS, GD_SMOOTH_CLASS_PLANTED = _twins(
+    "thm-gd-smooth-random-round-class", GL, "Theorem 2.1 (noise-free: the descent lemma summed)",
+    "GD with step 1/L on L-smooth functions, R uniform on 0..T-1: E||grad f(x_R)||^2 <= 2 L Delta/T.", _sm,
+    SupBound("E_R ||grad f(x_R)||^2 <= 2 L Delta/T over the class", bound=2 * Lw * Dw / Tw, kind="performance",
+             scenario=_WC_SMOOTH),
+    ("thm-gd-smooth-random-round-class-half", "E_R ||grad f(x_R)||^2 <= L Delta/T (the 2 of the descent lemma lost).",
+     SupBound("E_R ||grad f(x_R)||^2 <= L Delta/T over the class", bound=Lw * Dw / Tw, kind="performance",
+              scenario=_WC_SMOOTH)),
+    "a one-dimensional L-smooth function bounded below reaches about 2 L Delta/T",
+    {"L": 1.0, "Delta": 1.0, "T": 1})
+
 # ------------------------------------------------------------------------- noisy_gd on data: the adversarial search
 # GD with step 1/M on ridge logistic regression (M-smooth, lam-strongly convex, both measured from the data):
 # f(x_T) - f* <= (1 - mu/M)^T Delta (Karimi et al., Thm 1). The planted twin claims the rate ((M - mu)/(M + mu))^(2T)
@@ -524,4 +577,5 @@ CLAIMS = (LAPLACE_L2, LAPLACE_L2_PLANTED, SQUARED, SQUARED_PLANTED, GD_SENS, GD_
           ADAPTIVE_PLANTED, ONE_SAMPLE_SGD, ONE_SAMPLE_SGD_PLANTED, STEP_DECAY_RISK, STEP_DECAY_RISK_PLANTED,
           STEP_DECAY_STABILITY, STEP_DECAY_STABILITY_PLANTED, GD_CONVEX, GD_CONVEX_PLANTED, GD_SC, GD_SC_PLANTED,
           STAB_STEPS, STAB_STEPS_PLANTED, STAB_SGD, STAB_SGD_PLANTED, GD_CLASS, GD_CLASS_PLANTED, GD_PL_CLASS,
+          GD_CLASS_TIGHT, GD_CLASS_TIGHT_PLANTED, GD_CONTRACTION_TIGHT, GD_SMOOTH_CLASS, GD_SMOOTH_CLASS_PLANTED,
           GD_DATA, GD_DATA_PLANTED)

@@ -71,6 +71,7 @@ from hypothesis import strategies as st
 
 from ... import sim
 from ...numeric import Compiled, golden_section
+from ...search import EvaluationError
 from ...sim import gradients as sim_gradients
 from ...sim import updates as sim_updates
 from ..base import MappedScenario
@@ -224,14 +225,20 @@ class NoisyGD(MappedScenario):
                 r = num(v["init_dist"]) / _sqrt(sum(x * x for x in d), dps)
             else:
                 q = sum(li * x * x for li, x in zip(eigs, d)) / 2
+                if not q > 0:   # the start on eigenvalue 0 of a convex quadratic: f(theta_1) - f* is 0, not Delta
+                    raise EvaluationError("noisy_gd: the start lies on the eigenvalue 0 of the convex quadratic, "
+                                          "where no initial gap init_gap > 0 can be met")
                 r = _sqrt(num(v.get("init_gap", 1)) / q, dps)
             return eigs, [x * r for x in d]
 
     def _usable(self, inst) -> bool:
-        if self.problem != "convex" or "init_dist" in self._values(inst["point"]):
+        """Whether the instance can meet its initial condition: a convex quadratic with ``init_gap`` needs the
+        start off the eigenvalue 0 (``sum lambda_i d_i^2 > 0``), checked before any scaling divides by it."""
+        v = self._values(inst["point"])
+        if self.problem != "convex" or "init_dist" in v:
             return True
-        eigs, _ = self.problem_at({**inst, "dir": inst["dir"]})
-        return sum(li * x * x for li, x in zip(eigs, inst["dir"])) > 0
+        M = float(v["M"])
+        return sum(float(u) * M * float(x) * float(x) for u, x in zip(inst["u"], inst["dir"])) > 0
 
     def strategy(self):
         if self.problem == "logistic":

@@ -61,6 +61,18 @@ class GaussianMechanism(MappedScenario):
         eps = m.scalar("eps", inst)
         return gaussian_profile(float(eps), mu, mu_error=4 * abs(mu) * 2.0**-52)
 
+    def proof_form(self):
+        """The exact profile (``delta_at_eps``: eps and ``mu = sensitivity / noise_std``) or the closed form
+        ``D_a / a = Delta^2 / (2 s^2)`` [Bun & Steinke 2016, Lemma 2.4] (``renyi_over_order``); ``eps_at_delta``
+        has none (a root, not a closed form)."""
+        e = self.params.exprs
+        if self.measure_kind == "delta_at_eps":
+            return {"kind": "gaussian-profile", "eps": e["eps"], "mu": e["sensitivity"] / e["noise_std"]}
+        if self.measure_kind == "renyi_over_order":
+            return {"kind": "closed", "expr": e["sensitivity"] ** 2 / (2 * e["noise_std"] ** 2),
+                    "source": "Bun & Steinke 2016, Lemma 2.4: D_a(N(0, s^2) || N(Delta, s^2)) = a Delta^2 / (2 s^2)"}
+        return None
+
     def describe(self, inst):
         return self.name
 
@@ -106,25 +118,52 @@ def renyi_over_order_measured(sensitivity, noise_std, order, dps: int = 25, max_
 
 def gaussian_eps_at(delta: float, mu: float, mu_rel: float = 8 * 2.0**-52) -> Measured:
     """The Gaussian mechanism's exact eps at ``delta`` (``mu = sensitivity / noise_std``, a double that
-    may be off by ``mu_rel`` relative, 8 ulps by default), as an interval that brackets the root: the
-    double-precision root ``v`` (Brent) is confirmed by the sign of the 30-digit profile at ``v -+ w``
-    (with ``mu`` moved by ``mu_rel`` down and up, since eps increases with mu), ``w = 1e-12 (1 + v)``; when that fails, the root is solved in
-    mpmath at 20 and 40 digits with the same widening."""
+    may be off by ``mu_rel`` relative, 8 ulps by default), as an interval that brackets the root on the
+    whole real line: where ``delta > delta(0)`` the root is negative (the profile falls from 1 at
+    ``eps -> -inf``), never clamped to 0 (a clamp is a bound, not a value: a true claim whose bound is
+    below 0 would be refuted by it). The double-precision root ``v`` (Brent) is confirmed by the sign of
+    the 30-digit profile at ``v -+ w`` (with ``mu`` moved by ``mu_rel`` down and up, since eps increases
+    with mu), ``w = 1e-12 (1 + v)``; when that fails, or ``v`` is at the clamp (0), the signed root is
+    solved in mpmath at 20 and 40 digits with the same widening. ``mu = 0`` (identical outputs,
+    ``delta(eps) = max(0, 1 - e^eps)``): ``ln(1 - delta)``."""
     if mu == 0:
-        return Measured.exact(0.0)
+        v = math.log1p(-delta)
+        return Measured.exact(v, abs(v) * 2.0**-52)
     v = privacy.gaussian_eps_exact(delta, mu)
     mu_lo, mu_hi = mu * (1 - mu_rel), mu * (1 + mu_rel)
-    w = 1e-12 * (1 + v)
-    with mpmath.workdps(30):
-        def excess(e, m):     # delta(e) - delta at mu = m; decreasing in e, increasing in m
-            return privacy.gaussian_delta_mp(e, m) - delta
-        below = v - w <= 0 or excess(v - w, mu_lo) > 0
-        above = excess(v + w, mu_hi) < 0
-    if v > 0 and below and above:
-        return Measured("exact", v, max(v - w, 0.0), v + w)
-    at = Measured.at_precision(lambda dps: privacy.gaussian_eps_mp(delta, mu, dps), dps=20)
-    moved = abs(float(privacy.gaussian_eps_mp(delta, mu_hi, 20)) - at.value)
+    if v == 0:     # at the clamp: the root is at or below 0, found in double precision on [lo, 0]
+        v = _negative_root(delta, mu)
+    if v is not None and v != 0:
+        w = 1e-12 * (1 + abs(v))
+        with mpmath.workdps(30):
+            def excess(e, m):     # delta(e) - delta at mu = m; decreasing in e, increasing in m
+                return privacy.gaussian_delta_mp(e, m) - delta
+            below = excess(v - w, mu_lo) > 0
+            above = excess(v + w, mu_hi) < 0
+        if below and above:
+            return Measured("exact", v, v - w, v + w)
+    at = Measured.at_precision(lambda dps: privacy.gaussian_eps_signed_mp(delta, mu, dps), dps=20)
+    moved = max(abs(float(privacy.gaussian_eps_signed_mp(delta, m, 20)) - at.value) for m in (mu_lo, mu_hi))
     return Measured.exact(at.value, (at.upper - at.value) + moved)
+
+
+def _negative_root(delta: float, mu: float):
+    """The root of ``delta(eps) = delta`` at or below 0 in double precision (Brent on ``[lo, 0]``), or None."""
+    import scipy.optimize
+
+    def f(e):
+        return float(privacy.gaussian_delta_exact(e, mu)) - delta
+
+    if f(0.0) > 0:
+        return None
+    lo = -1.0
+    while f(lo) <= 0:
+        lo *= 2
+        if lo < -1e6:
+            return None
+    if f(0.0) == 0:
+        return 0.0
+    return float(scipy.optimize.brentq(f, lo, 0.0, xtol=1e-15, rtol=4 * 2.0**-52))
 
 
 def gaussian_mechanism(*, measure: str, **params) -> GaussianMechanism:

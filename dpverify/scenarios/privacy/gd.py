@@ -178,6 +178,13 @@ class GaussianRenyi(MappedScenario):
             log_i = top + math.log(phi * val)
         return log_i / (a - 1.0) / a
 
+    def proof_form(self):
+        """The closed form ``D_a / a = Delta^2 / (2 s^2)`` [Bun & Steinke 2016, Lemma 2.4] (what the quadrature
+        checks numerically)."""
+        e = self.params.exprs
+        return {"kind": "closed", "expr": e["sensitivity"] ** 2 / (2 * e["noise_std"] ** 2),
+                "source": "Bun & Steinke 2016, Lemma 2.4: D_a(N(0, s^2) || N(Delta, s^2)) = a Delta^2 / (2 s^2)"}
+
     def measure(self, inst, runs, seed):
         m = self.map
         v = self.renyi_over_order(float(m.scalar("sensitivity", inst)), float(m.scalar("noise_std", inst)),

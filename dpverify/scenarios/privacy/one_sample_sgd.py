@@ -49,7 +49,10 @@ def eps_at_delta(delta_at, delta: float, bound: str) -> Measured:
     """The eps at ``delta`` from a bound ``delta_at(eps)`` on the algorithm's delta, in its direction:
     ``bound="upper"`` (``delta_at`` an upper bound) an eps whose ``delta_at`` is at most ``delta`` (an
     upper bound on the true eps), ``"lower"`` an eps whose ``delta_at`` exceeds ``delta`` (a lower
-    bound on it); found by bisection, the guarantee checked at the point returned.
+    bound on it); found by bisection, the guarantee checked at the point returned. Neither is clamped
+    into a value: the upper one at 0 is an upper bound (the true eps may be below 0), and where the lower
+    bound on delta at 0 is at most ``delta`` the lower one is ``ln(1 - delta)`` (true for every pair of
+    distributions), not 0.
 
     >>> eps_at_delta(lambda e: math.exp(-e), 0.01, "upper").upper >= math.log(100)
     True
@@ -71,7 +74,9 @@ def eps_at_delta(delta_at, delta: float, bound: str) -> Measured:
             lo, hi = (lo, mid) if ok(mid) else (mid, hi)
         return Measured.upper_bound(hi)
     if not ok(0.0):
-        return Measured.lower_bound(0.0)
+        # Not 0: the true eps at delta may be negative. Every pair has delta(e) >= 1 - e^e (the whole
+        # space as the event), so the true eps is at least ln(1 - delta), whatever ``delta_at`` says.
+        return Measured.lower_bound(math.log1p(-delta) if delta < 1 else -math.inf)
     lo, hi = 0.0, 1.0
     while ok(hi):
         lo, hi = hi, 2 * hi

@@ -38,7 +38,7 @@ _ter_domain = Domain(
 )
 _TER_PATHS = (LimitPath("N", "inf"), LimitPath("p", "0+"), LimitPath("D", "inf"), LimitPath("R", "0+"),
               LimitPath("R", "inf"),
-              LimitPath("N", "inf", {"D": lambda x, b: b["D"] * x / b["N"]}, "D/N fixed (N >= D)"))
+              LimitPath("N", "inf", {"D": D * N / LimitPath.start("N")}, "D/N fixed (N >= D)"))
 _TER_TEXT = ("(16) TER <= sqrt((2G^2/mu)(f(theta) - f(theta*))) + 4G^2/(p mu N) [OCR: '2G2 PfW-TF) + 与 / μN pμN']; "
              "k = log2(1/p) repetitions at budget R/k, 'there exists one repetition whose EER is F(R/log2(1/p)) "
              "with probability at least 1 - p'; ")

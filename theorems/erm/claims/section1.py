@@ -44,13 +44,9 @@ _TABLE_TEXT = (
     "eps <= 1 as in Theorem 4, E[R] = (n^2 + 1)/2 steps under constant steps]")
 
 
-def _tied_d(x, base):
-    """n = Theta(d): d moves with n, d/n kept at its value at the base point."""
-    return base["d"] * x / base["n"]
-
-
 N_INF = LimitPath("n", "inf", label="d fixed")
-N_THETA_D = LimitPath("n", "inf", tied={"d": _tied_d}, label="n = Theta(d)")
+#: n = Theta(d): d moves with n, d/n kept at its value at the base point
+N_THETA_D = LimitPath("n", "inf", tied={"d": d * n / LimitPath.start("n")}, label="n = Theta(d)")
 DELTA_0 = LimitPath("delta", "0+")
 
 _TABLE_DOMAIN = Domain(

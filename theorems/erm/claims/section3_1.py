@@ -367,7 +367,7 @@ GEN_CORRECTED = L**2 * sp.sqrt(beta * d) / (n * eps * mu ** sp.Rational(3, 2) * 
 
 def _scale_loss(*names):
     """Multiply the loss by c: L, beta and mu (and whatever else is named) move with L, T is unchanged."""
-    return {k: (lambda x, base, k=k: base[k] * x / base["L"]) for k in names}
+    return {k: sp.Symbol(k) * L / LimitPath.start("L") for k in names}
 
 
 LOSS_SCALE = LimitPath("L", "inf", tied=_scale_loss("beta", "mu"), label="the loss multiplied by c: L, beta, mu x c")
@@ -476,7 +476,7 @@ OURS_CVX_A = (d / (n * eps)) ** sp.Rational(2, 3)
 OURS_CVX_B = (sp.sqrt(d * sp.log(1 / delta)) / (n * eps)) ** sp.Rational(2, 3)
 BASSILY_CVX_B = sp.sqrt(d * sp.log(n / delta) * sp.log(1 / delta)) / (n * eps)
 N_HALF = 1 / sp.sqrt(n)
-_D_LT_N = LimitPath("n", "inf", tied={"d": lambda x, base: base["d"] * x / base["n"]}, label="d < n, d/n fixed")
+_D_LT_N = LimitPath("n", "inf", tied={"d": d * n / LimitPath.start("n")}, label="d < n, d/n fixed")
 _BELOW_DOMAIN = Domain(Relation(sp.Lt(d, n), "d smaller than n"), n=Real(ge=2, search=(1e2, 1e5), log=True),
                        d=Real(ge=1, search=(1.0, 50.0), log=True), epsilon=Real(gt=0, le=1, search=(0.1, 1.0), log=True),
                        delta=Real(gt=0, lt=1, search=(1e-8, 1e-2), log=True))

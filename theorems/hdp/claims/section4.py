@@ -378,7 +378,7 @@ _R4_TEXT = ("Remark 4: 'if E[L*] = O(1/n), taking T = O(log n), if we ignore con
             "m/(n^2 eps^2) (Theorem 1 without logs), E[L*] = 1/n")
 _TAU_B = sp.sqrt(N_) * eps_r / sp.sqrt(Md)
 _R4_TAU_B_RATE = sp.sqrt(Md) / (N_**1.5 * eps_r) + Md**1.5 / (N_**2.5 * eps_r**3)
-_EPS_AT_MOST_1 = {"eps_r": lambda x, base: min(base["eps_r"], 1.0)}
+_EPS_AT_MOST_1 = {"eps_r": sp.Min(eps_r, 1)}
 _R4_PATHS_EPS1 = (LimitPath("eps_r", "0+"), LimitPath("N", "inf", tied=_EPS_AT_MOST_1, label="eps <= 1"),
                   LimitPath("M_d", "inf", tied=_EPS_AT_MOST_1, label="eps <= 1"))
 REMARK_4 = Claim(

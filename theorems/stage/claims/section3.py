@@ -389,7 +389,7 @@ E1 = 1 / (n * eps**2) + d / sp.log(n)                # E-1 (DP-GLD)
 E1_TAU = 1 / (n * eps) ** sp.Symbol("tau")           # E-1's finer C_0(d)/(n^tau eps^tau), C_0(d) = 1
 E2 = d * sp.log(n) ** 2 * LOG / (n**2 * eps**2)      # E-2 (DP-GD under PL)
 E3 = d / (n * eps)                                   # E-3 (exponential-time)
-_N_THETA_D = LimitPath("n", "inf", tied={"d": lambda x, base: base["d"] * x / base["n"]}, label="n = Theta(d)")
+_N_THETA_D = LimitPath("n", "inf", tied={"d": d * n / LimitPath.start("n")}, label="n = Theta(d)")
 _CORR_DOMAIN = THM_3_2_CORRECTED.domain
 REMARK_3 = Claim(
     id="stage/remark-3",
