@@ -134,7 +134,7 @@ class Config:
     box_budget: int = option(20000, "boxes the box proof may decide per statement", int_at_least(1), "--box-budget")
     box_seconds: float = option(120.0, "seconds of CPU time the box proof may spend per statement (a safety cap; "
                                 "the budget of boxes decides)", finite_at_least(0, strict=True), "--box-seconds")
-    proof_budget: int = option(200, "boxes the domain proof (on by default: an inequality proved on its whole domain, "
+    proof_budget: int = option(500, "boxes the domain proof (on by default: an inequality proved on its whole domain, "
                                "unbounded directions included) may decide per statement (0: no domain proof)",
                                int_at_least(0), "--proof-budget")
     adversary: float = option(1.0, "budget of the adversarial searches over data problems' start, data and replaced "

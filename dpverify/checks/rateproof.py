@@ -414,7 +414,7 @@ def _refutation(stmt, claim, cfg, path, out, clock):
     lead_text = f"; leading term {_show(st.show(lead))}" if lead is not None else ""
     return Evidence(
         "symbolic", stmt.name, "violated", seconds=clock.seconds, min_margin=None,
-        counterexample={"params": jsonable(pts[-1]), "seed": cfg.seed, "path": where(path), "base": jsonable(base),
+        counterexample={"params": jsonable(base), "seed": cfg.seed, "path": where(path), "base": jsonable(base),
                         "points": [jsonable(p) for p in pts]},
         detail=(f"{stmt.kind} refuted along {where(path)}: SymPy's limit (Gruntz): {out.text}"
                 f"{' (' + ', '.join(st.case.values()) + ')' if st.case else ''}{lead_text}; in mpmath from the "

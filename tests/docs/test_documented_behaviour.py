@@ -45,22 +45,24 @@ def test_subsampled_dp_measures_the_documented_amplification_tightly():
     assert below.verdict == "violated", below
 
 
-def test_eps_at_delta_is_zero_where_delta_exceeds_the_profile_at_zero():
-    """With mu = 1/100 the Gaussian mechanism's delta(0) = 2 Phi(mu/2) - 1 is 0.004 < 0.1 <= delta: every
-    eps >= 0 is a guarantee, and the measured eps is 0 -- a bound, not the mechanism's 'true' eps (a claim
-    "eps <= 1/1000" holds; see the report of issue 40 for "eps <= 0", which the clamp leaves undecided)."""
+def test_eps_at_delta_is_negative_where_delta_exceeds_the_profile_at_zero():
+    """With mu = 1/100 the Gaussian mechanism's delta(0) = 2 Phi(mu/2) - 1 is 0.004 < 0.1 <= delta: the
+    mechanism's eps at delta is the root of its exact profile, below 0 (about ln(1 - delta)), exact with its
+    error -- not clamped at 0 and taken as exact, which called true bounds below 0 violated (issue 38)."""
     s = sp.Symbol("s")
     mu = mpmath.mpf(1) / 100
     assert 2 * mpmath.ncdf(mu / 2) - 1 < mpmath.mpf("0.1")
-    claim = Claim(id="docs/eps-at-delta-zero", source=Source("docs", "eps_at_delta"),
+    claim = Claim(id="docs/eps-at-delta-negative", source=Source("docs", "eps_at_delta"),
                   domain=Domain(delta=Real(ge=0.1, lt=1, search=(0.1, 0.9)), s=Real(ge=100, le=100)),
-                  statements=(SupBound("eps at delta is tiny", kind="privacy", bound=sp.Rational(1, 1000),
+                  statements=(SupBound("eps at delta is below ln(0.95)", kind="privacy", bound=sp.log(sp.Rational(95, 100)),
                                        scenario=gaussian_mechanism(sensitivity=1, noise_std=s, measure="eps_at_delta",
                                                                    delta=d)),))
     v = dpverify.check(claim, seed=0)
     assert v.verdict in ("holds", "verified"), v
-    assert [ev.value for ev in v.evidence] == [0.0], v.evidence
-    assert "a bound, not a value" in (ROOT / "docs" / "reference" / "scenarios.md").read_text()
+    (ev,) = v.evidence[:1]
+    assert ev.value < 0 and ev.data["measurement"]["kind"] == "exact", ev
+    text = (ROOT / "docs" / "reference" / "scenarios.md").read_text()
+    assert "a bound, not a value" not in text and "below 0" in text
 
 
 @pytest.mark.parametrize("rho, log_inv_delta", [(0.01, 5.0), (1.0, 20.0), (3.0, 0.5)])

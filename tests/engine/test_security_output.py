@@ -145,7 +145,7 @@ def _run_pasted(line: str, cwd) -> list[str]:
 def test_the_printed_replay_line_runs_nothing_when_pasted(tmp_path):
     """The printed replay line was not shell-quoted: `--at ...,c=b;touch${IFS}X;#` ran `touch` when pasted."""
     path = claims_file(tmp_path, PRIV)
-    r = dpverify_here("check", "mine/priv", "--module", path, *FAST)
+    r = dpverify_here("check", "mine/priv", "--module", path, "--verbose", *FAST)   # expected: its replay with --verbose
     (line,) = [ln.strip().removeprefix("replay: ") for ln in r.stdout.splitlines() if ln.strip().startswith("replay:")]
     errata = dpverify_here("report", "--errata", "--module", path, "--format", "json")
     (row,) = strict_json(errata.stdout)
