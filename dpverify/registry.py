@@ -239,8 +239,8 @@ def get(claim_id: str, modules: Iterable[str] = ()) -> Claim:
 
 
 def _did_you_mean(claim_id: str, ids: list[str]) -> str:
-    """`` Did you mean 'a', 'b'?``: the ids closest to a mistyped one (difflib: ``dni/thm4.2`` finds
-    ``dni/thm-4.2``; the part after '/' alone too), or ""."""
+    """`` Did you mean 'a', 'b'?``: the ids closest to a mistyped one (difflib: ``mine/thm4.2`` finds
+    ``mine/thm-4.2``; the part after '/' alone too), or ""."""
     import difflib
 
     close = difflib.get_close_matches(claim_id, ids, n=3, cutoff=0.6)

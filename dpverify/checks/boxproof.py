@@ -127,6 +127,21 @@ class NotApplicable(Exception):
     """The statement is outside the box proof's reach; the message says why."""
 
 
+def related(claim, names: set) -> tuple[set, list]:
+    """``names`` with every parameter a domain relation ties to them (followed transitively, relations on a
+    sequence left out), and those relations, in the order found."""
+    params = claim.domain.params
+    names, relations = set(names), []
+    while True:
+        more = [r for r in claim.domain.relations if r not in relations and set(r.names) & names
+                and not any(isinstance(params[n], Seq) for n in r.names)]
+        if not more:
+            return names, relations
+        relations += more
+        for r in more:
+            names |= set(r.names)
+
+
 class Problem:
     """The statement's ``rhs - lhs`` as ball-arithmetic functions on boxes of its parameters."""
 
@@ -137,16 +152,7 @@ class Problem:
         if diff.has(sp.Indexed):
             raise NotApplicable("the statement indexes a sequence")
         params = claim.domain.params
-        names = set(symbol_names(diff))
-        relations = []
-        while True:  # follow the relations to the parameters they tie to the statement's
-            more = [r for r in claim.domain.relations if r not in relations and set(r.names) & names
-                    and not any(isinstance(params[n], Seq) for n in r.names)]
-            if not more:
-                break
-            relations += more
-            for r in more:
-                names |= set(r.names)
+        names, relations = related(claim, set(symbol_names(diff)))
         seqs = sorted(n for n in names if isinstance(params.get(n), Seq))
         if seqs:
             raise NotApplicable(f"the statement uses the sequence {seqs[0]}")

@@ -37,7 +37,7 @@ from ..scenarios import bind
 from ..spec import Seq, SupBound, symbol_names
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, SymbolicTimeout, time_limit
-from .boxproof import NotApplicable, Problem, branch_and_bound
+from .boxproof import NotApplicable, Problem, branch_and_bound, related
 from .kind import CheckKind
 
 #: boxes the branch-and-bound may decide per statement, and its CPU seconds (a safety cap)
@@ -124,16 +124,7 @@ class ProfileProblem(Problem):
 
 def _dims(claim, exprs):
     params = claim.domain.params
-    names = set().union(*(symbol_names(e) for e in exprs))
-    relations = []
-    while True:   # the relations that tie other parameters to these (as the box proof follows them)
-        more = [r for r in claim.domain.relations if r not in relations and set(r.names) & names
-                and not any(isinstance(params[n], Seq) for n in r.names)]
-        if not more:
-            break
-        relations += more
-        for r in more:
-            names |= set(r.names)
+    names, relations = related(claim, set().union(*(symbol_names(e) for e in exprs)))   # as the box proof
     if any(isinstance(params.get(n), Seq) for n in names):
         raise NotApplicable("the statement uses a sequence")
     return [Problem.dim(n, params[n]) for n in sorted(names)], [(r.describe(), r.rel) for r in relations]
