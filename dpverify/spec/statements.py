@@ -122,6 +122,9 @@ class Statement:
         if not isinstance(self.name, str) or not self.name.strip():
             raise ClaimError(f"{type(self).__name__}: the first argument is the statement's name (a string), "
                              f"got {self.name!r}")
+        if any(ord(ch) < 32 or ord(ch) == 127 for ch in self.name):   # one line wherever it is printed
+            raise ClaimError(f"{type(self).__name__}: a statement's name is one line of text, without control "
+                             f"characters (a newline, a tab), got {self.name!r}")
         if isinstance(self.skip, str) or not isinstance(self.skip, tuple):
             raise ClaimError(f"{self._owner()}: skip must be a tuple of check names, got {self.skip!r}")
         if not isinstance(self.reading, str):

@@ -10,7 +10,7 @@ import os
 import pytest
 import sympy as sp
 
-from dpverify import Claim, Domain, Limit, LimitPath, Rate, Real, Source
+from dpverify import Claim, ClaimError, Domain, Limit, LimitPath, Rate, Real, Source
 from dpverify.certify import certify, run_checker
 from dpverify.checks import Config, asymptotics, rateproof
 from dpverify.checks.limitcheck import cross_check
@@ -184,3 +184,28 @@ def test_a_tied_expression_with_another_parameters_start_or_no_parameter_is_refu
         LimitPath("n", "inf", tied={"d": d * LimitPath.start("d")})
     with pytest.raises(ClaimError, match="not domain parameters"):
         _rate("unknown", n, n, paths=(LimitPath("n", "inf", tied={"d": d * sp.Symbol("q")}),))
+
+
+def test_a_proof_checker_runs_no_code_from_hostile_names_or_text(tmp_path):
+    """A parameter named as Python code and a statement name that closes a string literal: the proof's
+    check.py carries both as data (it certifies, and nothing they spell is run); a name with a newline, which
+    could forge a second checker line, is refused."""
+    from dpverify import check
+    from dpverify.certify import certify_proofs
+
+    marks = [tmp_path / "pwn-symbol", tmp_path / "pwn-text"]
+    x = sp.Symbol("x")
+    e = sp.Symbol(f"__import__('os').system('touch {marks[0]}')", positive=True)
+    name = "x^2 + e x = Theta(x^2) \"); import os; os.system('touch " + str(marks[1]) + "') # '''"
+    claim = Claim(id="mine/evil-rate", source=Source("n", "1"),
+                  domain=Domain(x=Real(gt=1, search=(2, 10)), **{e.name: Real(gt=0, search=(1, 2))}),
+                  statements=(Rate(name, expr=x**2 + e * x, rate=x**2, paths=(LimitPath("x", "inf"),)),))
+    v = check(claim, samples=20)
+    assert v.verdict == "verified", v
+    (out,) = certify_proofs(claim, v, str(tmp_path / "out"))
+    assert out.status == "certified", out.line()
+    ok, line = run_checker(out.folder)
+    assert ok and line.startswith("CERTIFIED mine/evil-rate"), line
+    assert not any(m.exists() for m in marks)
+    with pytest.raises(ClaimError, match="one line"):
+        Rate("x^2 = Theta(x^2)\nCERTIFIED mine/other", expr=x**2, rate=x**2, paths=(LimitPath("x", "inf"),))
