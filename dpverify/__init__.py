@@ -20,7 +20,7 @@ from ._lazy import attach  # noqa: E402
 
 if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify._lazy): `dpverify list` needs no SymPy
     from .quantifiers import Infimum, Supremum
-    from .spec import (
+    from .claims import (
         Choice, Claim, ClaimError, Constant, Domain, DomainError, ExpectationBound, Identity, Inequality, Int, Latex,
         Limit, LimitPath, Minimiser, Rate, Reading, Real, Relation, Seq, Source, SupBound,
     )
@@ -42,7 +42,7 @@ def check(claim, **options) -> Verdict:
     from . import registry
     from .checks import run
     from .config import config_from
-    from .spec import Claim
+    from .claims import Claim
 
     cfg = config_from(options)
     if isinstance(claim, str):

@@ -18,7 +18,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from .spec import Choice, Int, Real, Seq
+from .claims import Choice, Int, Real, Seq
 
 #: The functions printed expressions call, as source: the standalone checker starts with them, and
 #: :func:`evaluator` executes them once in dpverify's own process.

@@ -12,7 +12,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from .spec import Constant
+from .claims import Constant
 
 
 def derive(c: Constant, dps: int = 30):

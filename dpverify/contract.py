@@ -32,7 +32,7 @@ import numpy as np
 from .measured import Measured
 from .scenarios.base import MappedScenario, Scenario
 from .search import derive_seed, sample_points
-from .spec import Claim, Int, Real
+from .claims import Claim, Int, Real
 
 #: standard errors allowed between a Monte Carlo mean and the exact expectation
 Z_TOL = 5.0

@@ -13,7 +13,7 @@ class ClaimError(ValueError):
 #: The verdicts a claim can be expected to get (its vocabulary; a check may also end in ``error``).
 VERDICTS = ("verified", "holds", "violated", "inconclusive")
 
-#: A claim id: ``paper/name`` in lower case, matched whole (``re.fullmatch``; ``spec.ID_RE`` compiles it).
+#: A claim id: ``paper/name`` in lower case, matched whole (``re.fullmatch``; ``claims.ID_RE`` compiles it).
 ID_PATTERN = r"[a-z0-9_]+/[a-z0-9][a-z0-9.\-_]*"
 
 

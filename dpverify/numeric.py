@@ -25,19 +25,19 @@ DPS = 50
 
 
 def _int_params(domain) -> list[str]:
-    from .spec import Int
+    from .claims import Int
 
     return [n for n, p in domain.params.items() if isinstance(p, Int)]
 
 
 def _seq_params(domain) -> list[str]:
-    from .spec import Seq
+    from .claims import Seq
 
     return [n for n, p in domain.params.items() if isinstance(p, Seq)]
 
 
 def _seqs(domain):
-    from .spec import Seq
+    from .claims import Seq
 
     return [p for p in domain.params.values() if isinstance(p, Seq)]
 
@@ -54,7 +54,7 @@ class _ClaimView:
         self.definitions = dict(definitions or {})
 
     def expand(self, expr):
-        from .spec import expand_definitions
+        from .claims import expand_definitions
 
         return expand_definitions(expr, self.definitions)
 
@@ -368,7 +368,7 @@ def expand_finite(e: sp.Basic) -> sp.Basic:
 
 def _doit_positive(e: sp.Basic, domain) -> sp.Basic:
     """Evaluate integrals with the domain's positive parameters declared positive to SymPy."""
-    from .spec import Real
+    from .claims import Real
 
     pos = {}
     for sym in e.free_symbols:

@@ -1,6 +1,6 @@
 """Where claims come from: papers registered through an entry-point group, and users' modules.
 
-A *claims module* is any Python module with a ``CLAIMS`` sequence of :class:`~dpverify.spec.Claim`.
+A *claims module* is any Python module with a ``CLAIMS`` sequence of :class:`~dpverify.claims.Claim`.
 Installed packages register theirs in the ``dpverify.papers`` entry-point group (this project's
 own papers do the same, in ``pyproject.toml``)::
 
@@ -21,7 +21,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:   # imported where used: listing the papers from the index needs no SymPy
-    from .spec import Claim
+    from .claims import Claim
 
 GROUP = "dpverify.papers"
 
@@ -59,7 +59,7 @@ def _paper_module(key: str) -> ModuleType:
 
 
 def _claims_of(mod, what: str) -> tuple[Claim, ...]:
-    from .spec import Claim
+    from .claims import Claim
 
     claims = getattr(mod, "CLAIMS", None)
     if claims is None:
@@ -111,7 +111,7 @@ def load_module(path_or_name: str) -> ModuleType:
         mod = importlib.util.module_from_spec(spec)
         sys.modules[name] = mod
         sys.path.insert(0, str(p.resolve().parent))
-        from .spec import ClaimError
+        from .claims import ClaimError
 
         try:
             spec.loader.exec_module(mod)

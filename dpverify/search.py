@@ -164,8 +164,8 @@ def sample_points(strategy, n: int, seed: int) -> list[dict]:
 
     The first ``HYPOTHESIS_POINTS`` are Hypothesis's (its first is the minimal example: zeros, the
     lower ends of the boxes, for every seed; then its own draws, which favour bounds, simple and
-    extreme floats). When ``strategy`` is a domain's (:meth:`dpverify.spec.Domain.strategy`), the rest are
-    drawn by NumPy from the seed (:meth:`~dpverify.spec.Domain.draw_point` with ``hostile=True``:
+    extreme floats). When ``strategy`` is a domain's (:meth:`dpverify.claims.Domain.strategy`), the rest are
+    drawn by NumPy from the seed (:meth:`~dpverify.claims.Domain.draw_point` with ``hostile=True``:
     uniform or log-uniform on the search boxes, a box end or the nearest float inside an open end
     with probability 1/8 per parameter), some thirty times cheaper than a Hypothesis draw; likewise
     for a scenario's instances (``_dpverify_build = (domain, build)``: a point, then ``build(point,
@@ -501,7 +501,7 @@ def _same(a: Mapping, b: Mapping) -> bool:
 
 def _coords(domain, point):
     """Real parameters (and sequence entries) of ``point`` as an unconstrained vector."""
-    from .spec import Real, Seq
+    from .claims import Real, Seq
 
     keys, xs = [], []
     for name, p in domain.params.items():

@@ -11,8 +11,8 @@ inside the parameters' search boxes (log-uniform where ``log=True``)::
     def test_my_closed_form(pt):
         assert my_closed_form(**pt) <= my_bound(**pt)
 
-* :func:`points` -- dicts ``{parameter: value}`` of a :class:`~dpverify.spec.Claim` or a
-  :class:`~dpverify.spec.Domain` (``fixed=`` pins some parameters);
+* :func:`points` -- dicts ``{parameter: value}`` of a :class:`~dpverify.claims.Claim` or a
+  :class:`~dpverify.claims.Domain` (``fixed=`` pins some parameters);
 * :func:`parameter` -- values of one parameter (``Real``, ``Int``, ``Choice``);
 * :func:`instances` -- the instances a statement's scenario draws (problems, data sets, schedules),
   each carrying the claim's point.
@@ -23,7 +23,7 @@ from typing import Any, Mapping
 
 from hypothesis import strategies as st
 
-from .spec import Choice, Claim, ClaimError, Domain, Int, Real
+from .claims import Choice, Claim, ClaimError, Domain, Int, Real
 
 
 def _domain(obj) -> Domain:

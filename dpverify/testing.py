@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 
-from .spec import Claim
+from .claims import Claim
 from .contract import Breach, scenario_contract  # noqa: F401  (a user's scenario runs the same contract)
 from .replay import replay_counterexample
 from .verdict import Verdict

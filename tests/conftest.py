@@ -72,7 +72,7 @@ LONG_FIRST = ("papers/test_notebooks.py", "docs/test_docs.py", "papers/dni/test_
 # layers, numbers with a direction, verdicts, the mpmath decision, the privacy and noise building blocks,
 # the options -- no command line started, no notebook, no documentation site, no paper's registry.
 # tests/docs/test_quick_subset.py keeps it nonempty, free of the long units and small beside the suite.
-QUICK = ("engine/test_layers.py", "engine/test_spec.py", "engine/test_measured.py", "engine/test_verdict.py",
+QUICK = ("engine/test_layers.py", "engine/test_claims_language.py", "engine/test_measured.py", "engine/test_verdict.py",
          "engine/test_settle.py", "engine/test_privacy_composition.py", "engine/test_sim_noise.py",
          "engine/test_options.py", "engine/test_readings.py")
 

@@ -5,23 +5,23 @@ For a claim whose verdict is ``violated``, :func:`certify` writes ``<out>/<id wi
 (standard library plus python-flint only; ``python check.py`` prints one line and exits 0 when the
 certificate holds). Kinds of certificate:
 
-* ``analytic`` -- an :class:`~dpverify.spec.Inequality` or :class:`~dpverify.spec.Identity` fails at
+* ``analytic`` -- an :class:`~dpverify.claims.Inequality` or :class:`~dpverify.claims.Identity` fails at
   the witness: both sides are evaluated in ball arithmetic at increasing precision until their
   enclosures are disjoint in the violating direction, and the witness is checked against every
   hypothesis (single-parameter bounds exactly in rationals, relations in ball arithmetic);
-* ``gaussian-privacy`` -- a privacy :class:`~dpverify.spec.SupBound` measured by the Gaussian
+* ``gaussian-privacy`` -- a privacy :class:`~dpverify.claims.SupBound` measured by the Gaussian
   mechanism's exact privacy profile: a ball enclosing delta(eps) lies above the claimed delta;
-* ``subsampled-pair`` -- a privacy :class:`~dpverify.spec.SupBound` measured on the canonical (eps,
+* ``subsampled-pair`` -- a privacy :class:`~dpverify.claims.SupBound` measured on the canonical (eps,
   delta)-DP pair behind a subsample (``scenarios.subsampled_dp``): a lower bound on the pair's delta at
   the claimed eps' (its four atoms in ball arithmetic) lies above the target delta;
 * ``gaussian-renyi`` -- the same measured by the Gaussian mechanism's Renyi divergence: a lower bound on
   it from its defining integral over a finite window (rigorous quadrature, ``acb.integral``), divided by
   the order, lies above the claimed bound;
-* ``asymptotics`` -- a :class:`~dpverify.spec.Rate` refuted by SymPy's limit of ``expr/rate`` along a path:
+* ``asymptotics`` -- a :class:`~dpverify.claims.Rate` refuted by SymPy's limit of ``expr/rate`` along a path:
   ``check.py`` (SymPy and mpmath) takes the limit again from the claim's expressions and the symbols'
   assumptions, and checks the confirming sweep's points and the ratio's growth there. See
   :mod:`dpverify.certify.asymptotic`;
-* ``privacy-point`` -- a privacy :class:`~dpverify.spec.SupBound` measured by a function of a proof (a
+* ``privacy-point`` -- a privacy :class:`~dpverify.claims.SupBound` measured by a function of a proof (a
   :class:`~dpverify.scenarios.PointScenario`) that carries a ball definition: ``check.py`` evaluates it at
   the witness and certifies when its lower end lies above the claimed bound. See :mod:`dpverify.certify.point`;
 * ``one-sample-sgd`` -- the same measured on noisy SGD with one sample per step (replace-one) by its attained
@@ -30,16 +30,16 @@ certificate holds). Kinds of certificate:
 * ``audit`` -- an empirical privacy audit's counts: the Clopper-Pearson bounds recomputed (bisection on
   the regularised incomplete beta in ball arithmetic) give a lower bound on delta(eps) above the claim
   (the counts themselves are recorded, not re-derived: statistical evidence at the audit's confidence);
-* ``exact-expectation`` -- an :class:`~dpverify.spec.ExpectationBound` whose exact expectation (moment
+* ``exact-expectation`` -- an :class:`~dpverify.claims.ExpectationBound` whose exact expectation (moment
   propagation on a diagonal quadratic) exceeds the bound: ``check.py`` rebuilds the quadratic from the claim's
   expressions at the witness and the recorded spectrum and start, propagates the moments in ball arithmetic
   and separates the expectation from the bound. See :mod:`dpverify.certify.expectation`;
-* ``worst-function`` -- a :class:`~dpverify.spec.SupBound` over ``worst_case(...)`` (a method's worst case over a
+* ``worst-function`` -- a :class:`~dpverify.claims.SupBound` over ``worst_case(...)`` (a method's worst case over a
   function class) refuted by an exact worst function: ``check.py`` (standard library only: dpverify's
   ``sim/pep_exact.py`` copied verbatim) runs it through the method, checks it against every interpolation
   condition of the class and compares its statistic with the normalised bound. See :mod:`dpverify.certify.pep`,
   which also writes checkers of the proofs (``write_proof``);
-* ``monte-carlo-replay`` / ``monte-carlo-recorded`` -- an :class:`~dpverify.spec.ExpectationBound`
+* ``monte-carlo-replay`` / ``monte-carlo-recorded`` -- an :class:`~dpverify.claims.ExpectationBound`
   violated by simulation: a replay at ten times the runs, at the seed derived from the claim id and
   "certificate", whose one-sided p-value of "mean <= bound" is below 1e-6; standalone (``check.py``
   rebuilds noisy GD on the quadratic and simulates it) or recorded (dpverify's replay, its p-value
@@ -61,7 +61,7 @@ from dataclasses import asdict, dataclass
 
 from ..checks import kind_of
 from ..files import write_atomic
-from ..spec import Identity
+from ..claims import Identity
 from . import asymptotic, runtime
 from .expectation import exact_plan
 from .point import point_plan

@@ -93,7 +93,7 @@ def proof_plan(claim, stmt, evidence) -> Plan:
     and shows it finite (O), finite and positive (Theta) or equal to the claimed value (a limit) with SymPy's
     assumptions (after each piece of the domain's intervals), never dpverify's own sign proofs."""
     from ..checks import rateproof
-    from ..spec import Rate
+    from ..claims import Rate
 
     levels = (evidence.data or {}).get("levels") or {}
     paths = stmt.paths if isinstance(stmt, Rate) else (stmt.path,)

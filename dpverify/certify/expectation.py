@@ -1,6 +1,6 @@
 """Certificates for exact expectations: moment propagation on the witness's quadratic, in ball arithmetic.
 
-An :class:`~dpverify.spec.ExpectationBound` decided by the ``exact`` check is violated when the exact
+An :class:`~dpverify.claims.ExpectationBound` decided by the ``exact`` check is violated when the exact
 ``E[statistic]`` on a drawn diagonal quadratic exceeds the claimed bound. The ``exact-expectation``
 certificate records that quadratic (the spectrum as fractions of ``[lower curvature, M]`` and the start's
 direction, both exact rationals) and ``check.py`` rebuilds everything else from the claim's own expressions

@@ -1,6 +1,6 @@
 """Certificates for Monte Carlo violations: a replay at ten times the runs, at a fresh seed.
 
-A Monte Carlo statement (:class:`~dpverify.spec.ExpectationBound` decided by simulation) is violated
+A Monte Carlo statement (:class:`~dpverify.claims.ExpectationBound` decided by simulation) is violated
 when a mean's confidence bound lies above the claimed bound. Its certificate replays one violating
 point with ``REPLAY_FACTOR`` times the runs of the check, at the seed
 ``derive_seed(claim id, statement, "certificate")`` (recorded), and holds when the one-sided p-value of

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from ..spec import Choice, Int, Real, Seq
+from ..claims import Choice, Int, Real, Seq
 from . import runtime
 from ..arb_source import ArbSource, Unprintable, printer_for, rational_text
 from ..escape import py_docstring, py_identifier, py_literal

@@ -15,7 +15,7 @@ is still undecided.
 """
 from __future__ import annotations
 
-from ..spec import Claim, ClaimError, DomainError
+from ..claims import Claim, ClaimError, DomainError
 from ..verdict import Evidence, Verdict, algebra_only, claim_verdict, error_evidence, statement_verdict
 from . import (audit, boxproof, chain, domainproof, exact, existsproof, limit, minimiser, monte_carlo, privacyproof,
                quadratics, rate, rateproof, scaling, sup, symbolic)
@@ -87,7 +87,7 @@ def _guarded(kind: CheckKind, claim, stmt, cfg):
 
 def _on_claim(kind: CheckKind, claim, cfg):
     """A ``claim`` stage kind's evidence, vetted against its declaration (what it raises is the claim's own
-    fault, e.g. a chain that was never resolved: :class:`~dpverify.spec.ClaimError`)."""
+    fault, e.g. a chain that was never resolved: :class:`~dpverify.claims.ClaimError`)."""
     try:
         ev = kind.check(claim, cfg)
         if not isinstance(ev, Evidence):

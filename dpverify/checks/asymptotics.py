@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from ..spec import Choice, Int, Real, Seq
-from ..spec.statements import START_SUFFIX
+from ..claims import Choice, Int, Real, Seq
+from ..claims.statements import START_SUFFIX
 from .base import time_limit
 from .signs import is_finite, is_infinite, is_positive
 

@@ -1,6 +1,6 @@
 """Audit check: an empirical privacy audit beside a privacy statement's accounting.
 
-For a :class:`~dpverify.spec.SupBound` with ``audit=dp_audit(...)``, the audit scenario's
+For a :class:`~dpverify.claims.SupBound` with ``audit=dp_audit(...)``, the audit scenario's
 ``(eps, delta)`` are evaluated at the claim's points; a search over the domain (``search_runs``
 runs per side) finds the point whose audit comes closest to refuting, and a fresh audit with
 ``runs`` runs per side decides: ``violated`` when its Clopper-Pearson lower bound on delta exceeds
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..spec import SupBound
+from ..claims import SupBound
 from ..verdict import Basis, Evidence
 from . import sup
 from .base import Config, scenario_on

@@ -52,7 +52,7 @@ import sympy as sp
 from ..arb_source import Unprintable, evaluator, printer_for, undecided
 from ..numeric import jsonable
 from ..search import EvaluationError
-from ..spec import Choice, Inequality, Int, Seq, symbol_names
+from ..claims import Choice, Inequality, Int, Seq, symbol_names
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, SymbolicTimeout, thread_cpu_clock, time_limit
 from .kind import CheckKind

@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from ..numeric import jsonable
-from ..spec import Choice, Claim, DomainError, Int, Real, Seq
+from ..claims import Choice, Claim, DomainError, Int, Real, Seq
 from ..verdict import Basis, Evidence
 from .base import Clock, Config
 from .kind import CheckKind

@@ -29,7 +29,7 @@ from .. import proofforms
 from ..arb_source import ArbSource, Unprintable
 from ..numeric import jsonable
 from ..search import EvaluationError
-from ..spec import Choice, Identity, Inequality, Int, Real, Seq, symbol_names
+from ..claims import Choice, Identity, Inequality, Int, Real, Seq, symbol_names
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, SymbolicTimeout, time_limit
 from . import identityproof

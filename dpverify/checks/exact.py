@@ -18,7 +18,7 @@ import numpy as np
 from ..numeric import Compiled, jsonable
 from ..scenarios import bind
 from ..search import SCREEN_TOL, EvaluationError, Margin, search
-from ..spec import ExpectationBound
+from ..claims import ExpectationBound
 from ..verdict import Basis, Evidence
 from .base import (VACUOUS_NOTE, Clock, Config, Triviality, confirmed_margin, inside_points, recording, scenario_on,
                    vacuous_statistic)

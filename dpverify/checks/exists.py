@@ -26,7 +26,7 @@ import numpy as np
 
 from ..numeric import jsonable
 from ..search import sample_points
-from ..spec import Int
+from ..claims import Int
 
 #: an ``Int`` existential parameter with at most this many values in its domain is tried at every one
 EXHAUSTIVE = 256

@@ -33,7 +33,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ..arb_source import ArbSource, Unprintable, evaluator
-from ..spec import Real
+from ..claims import Real
 from ..verdict import Evidence
 from .base import Clock, Config, SymbolicTimeout, time_limit
 from . import sampled

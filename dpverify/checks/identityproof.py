@@ -1,4 +1,4 @@
-"""An :class:`~dpverify.spec.Identity` refuted by a point: ``lhs - rhs`` (the claim's definitions
+"""An :class:`~dpverify.claims.Identity` refuted by a point: ``lhs - rhs`` (the claim's definitions
 substituted) reduced by SymPy to an expression that is not 0, and a point of the claim's domain at which
 ball arithmetic proves it is not 0.
 
@@ -20,7 +20,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ..numeric import jsonable
-from ..spec import Choice, Int, Real, Seq, symbol_names
+from ..claims import Choice, Int, Real, Seq, symbol_names
 from ..verdict import Basis, Evidence
 from .bnb import Prover, Var, _dyadic
 

@@ -15,7 +15,7 @@ import mpmath
 
 from ..numeric import Compiled, jsonable
 from ..search import sample_points
-from ..spec import Limit
+from ..claims import Limit
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, based
 from .rate import DECADES, STEPS_PER_DECADE, sweep

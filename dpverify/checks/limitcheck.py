@@ -16,7 +16,7 @@ import mpmath
 import sympy as sp
 
 from ..search import sample_points
-from ..spec.statements import START_SUFFIX
+from ..claims.statements import START_SUFFIX
 from .rate import settled_values
 
 #: the exponents j of the points x0 * 10^(+-2^j): every one up to 10^256 (the double range, where the domain is

@@ -1,6 +1,6 @@
 """Minimiser check: the claimed optimum is feasible, has the claimed value, and cannot be beaten.
 
-For a :class:`~dpverify.spec.Minimiser` (minimise ``objective`` over a positive sequence subject
+For a :class:`~dpverify.claims.Minimiser` (minimise ``objective`` over a positive sequence subject
 to ``constraint == 0``): at points drawn from the domain, (1) the claimed argmin satisfies the
 constraint and attains the claimed value, evaluated in mpmath, and (2) SLSQP started from several
 feasible points (log-coordinates) must not find a feasible sequence with a smaller objective.
@@ -18,7 +18,7 @@ import sympy as sp
 
 from ..numeric import Compiled, is_finite_real, jsonable, real
 from ..search import EvaluationError, Margin, search
-from ..spec import Minimiser, Seq
+from ..claims import Minimiser, Seq
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, SymbolicTimeout, based, time_limit
 from .kind import CheckKind

@@ -46,7 +46,7 @@ import mpmath
 from ..measured import Measured
 from ..numeric import Compiled, jsonable
 from ..scenarios import bind
-from ..spec import ExpectationBound
+from ..claims import ExpectationBound
 from ..stats import binomial_bounds, bonferroni, mean_bounds
 from ..verdict import Basis, Evidence
 from .base import VACUOUS_NOTE, Clock, Config, Triviality, adversarial_search, scenario_on, vacuous_statistic

@@ -33,7 +33,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ..scenarios.worst_case import WorstCase
-from ..spec import Int, Real
+from ..claims import Int, Real
 from ..verdict import Basis
 
 #: rational sample values a symbolic certificate is built from (inside the interval, spread over it)

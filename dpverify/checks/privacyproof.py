@@ -34,7 +34,7 @@ import sympy as sp
 from ..arb_source import HELPERS, Unprintable, evaluator, printer_for
 from ..numeric import jsonable
 from ..scenarios import bind
-from ..spec import Seq, SupBound, symbol_names
+from ..claims import Seq, SupBound, symbol_names
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, SymbolicTimeout, time_limit
 from .boxproof import NotApplicable, Problem, branch_and_bound, related
@@ -178,7 +178,7 @@ def _refuting_probe(problem, claim):
 
 def _contains(claim, point) -> bool:
     """Whether ``point`` (completed with the middle of every other parameter's search box) is the claim's."""
-    from ..spec import Choice, Int
+    from ..claims import Choice, Int
 
     full = dict(point)
     for n, p in claim.domain.params.items():

@@ -20,7 +20,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..scenarios import bind
-from ..spec import ExpectationBound
+from ..claims import ExpectationBound
 from ..verdict import Basis, Evidence
 from . import signproof, spectral, spectralforms
 from .base import Clock, Config

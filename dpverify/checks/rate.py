@@ -18,7 +18,7 @@ import numpy as np
 
 from ..numeric import Compiled, is_finite_real, jsonable, real
 from ..search import sample_points
-from ..spec import Rate
+from ..claims import Rate
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, based
 from .kind import CheckKind

@@ -1,5 +1,5 @@
 """Rates and limits decided by their asymptotics: SymPy's limit (Gruntz) of ``expr / rate`` (a
-:class:`~dpverify.spec.Rate`) or of ``expr`` (a :class:`~dpverify.spec.Limit`) along each path, the other
+:class:`~dpverify.claims.Rate`) or of ``expr`` (a :class:`~dpverify.claims.Limit`) along each path, the other
 parameters fixed at any value of the domain (:mod:`.asymptotics` says how they become symbols, how Min/Max
 and floor/ceiling are handled and what is left to the numeric sweeps).
 
@@ -32,8 +32,8 @@ import sympy as sp
 
 from ..numeric import Compiled, jsonable
 from ..search import sample_points
-from ..spec import Limit, Rate
-from ..spec.statements import START_SUFFIX
+from ..claims import Limit, Rate
+from ..claims.statements import START_SUFFIX
 from ..verdict import Basis, Evidence
 from . import asymptotics as asy
 from .asymptotics import LEVELS, Unsupported

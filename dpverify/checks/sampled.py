@@ -35,7 +35,7 @@ import sympy as sp
 
 from ..numeric import Compiled, golden_section, is_finite_real, jsonable, real
 from ..search import EvaluationError, Margin, search
-from ..spec import Identity, Inequality, Real
+from ..claims import Identity, Inequality, Real
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, SymbolicTimeout, Triviality, based, settle, time_limit
 from .symbolic import simple_fraction

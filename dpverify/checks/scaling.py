@@ -11,7 +11,7 @@ from __future__ import annotations
 import mpmath
 
 from ..numeric import Compiled, is_finite_real, jsonable, real
-from ..spec import Identity, Inequality, Limit, Rate, Seq
+from ..claims import Identity, Inequality, Limit, Rate, Seq
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, based
 from .kind import CheckKind

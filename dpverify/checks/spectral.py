@@ -1,6 +1,6 @@
 """An expectation claim on quadratics as an inequality over the spectrum (:mod:`.spectralforms`).
 
-:func:`reduce` reads an :class:`~dpverify.spec.ExpectationBound`'s scenario -- noisy gradient descent
+:func:`reduce` reads an :class:`~dpverify.claims.ExpectationBound`'s scenario -- noisy gradient descent
 (plain steps, full gradients), its gradient-norm-free variant (``adaptive_gd`` with schedules), random-round
 SGD with a constant step and noise, output-perturbed gradient descent -- and writes it as a *model*
 (:mod:`.spectralforms`: the step, the noise, the statistic, the start, the spectrum's interval, the bound,
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from ..spec import Choice, Int, Real, Seq
+from ..claims import Choice, Int, Real, Seq
 from . import spectralforms
 
 LAM1, LAM2, SIZE = sp.Symbol("lam_1"), sp.Symbol("lam_2"), sp.Symbol("S_0")

@@ -34,7 +34,7 @@ from ..measured import Measured
 from ..numeric import Compiled, jsonable
 from ..scenarios import bind
 from ..search import EvaluationError, Margin, search
-from ..spec import SupBound
+from ..claims import SupBound
 from ..stats import mean_bounds
 from ..verdict import Basis, Evidence
 from . import pepproof

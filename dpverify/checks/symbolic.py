@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..spec import Choice, Identity, Inequality, Int, Real, Seq
+from ..claims import Choice, Identity, Inequality, Int, Real, Seq
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, SymbolicTimeout, based, time_limit
 from .kind import CheckKind

@@ -172,7 +172,7 @@ def _float_function(expr):
 
 
 def _is_int_param(claim, name) -> bool:
-    from ..spec import Int
+    from ..claims import Int
 
     return isinstance(claim.domain.params.get(name), Int)
 

@@ -11,7 +11,7 @@ def _numpy_point(domain, rng, fixed=None, tries: int = 64):
     """A point of ``domain`` drawn with NumPy: every scalar parameter uniformly (log-uniformly where
     declared) on its search box, a box end with probability 1/8 (an open end replaced by the box's
     middle), then every sequence entry the same way, until every hypothesis holds (``None`` after
-    ``tries`` draws); see :meth:`dpverify.spec.Domain.draw_point`."""
+    ``tries`` draws); see :meth:`dpverify.claims.Domain.draw_point`."""
     return domain.draw_point(rng, fixed, tries)
 
 

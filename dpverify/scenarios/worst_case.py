@@ -116,7 +116,7 @@ class WorstCase(MappedScenario):
         of the claim) that the scenario measures, or ``None`` where these are the claim's own points."""
         from hypothesis import strategies as st
 
-        from ..spec import Int
+        from ..claims import Int
 
         self._require_bound()
         h = self.claim.expand(sp.sympify(self.params.exprs["horizon"]))

@@ -3,7 +3,7 @@ tests/test_registry.py.)"""
 import pytest
 
 import dpverify
-from dpverify.spec import DomainError
+from dpverify.claims import DomainError
 
 
 def test_check_rejects_bad_input():

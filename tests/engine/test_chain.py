@@ -8,7 +8,7 @@ import dpverify
 from dpverify import Claim, ClaimError, Domain, Inequality, Real, Source
 from dpverify.checks import Config, run
 from dpverify.registry import load_module
-from dpverify.spec import Relation
+from dpverify.claims import Relation
 
 x, c, m = sp.symbols("x c m")
 _SRC = Source("chain test notes", "Lemma")

@@ -17,7 +17,7 @@ from dpverify import Claim, Domain, Identity, Inequality, Limit, LimitPath, Rate
 from dpverify.certify import ROUTES, certify, run_checker
 from dpverify.checks import KINDS, Config, kind_of, run
 from dpverify.checks.kind import CheckKind, kinds_of
-from dpverify.spec.statements import Statement
+from dpverify.claims.statements import Statement
 from dpverify.verdict import BASIS_KINDS, Basis, Evidence, Verdict, statement_verdict
 
 TEXTBOOK = "tests/textbook/claims.py"

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from dpverify.spec import Claim, ClaimError, Domain, Inequality, Real, Source
+from dpverify.claims import Claim, ClaimError, Domain, Inequality, Real, Source
 from dpverify.verdict import Basis, Evidence, Verdict
 
 from test_cli_faults import GOOD, claims_file, dpverify, dpverify_here
@@ -120,7 +120,7 @@ def test_default_boxes_draw_no_subnormal_and_no_point_a_rounding_from_an_open_bo
 
     from dpverify.search import sample_points
 
-    floor = 1e-6        # dpverify.spec.domain.DEFAULT_FLOOR, relative to the bound (absolute below 1)
+    floor = 1e-6        # dpverify.claims.domain.DEFAULT_FLOOR, relative to the bound (absolute below 1)
     dom = Domain(Delta=Real(gt=0), u=Real(gt=0, lt=1), w=Real(lt=0))
     rng = np.random.default_rng(0)
     pts = [dom.draw_point(rng, hostile=True) for _ in range(3000)]

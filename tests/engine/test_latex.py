@@ -11,7 +11,7 @@ import pytest
 import sympy as sp
 
 from dpverify import ClaimError, Identity, Inequality, Latex
-from dpverify.spec.latex import LatexError, latex
+from dpverify.claims.latex import LatexError, latex
 
 CLAIMS_FILE = textwrap.dedent(r'''
     from dpverify import Claim, Domain, Inequality, Int, Latex, Real, Source

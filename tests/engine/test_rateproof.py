@@ -178,7 +178,7 @@ def test_a_symbolic_tied_parameter_gives_the_function_it_replaces():
 
 
 def test_a_tied_expression_with_another_parameters_start_or_no_parameter_is_refused():
-    from dpverify.spec import ClaimError
+    from dpverify.claims import ClaimError
 
     with pytest.raises(ClaimError, match="only LimitPath.start"):
         LimitPath("n", "inf", tied={"d": d * LimitPath.start("d")})

@@ -1,4 +1,4 @@
-"""Alternative readings of a claim (dpverify.spec.Reading): each reading gets its verdict from its own
+"""Alternative readings of a claim (dpverify.claims.Reading): each reading gets its verdict from its own
 statements plus the claim's unlabelled ones; ``ok`` needs every reading to meet its expected verdict;
 the errata list a reading that fails while the default one holds; bad readings are refused."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sympy as sp
 import dpverify
 from dpverify import Claim, Domain, Inequality, Reading, Real, Source
 from dpverify.report import errata_markdown, errata_rows
-from dpverify.spec import ClaimError
+from dpverify.claims import ClaimError
 from dpverify.tables import table
 from dpverify.verdict import Verdict
 

@@ -5,7 +5,7 @@ import numpy as np
 import sympy as sp
 
 from dpverify.search import HYPOTHESIS_POINTS, Margin, sample_points, search
-from dpverify.spec import Domain, Int, Real, Relation
+from dpverify.claims import Domain, Int, Real, Relation
 
 a, b = sp.symbols("a b")
 

@@ -8,7 +8,7 @@ import sympy as sp
 
 from dpverify.scenarios import noisy_gd
 from dpverify.scenarios import params as P
-from dpverify.spec import Claim, Domain, ExpectationBound, Real, Source
+from dpverify.claims import Claim, Domain, ExpectationBound, Real, Source
 
 
 def _bound_map():

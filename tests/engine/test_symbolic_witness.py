@@ -106,7 +106,7 @@ def test_the_symbolic_detail_names_the_option_and_the_cache_key_reads_it():
     from dpverify.cache import verdict_key
     from dpverify.checks import Config
     from dpverify.checks.symbolic import check
-    from dpverify.spec import Claim, Domain, Identity, Inequality, Real, Source
+    from dpverify.claims import Claim, Domain, Identity, Inequality, Real, Source
 
     a, b = sp.symbols("a b")
     claim = Claim(id="t/deep", source=Source("a textbook", "Claim 1"),

@@ -8,7 +8,7 @@ import pytest
 import dpverify
 from dpverify import registry, report
 from dpverify.checks import checks_for
-from dpverify.spec import VERDICTS, Source
+from dpverify.claims import VERDICTS, Source
 from dpverify.testing import claim_tests, verdict_of
 
 CLAIMS = registry.all_claims()

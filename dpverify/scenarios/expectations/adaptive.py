@@ -178,7 +178,7 @@ class AdaptiveGD(MappedScenario):
 
     # ------------------------------------------------------------------ binding
     def validate_for(self, claim):
-        from ...spec import symbol_names
+        from ...claims import symbol_names
 
         allowed = set(claim.domain.params) | {str(k) for k in claim.definitions}
         for k, e in self.params.exprs.items():

@@ -174,7 +174,7 @@ class NoisyGD(MappedScenario):
         if msg:
             return msg
         if self.exceeds is not None:
-            from ...spec import symbol_names
+            from ...claims import symbol_names
 
             unknown = sorted(symbol_names(claim.expand(sp.sympify(self.exceeds))) - set(claim.domain.params)
                              - {str(k) for k in claim.definitions})

@@ -78,7 +78,7 @@ class RandomRoundSGD(MappedScenario):
         msg = super().validate_for(claim)
         if msg or self.exceeds is None:
             return msg
-        from ...spec import symbol_names
+        from ...claims import symbol_names
 
         unknown = sorted(symbol_names(claim.expand(self.exceeds)) - set(claim.domain.params)
                          - {str(k) for k in claim.definitions})

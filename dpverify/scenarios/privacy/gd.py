@@ -259,7 +259,7 @@ class NoisyGDAudit(DPAudit):
         :meth:`refutability` grows and the point stays in the claim's domain (a coordinate ascent
         over a few candidate values per parameter: the box ends and the geometric/arithmetic means
         between them and the current value)."""
-        from ...spec import Int, Real
+        from ...claims import Int, Real
 
         dom = self.claim.domain
         best, score = dict(pt), self._score(pt)

@@ -21,7 +21,7 @@ from dpverify import privacy as P
 from dpverify.checks import Config, run
 from dpverify.numeric import evaluate
 from dpverify.scenarios import bind, noisy_gd
-from dpverify.spec import Claim, Rate
+from dpverify.claims import Claim, Rate
 from theorems.dni import claims as dni
 from theorems.dni import proofs
 from theorems.dni.schedules import dynamic_pgd_closed_form

@@ -23,7 +23,7 @@ import dpverify
 from dpverify.privacy import gaussian_delta_exact
 from dpverify.privacy import single_sample_sgd as ssg
 from theorems.hdp.mlp import Logistic, OneHiddenLayer
-from dpverify.spec import Claim, Domain
+from dpverify.claims import Claim, Domain
 from theorems.hdp import baselines, claims as C, proofs as P
 
 
@@ -89,7 +89,7 @@ def test_eq_2_corrected_with_c_2_is_rejected():
 def test_lemma_3_beyond_eps_1_is_rejected():
     """Lemma 3-corrected's range matters: the same statements over eps <= 20 are violated, and the printed
     witness has an exact delta of 0.404 at eps = 10 (claimed 0.1)."""
-    from dpverify.spec import Real
+    from dpverify.claims import Real
 
     dom = Domain(C._C_GAUSS, **{**C._LEMMA3_PARAMS, "epsilon": Real(gt=0, le=20, search=(0.01, 20.0), log=True)})
     claim = Claim(id="hdp/lemma-3-eps20", source=C.LEMMA_3.source, domain=dom, statements=C._lemma3(None),

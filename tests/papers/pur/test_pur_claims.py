@@ -21,7 +21,7 @@ from dpverify.checks import Config
 from dpverify.checks import sampled as sampled_check
 from dpverify.numeric import evaluate
 from dpverify.scenarios import bind
-from dpverify.spec import Claim, Identity
+from dpverify.claims import Claim, Identity
 from theorems.pur import claims as C
 from theorems.pur import data, proofs
 from theorems.pur.experiments import constants, run_task, schedules

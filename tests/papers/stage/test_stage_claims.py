@@ -15,7 +15,7 @@ import dpverify
 from dpverify.privacy import audit, wor_gaussian_epsilon
 from dpverify.scenarios import bind
 from dpverify.sim import phase_schedule, step_decay_quadratic_moments
-from dpverify.spec import Claim, Inequality
+from dpverify.claims import Claim, Inequality
 from theorems.stage import claims as C
 from theorems.stage import experiments as E
 from theorems.stage import proofs

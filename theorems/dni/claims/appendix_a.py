@@ -4,7 +4,7 @@ from __future__ import annotations
 import sympy as sp
 
 from dpverify.scenarios import MCPoint, coupled_stability, noisy_gd
-from dpverify.spec import Choice, Claim, Domain, ExpectationBound, Int, LimitPath, Rate, Real, Relation, SupBound
+from dpverify.claims import Choice, Claim, Domain, ExpectationBound, Int, LimitPath, Rate, Real, Relation, SupBound
 
 from .common import (D, Delta1, ERUB_24, ERUB_MIN_DYN, G, GAMMA, M, N, PGD_PARAMS, R, T, _PGD, _PGD_MC, _src, alpha,
                      eta, kappa, sigma, t)

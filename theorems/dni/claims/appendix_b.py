@@ -7,7 +7,7 @@ import math
 import sympy as sp
 
 from dpverify.scenarios import gaussian_mechanism, squared_loss_sensitivity
-from dpverify.spec import Claim, Constant, Domain, Identity, Inequality, Int, Real, Relation, Seq, SupBound
+from dpverify.claims import Claim, Constant, Domain, Identity, Inequality, Int, Real, Relation, Seq, SupBound
 
 from .. import proofs
 from .common import B, L, N, RHO_PRINTED, RHO_ROOT, R_MA, T, _src, a_, beta, delta, eps, i_, k, order, rho, t

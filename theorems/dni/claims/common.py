@@ -5,7 +5,7 @@ import sympy as sp
 
 from dpverify import sim
 from dpverify.scenarios import LogisticData, MCPoint, noisy_gd
-from dpverify.spec import Int, Real, Seq, Source
+from dpverify.claims import Int, Real, Seq, Source
 from ..schedules import dynamic_pgd, exponential_for_budget
 
 SEED = "000_155fea93f75f24eb.txt"

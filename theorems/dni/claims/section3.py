@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 from dpverify.scenarios import budget_filter_gd
-from dpverify.spec import Claim, Domain, Int, Real, Seq, SupBound
+from dpverify.claims import Claim, Domain, Int, Real, Seq, SupBound
 
 from .common import G, N, R, T, _src, sigma, t
 

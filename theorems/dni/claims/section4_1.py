@@ -5,7 +5,7 @@ import sympy as sp
 
 from dpverify.scenarios import worst_case
 
-from dpverify.spec import (Claim, SupBound, Constant, Domain, ExpectationBound, Identity, Inequality, Int, Limit, LimitPath,
+from dpverify.claims import (Claim, SupBound, Constant, Domain, ExpectationBound, Identity, Inequality, Int, Limit, LimitPath,
                            Minimiser, Rate, Real, Relation, Seq)
 
 from .common import (D, Delta1, ERUB_24, ERUB_DYNAMIC_T, ERUB_MIN_DYN, ERUB_UNIFORM_T, G, GAMMA, KAPPA_H, M, N,

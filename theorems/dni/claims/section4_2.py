@@ -8,7 +8,7 @@ from sympy.utilities.lambdify import implemented_function
 
 from dpverify.arb_source import ball_function
 from dpverify.scenarios import MCPoint, noisy_gd, worst_case
-from dpverify.spec import (Choice, Claim, Constant, Domain, ExpectationBound, Identity, Inequality, Int, Real, Relation,
+from dpverify.claims import (Choice, Claim, Constant, Domain, ExpectationBound, Identity, Inequality, Int, Real, Relation,
                            SupBound)
 
 from .. import proofs

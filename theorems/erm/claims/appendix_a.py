@@ -4,7 +4,7 @@ from __future__ import annotations
 import sympy as sp
 
 from dpverify.scenarios import PointScenario, noisy_gd, random_round_sgd, subsampled_dp, worst_case
-from dpverify.spec import Claim, Domain, ExpectationBound, Identity, Inequality, Int, Real, Relation, SupBound
+from dpverify.claims import Claim, Domain, ExpectationBound, Identity, Inequality, Int, Real, Relation, SupBound
 
 from .. import proofs
 from .common import BETA, Delta0, ETA, MU, R0, T, _src, alpha, beta, d, delta, delta_p, eps, eta, mu, r_, sigma

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dpverify.spec import Real, Source
+from dpverify.claims import Real, Source
 
 SEED = "002_83aa5496eb291d00.txt"
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dpverify.spec import Claim, Domain, Identity, Inequality, Limit, LimitPath, Rate, Real, Relation
+from dpverify.claims import Claim, Domain, Identity, Inequality, Limit, LimitPath, Rate, Real, Relation
 
 from .common import D, L, _src, beta, d, delta, eps, mu, n
 from .section3_1 import NOISE_2A, NOISE_2B, OPT_2, T, T_2A, T_2B

@@ -6,7 +6,7 @@ import math
 import sympy as sp
 
 from dpverify.scenarios import additive_noise, dp_audit, gaussian_mechanism
-from dpverify.spec import Claim, Domain, Int, Real, SupBound
+from dpverify.claims import Claim, Domain, Int, Real, SupBound
 
 from .. import proofs
 from .common import DELTA, Delta1, Delta2, _src, delta, eps, k

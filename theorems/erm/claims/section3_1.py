@@ -7,7 +7,7 @@ import sympy as sp
 
 from dpverify.scenarios import MCPoint, dp_audit, gd_sensitivity, output_perturbation_gd, output_perturbation_privacy
 from dpverify.scenarios import ERMData
-from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, Limit, LimitPath, Rate, Real,
+from dpverify.claims import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, Limit, LimitPath, Rate, Real,
                            Reading, Relation, SupBound)
 
 from .. import proofs

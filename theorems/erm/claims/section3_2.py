@@ -7,7 +7,7 @@ import sympy as sp
 
 from dpverify.scenarios import MCPoint, dp_audit, random_round_sgd, sampled_gaussian
 from dpverify.scenarios import ERMData
-from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, LimitPath, Rate, Reading, Real,
+from dpverify.claims import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, LimitPath, Rate, Reading, Real,
                            Relation, SupBound)
 
 from .. import proofs

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dpverify.spec import Source
+from dpverify.claims import Source
 
 SEED = "004_9fced7ebb2318939.txt"
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dpverify.spec import Claim, Constant, Domain, Identity, Inequality, Real
+from dpverify.claims import Claim, Constant, Domain, Identity, Inequality, Real
 
 from .common import _src
 

@@ -7,7 +7,7 @@ import sympy as sp
 from dpverify.scenarios import dp_audit, worst_case
 from dpverify.scenarios import one_sample_sgd
 from dpverify.scenarios import linear_pair_sampler, single_sample_sgd_privacy
-from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, LimitPath, Rate, Real, Relation,
+from dpverify.claims import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, LimitPath, Rate, Real, Relation,
                            Reading, SupBound)
 
 from .. import proofs

@@ -8,7 +8,7 @@ import sympy as sp
 from dpverify.scenarios import PointScenario, gaussian_mechanism
 from dpverify.scenarios import one_sample_sgd
 from dpverify.scenarios import single_sample_sgd_privacy
-from dpverify.spec import (Claim, Constant, Domain, ExpectationBound, Identity, Inequality, Int, Rate, Real, Relation,
+from dpverify.claims import (Claim, Constant, Domain, ExpectationBound, Identity, Inequality, Int, Rate, Real, Relation,
                            Reading, SupBound)
 
 from .. import proofs

@@ -32,7 +32,7 @@ import sympy as sp
 from dpverify.privacy import composition
 from dpverify.scenarios import PointScenario, gaussian_mechanism
 from dpverify.scenarios import single_sample_sgd_privacy
-from dpverify.spec import Claim, Domain, Identity, Inequality, Int, Real, Relation, SupBound
+from dpverify.claims import Claim, Domain, Identity, Inequality, Int, Real, Relation, SupBound
 
 from .. import proofs
 from .common import T, _src, delta, eps, m, n

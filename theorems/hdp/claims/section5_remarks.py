@@ -7,7 +7,7 @@ from __future__ import annotations
 import sympy as sp
 
 from dpverify.scenarios import PointScenario, gaussian_mechanism
-from dpverify.spec import Claim, Domain, Identity, Inequality, Int, Limit, LimitPath, Rate, Real, Relation, SupBound
+from dpverify.claims import Claim, Domain, Identity, Inequality, Int, Limit, LimitPath, Rate, Real, Relation, SupBound
 
 from .. import proofs
 from .common import G, _src, n

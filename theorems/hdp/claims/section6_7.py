@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dpverify.spec import Claim, Domain, Identity, LimitPath, Rate, Real, Relation
+from dpverify.claims import Claim, Domain, Identity, LimitPath, Rate, Real, Relation
 
 from .common import G, L_DELTA, _src, eps
 from .section4 import K_, Md, N_, _A4, _RATE_PARAMS, eps_r

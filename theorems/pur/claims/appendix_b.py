@@ -4,7 +4,7 @@ from __future__ import annotations
 import sympy as sp
 
 from dpverify.scenarios import gd_schedule_privacy, noisy_gd_audit
-from dpverify.spec import Claim, Domain, Identity, Inequality, Int, Real, Relation, Seq, SupBound
+from dpverify.claims import Claim, Domain, Identity, Inequality, Int, Real, Relation, Seq, SupBound
 
 from .. import proofs
 from .common import EPS_OF, L, N, PROVED, P_L, T, V0, _src, delta, q, r, sig, t, u

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sympy as sp
 
 from dpverify.scenarios import CosineData, LogisticData
-from dpverify.spec import Int, Real, Relation, Source
+from dpverify.claims import Int, Real, Relation, Source
 
 SEED = "001_8c6e002b41f68e78.txt"
 

@@ -6,7 +6,7 @@ import sympy as sp
 
 from dpverify.scenarios import gaussian_mechanism
 from dpverify.scenarios import gaussian_renyi
-from dpverify.spec import Claim, Domain, Identity, Inequality, LimitPath, Rate, Reading, Real, SupBound
+from dpverify.claims import Claim, Domain, Identity, Inequality, LimitPath, Rate, Reading, Real, SupBound
 
 from .common import (Dc, Dl, M, N, PROVED, P_DELTA, P_M, P_N, P_SIGMA, _src, a_, b, cc, delta, eps, k, order, sigma, x,
                      x0)

@@ -8,7 +8,7 @@ import sympy as sp
 
 from dpverify.scenarios import MCPoint, PointScenario, adaptive_gd, gaussian_mechanism, worst_case
 from dpverify.scenarios import measured_sensitivity
-from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Limit, LimitPath, Real, Relation,
+from dpverify.claims import (Claim, Domain, ExpectationBound, Identity, Inequality, Limit, LimitPath, Real, Relation,
                            Reading, SupBound)
 
 from .. import proofs

@@ -7,7 +7,7 @@ from sympy.utilities.lambdify import implemented_function
 
 from dpverify.scenarios import CosineData, MCPoint, adaptive_gd, gaussian_mechanism
 from dpverify.scenarios import gd_schedule_privacy, noisy_gd_audit
-from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, Limit, LimitPath, Rate, Real,
+from dpverify.claims import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, Limit, LimitPath, Rate, Real,
                            Relation, SupBound)
 
 from .. import proofs

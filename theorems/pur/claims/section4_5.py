@@ -7,7 +7,7 @@ from dataclasses import replace
 import sympy as sp
 
 from dpverify.scenarios import MCPoint, adaptive_gd
-from dpverify.spec import Choice, Claim, Domain, ExpectationBound, Int, Reading, Real, SupBound
+from dpverify.claims import Choice, Claim, Domain, ExpectationBound, Int, Reading, Real, SupBound
 
 from .. import proofs
 from .common import M, PUR_RULE, P_D, P_GRAD, P_M, P_R, R, T, _src, d

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dpverify.spec import Source
+from dpverify.claims import Source
 
 SEED = "003_5052799caee6efc5.txt"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dpverify.spec import Claim, Domain, Identity, Inequality, Int, Limit, LimitPath, Real
+from dpverify.claims import Claim, Domain, Identity, Inequality, Int, Limit, LimitPath, Real
 
 from .common import L, LOG, _src, d, eps, mu, n, theta
 

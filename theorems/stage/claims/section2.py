@@ -8,7 +8,7 @@ from sympy.utilities.lambdify import implemented_function
 
 from dpverify.scenarios import PointScenario, dp_audit, gaussian_mechanism
 from dpverify.scenarios import seeded_search
-from dpverify.spec import Claim, Domain, Inequality, Int, Real, Relation, SupBound
+from dpverify.claims import Claim, Domain, Inequality, Int, Real, Relation, SupBound
 
 from .. import proofs
 from .common import B, LOG, _src, c2, delta, eps, n

@@ -6,7 +6,7 @@ import sympy as sp
 
 from dpverify.scenarios import MCPoint, SeparableData, step_decay_risk, worst_case
 from dpverify.scenarios import step_decay_stability
-from dpverify.spec import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, Limit, LimitPath, Rate, Real,
+from dpverify.claims import (Claim, Domain, ExpectationBound, Identity, Inequality, Int, Limit, LimitPath, Rate, Real,
                            Reading, Relation, SupBound, expand_definitions)
 
 from .. import proofs

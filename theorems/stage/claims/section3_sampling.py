@@ -15,7 +15,7 @@ import sympy as sp
 from sympy.utilities.lambdify import implemented_function
 
 from dpverify.scenarios import PointScenario
-from dpverify.spec import Claim, Domain, Int, Real, Relation, SupBound
+from dpverify.claims import Claim, Domain, Int, Real, Relation, SupBound
 
 from .. import proofs
 from .common import B, _src, delta, eps, n

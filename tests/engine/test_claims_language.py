@@ -1,4 +1,4 @@
-"""dpverify.spec: building a claim; every error names the claim, the field and the value. (Moved from
+"""dpverify.claims: building a claim; every error names the claim, the field and the value. (Moved from
 tests/test_registry.py.)"""
 import re
 
@@ -6,7 +6,7 @@ import pytest
 import sympy as sp
 
 from dpverify.scenarios import noisy_gd
-from dpverify.spec import (Claim, ClaimError, Domain, DomainError, ExpectationBound, Identity, Inequality, Int, Real,
+from dpverify.claims import (Claim, ClaimError, Domain, DomainError, ExpectationBound, Identity, Inequality, Int, Real,
                            Relation, Source)
 
 
@@ -100,7 +100,7 @@ def test_contains_decides_as_validate_does():
     each hypothesis broken in turn, a relation decided at its boundary in mpmath, missing and unknown names."""
     import sympy as sp
 
-    from dpverify.spec import Domain, Int, Real, Relation, Seq
+    from dpverify.claims import Domain, Int, Real, Relation, Seq
 
     a, b = sp.symbols("a b")
     dom = Domain(Relation(sp.Lt(a, b)), a=Real(gt=0), b=Real(ge=0, le=1), T=Int(ge=1), s=Seq("T", Real(gt=0)))

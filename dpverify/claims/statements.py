@@ -95,7 +95,7 @@ class Statement:
 
     ``skip`` names checks not to run on it (e.g. ``("symbolic",)`` for nested sums SymPy cannot
     simplify within its time limit); at least one check must remain. ``reading`` puts it under one of
-    the claim's alternative :class:`~dpverify.spec.Reading` s (empty: the claim as read by default).
+    the claim's alternative :class:`~dpverify.claims.Reading` s (empty: the claim as read by default).
 
     ``exists`` names a domain parameter quantified existentially: the statement reads "for every
     value of the other parameters there is a value of this one (in its domain and search box) at
@@ -231,7 +231,7 @@ class Inequality(Statement):
     def from_latex(cls, name: str, relation: str, *, symbols=None, **fields) -> "Inequality":
         """The statement from the paper's LaTeX relation, e.g. ``Inequality.from_latex("(7)",
         r"\\mathcal{E} \\le \\frac{L R^2}{4T}")``: ``\\le``/``<`` read as ``lhs <= rhs`` (``<`` strict),
-        ``\\ge``/``>`` turned round. ``symbols`` binds names (see :func:`dpverify.spec.latex.latex`)."""
+        ``\\ge``/``>`` turned round. ``symbols`` binds names (see :func:`dpverify.claims.latex.latex`)."""
         try:
             lhs, rhs, strict = relation_sides(relation, symbols=symbols)
         except LatexError as exc:

@@ -6,12 +6,12 @@ whose name is a parameter of the given domain (or a key of the given mapping) be
 parameter's symbol, and an unbound ``e`` is Euler's number. What the parser cannot read is refused
 with a :class:`LatexError` naming the line, the column and the token::
 
-    >>> from dpverify.spec.latex import latex
+    >>> from dpverify.claims.latex import latex
     >>> latex(r"\\left(1 - \\frac{1}{\\kappa}\\right)^{T} \\Delta")
     Delta*(1 - 1/kappa)**T
 
 Symbols are matched to the claim's domain by name when the claim is built, like any other
-expression; give ``symbols=`` (a :class:`~dpverify.spec.domain.Domain`, a mapping name -> symbol or
+expression; give ``symbols=`` (a :class:`~dpverify.claims.domain.Domain`, a mapping name -> symbol or
 an iterable of symbols) to bind them at once, keeping their assumptions.
 """
 from __future__ import annotations

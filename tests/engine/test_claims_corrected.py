@@ -2,7 +2,7 @@
 import pytest
 import sympy as sp
 
-from dpverify.spec import Claim, ClaimError, Constant, Domain, Inequality, Real, Source
+from dpverify.claims import Claim, ClaimError, Constant, Domain, Inequality, Real, Source
 
 x = sp.Symbol("x")
 DOMAIN = Domain(x=Real(gt=0, search=(1e-3, 10.0), log=True))
