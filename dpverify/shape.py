@@ -19,7 +19,7 @@ MAX_DEPTH = 40
 
 class _Number:
     """A JSON number (not a boolean), or one of the strings ``"inf"``, ``"-inf"``, ``"nan"`` that strict
-    JSON writes for non-finite floats (``dpverify.verdict.json_safe``)."""
+    JSON writes for non-finite floats (``dpverify.jsonnum.json_safe``)."""
 
     def __repr__(self) -> str:
         return "a number"

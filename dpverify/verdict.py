@@ -35,10 +35,12 @@ from __future__ import annotations
 
 import html
 import json
-import math
 from dataclasses import dataclass, field
 from typing import Any
+
 from .errors import VERDICTS
+from .jsonnum import dumps, json_safe  # noqa: F401  (re-exported: the services write their JSON with them)
+from .jsonnum import number_writer, read_number
 
 #: The verdict of a check that raised (and of its claim): a fault of the check or of the claim's
 #: construction, never a finding about the claim.
@@ -185,7 +187,7 @@ class Evidence:
     def to_json(self, timing: bool = True, exact: bool = False) -> dict:
         """JSON-able dict (``--json``): numbers to 10 significant digits, or exact with ``exact``
         (the verdict cache)."""
-        _round = _exact if exact else _round10
+        _round = number_writer(exact)
         return {
             "kind": self.check,
             "statement": self.statement,
@@ -204,55 +206,6 @@ class Evidence:
             "coverage": _round(self.coverage),
             **({"data": self.data} if self.data else {}),
         }
-
-
-def _round10(x):
-    if x is None:
-        return None
-    try:
-        return float(f"{float(x):.10g}")
-    except (TypeError, ValueError, OverflowError):
-        return None
-
-
-def _exact(x):
-    if x is None:
-        return None
-    try:
-        return float(x)
-    except (TypeError, ValueError, OverflowError):
-        return None
-
-
-_round = _round10
-
-
-_NONFINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
-
-
-def json_safe(obj):
-    """``obj`` with every non-finite float replaced by the string ``"inf"``, ``"-inf"`` or ``"nan"``
-    (recursively through dicts, lists and tuples), so that ``json.dumps(..., allow_nan=False)``
-    writes strict JSON."""
-    if isinstance(obj, float):
-        if math.isfinite(obj):
-            return obj
-        return "nan" if obj != obj else ("inf" if obj > 0 else "-inf")
-    if isinstance(obj, dict):
-        return {k: json_safe(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [json_safe(v) for v in obj]
-    return obj
-
-
-def dumps(obj, **kw) -> str:
-    """Strict JSON of ``obj`` (non-finite numbers as strings, see :func:`json_safe`)."""
-    return json.dumps(json_safe(obj), allow_nan=False, **kw)
-
-
-def _number(x):
-    """A number read back from JSON: the strings of :func:`json_safe` become floats again."""
-    return _NONFINITE.get(x, x) if isinstance(x, str) else x
 
 
 def error_evidence(claim_id: str, statement: str, check: str, exc: BaseException) -> "Evidence":
@@ -499,7 +452,7 @@ class Verdict:
 
     def to_json(self, timing: bool = True, exact: bool = False) -> dict:
         """JSON-able dict (``--json``); ``exact`` keeps every number exact (the verdict cache)."""
-        _round = _exact if exact else _round10
+        _round = number_writer(exact)
         return {
             "id": self.id,
             "label": self.label,
@@ -530,11 +483,11 @@ class Verdict:
         for e in d.get("evidence", []):
             ev.append(Evidence(check=e["kind"], statement=e["statement"], verdict=e["verdict"],
                                samples=e.get("samples", 0), confidence=e.get("confidence"),
-                               min_margin=_number(e.get("min_margin")), tightness=_number(e.get("tightness")),
+                               min_margin=read_number(e.get("min_margin")), tightness=read_number(e.get("tightness")),
                                counterexample=e.get("counterexample"), seconds=e.get("seconds", 0.0),
-                               detail=e.get("detail", ""), data=e.get("data", {}), value=_number(e.get("value")),
-                               bound=_number(e.get("bound")), point=e.get("worst_point"),
-                               basis=Basis.from_json(e.get("basis")), coverage=_number(e.get("coverage"))))
+                               detail=e.get("detail", ""), data=e.get("data", {}), value=read_number(e.get("value")),
+                               bound=read_number(e.get("bound")), point=e.get("worst_point"),
+                               basis=Basis.from_json(e.get("basis")), coverage=read_number(e.get("coverage"))))
         return cls(id=d["id"], label=d.get("label", ""), verdict=d["verdict"], expected=d["expected"],
                    evidence=ev, seconds=d.get("seconds", 0.0), reason=d.get("reason", ""),
                    seed=d.get("seed", 0), at=d.get("at"), about=d.get("about"), algebra_why=d.get("algebra_why", ""),

@@ -4,9 +4,9 @@ On a quadratic the exact expectation of noisy gradient descent (and of the varia
 is a closed form in the spectrum (:mod:`.spectralforms`, each closed form checked against the recursion that
 defines it before it is used), and the claim's inequality over every quadratic with Hessian spectrum in
 ``[lo, hi]`` -- every dimension's split of the start included -- is ``F(lam, lam') >= 0`` for every ``lam,
-lam'`` in ``[lo, hi]`` and every parameter in its hypotheses (:func:`.spectral.reduce`). :mod:`.signproof`
+lam'`` in ``[lo, hi]`` and every parameter in its hypotheses (:func:`.spectral.reduce`). :mod:`.signsearch`
 finds a certificate of that sign (sums of non-negative terms, then the coefficients' signs after every range is
-written through a variable ``s >= 0`` and every non-rational part bounded by a rule) and checks it before the
+written through a variable ``s >= 0`` and every non-rational part bounded by a rule) and :mod:`.signproof` checks it before the
 check reports it.
 
 What the proof covers is the claim's class **restricted to quadratics**: where the claim's class is wider
@@ -22,7 +22,7 @@ import sympy as sp
 from ..scenarios import bind
 from ..claims import ExpectationBound
 from ..verdict import Basis, Evidence
-from . import signproof, spectral, spectralforms
+from . import signproof, signsearch, spectral, spectralforms
 from .base import Clock, Config
 from .kind import CheckKind
 
@@ -47,7 +47,7 @@ def prove(stmt, claim):
         spectralforms.check_identities(red.model, spectral.LAM1)
     except spectralforms.ModelError as exc:
         raise spectral.NotApplicable(f"a closed form does not check: {exc}") from None
-    cert = signproof.find(red.F, red.ranges, red.seq_bounds, budget=signproof.Budget(TESTS))
+    cert = signsearch.find(red.F, red.ranges, red.seq_bounds, budget=signsearch.Budget(TESTS))
     signproof.verify(cert, red.seq_bounds)
     return red, cert
 

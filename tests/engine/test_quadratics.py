@@ -8,7 +8,7 @@ import pytest
 import sympy as sp
 
 from dpverify import registry
-from dpverify.checks import signproof, spectral, spectralforms
+from dpverify.checks import signproof, signsearch, spectral, spectralforms
 from dpverify.scenarios import bind
 
 # statements the reduction reads, one per scenario it reads (noisy GD, random-round SGD, output perturbation,
@@ -74,19 +74,19 @@ RANGES = [(x, sp.Integer(0), sp.Integer(1)), (n, sp.Integer(1), None)]
 def test_a_true_sign_is_proved_and_checked():
     """(1 - x)^n <= exp(-n x) on [0, 1] for n >= 1 (1 - x <= exp(-x))."""
     F = sp.exp(-n * x) - (1 - x) ** n
-    cert = signproof.find(F, RANGES, {})
+    cert = signsearch.find(F, RANGES, {})
     signproof.verify(cert, {})
 
 
 def test_a_false_sign_gets_no_certificate():
     """(1 - x)^n <= 1 - n x fails for n = 2 at x = 1: no certificate."""
     with pytest.raises(signproof.ProofError):
-        signproof.find((1 - n * x) - (1 - x) ** n, RANGES, {})
+        signsearch.find((1 - n * x) - (1 - x) ** n, RANGES, {})
 
 
 def test_a_tampered_certificate_fails_its_check():
     """The certificate of (1 - x)^n <= exp(-n x), its range of x widened to [0, 2] (where 1 - x < 0): refused."""
-    cert = signproof.find(sp.exp(-n * x) - (1 - x) ** n, RANGES, {})
+    cert = signsearch.find(sp.exp(-n * x) - (1 - x) ** n, RANGES, {})
     wide = [(x, sp.Integer(0), sp.Integer(2)), RANGES[1]]
 
     def widen(goal):
@@ -111,8 +111,8 @@ def test_a_sum_over_steps_with_two_directions_is_proved_term_by_term():
         sp.Sum(term(x1), (t, 1, T)) + (D - 1) * sp.Sum(term(x2), (t, 1, T))) / K
     ranges = [(K, sp.Integer(1), None), (D, sp.Integer(1), None), (T, sp.Integer(1), None),
               (y, sp.Integer(0), sp.Integer(1)), (x1, y, sp.Integer(1)), (x2, y, sp.Integer(1))]
-    cert = signproof.find(F, ranges, {"s": (sp.Integer(0), None)})
+    cert = signsearch.find(F, ranges, {"s": (sp.Integer(0), None)})
     signproof.verify(cert, {"s": (sp.Integer(0), None)})
     assert cert["how"]["rule"] == "sums"
     with pytest.raises(signproof.ProofError):
-        signproof.find(F, ranges[:4] + [(x1, sp.Integer(0), sp.Integer(1)), ranges[5]], {"s": (sp.Integer(0), None)})
+        signsearch.find(F, ranges[:4] + [(x1, sp.Integer(0), sp.Integer(1)), ranges[5]], {"s": (sp.Integer(0), None)})

@@ -63,7 +63,7 @@ def test_instances_are_built_from_numpy_draws():
     lists, sampled_from, one_of, builds, map and filter come from NumPy after Hypothesis's first points."""
     from hypothesis import strategies as st
 
-    from dpverify.search import _sample
+    from dpverify.sampling import sample_with_origin
 
     dom = Domain(x=Real(ge=0, le=1))
 
@@ -80,7 +80,7 @@ def test_instances_are_built_from_numpy_draws():
 
     strategy = inst()
     strategy._dpverify_build = (dom, build)
-    pts, numpy_drawn = _sample(strategy, 300, 4)
+    pts, numpy_drawn = sample_with_origin(strategy, 300, 4)
     assert len(pts) == 300 and numpy_drawn == range(HYPOTHESIS_POINTS, 300)
     for p in pts:
         assert dom.contains(p["point"]) and 1 <= p["k"] <= 3 and len(p["v"]) == p["k"]
@@ -97,7 +97,7 @@ def test_instances_are_built_from_numpy_draws():
 
     strategy = inst_text()   # the builder meets st.text(), which NumPy does not draw
     strategy._dpverify_build = (dom, unsupported)
-    pts, numpy_drawn = _sample(strategy, 40, 4)
+    pts, numpy_drawn = sample_with_origin(strategy, 40, 4)
     assert len(pts) == 40 and len(numpy_drawn) == 0     # Hypothesis drew them all
 
 
@@ -106,7 +106,7 @@ def test_a_build_without_an_instance_is_skipped_by_both_draws():
     skipped by NumPy's: no None in the sample, every point one the builder accepts, the sample full."""
     from hypothesis import strategies as st
 
-    from dpverify.search import _sample
+    from dpverify.sampling import sample_with_origin
 
     dom = Domain(x=Real(ge=0, le=1))
 
@@ -120,7 +120,7 @@ def test_a_build_without_an_instance_is_skipped_by_both_draws():
     built = inst()
     strategy = built.filter(lambda i: i is not None)
     strategy._dpverify_build = (dom, build)
-    pts, numpy_drawn = _sample(strategy, 200, 3)
+    pts, numpy_drawn = sample_with_origin(strategy, 200, 3)
     assert len(pts) == 200 and numpy_drawn == range(HYPOTHESIS_POINTS, 200)
     assert all(p is not None and 0 <= p["point"]["x"] <= 0.5 for p in pts)
     # half the box is refused: NumPy's draws still reach both ends of the other half
