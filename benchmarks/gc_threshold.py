@@ -6,7 +6,7 @@ Usage::
 
 Runs ``dpverify check --all --json --no-timing --no-progress --jobs N`` (verdict cache off), taking turns:
 ``DPVERIFY_GC_THRESHOLD=700,10,10`` (CPython's default) and the command line's own thresholds
-(``dpverify._gc.THRESHOLD``), ``--repeats`` times each. Prints each run's wall and CPU seconds, peak
+(``dpverify.gc_threshold.THRESHOLD``), ``--repeats`` times each. Prints each run's wall and CPU seconds, peak
 memory (the largest resident set of the command and its workers, from ``wait4``) and the seconds the
 collector itself took (``gc.callbacks``, timed from each collection's start to its stop in the command
 and in each worker, summed), the medians, their ratios (tuned over default) as ``key=value`` lines, and
@@ -31,7 +31,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from dpverify._gc import THRESHOLD  # noqa: E402
+from dpverify.gc_threshold import THRESHOLD  # noqa: E402
 
 
 # The command, with the collector's time recorded: each process (the command, each forked worker) writes

@@ -16,9 +16,9 @@ __version__ = "0.1.0"
 
 from typing import TYPE_CHECKING  # noqa: E402
 
-from ._lazy import attach  # noqa: E402
+from .lazy import attach  # noqa: E402
 
-if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify._lazy): `dpverify list` needs no SymPy
+if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify.lazy): `dpverify list` needs no SymPy
     from .quantifiers import Infimum, Supremum
     from .claims import (
         Choice, Claim, ClaimError, Constant, Domain, DomainError, ExpectationBound, Identity, Inequality, Int, Latex,

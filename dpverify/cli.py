@@ -20,7 +20,7 @@ import signal
 import sys
 
 from . import __version__
-from ._resources import default_jobs
+from .resources import default_jobs
 from .options import UsageError, add_check_options, config_kwargs, nonneg_int, parse_at, positive_int
 from .runner import check_one as _check_one  # noqa: F401  (dpverify.cli._check_one: what the pools ran)
 
@@ -528,7 +528,7 @@ def main(argv: list[str] | None = None) -> int:
     from .registry import RegistryError
     from .verdict import EXIT_ERROR, EXIT_USAGE
 
-    from ._gc import fewer_collections, threshold_from_env
+    from .gc_threshold import fewer_collections, threshold_from_env
 
     parser = build_parser()
     ns = parser.parse_args(argv)

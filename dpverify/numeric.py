@@ -19,7 +19,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from .quantifiers import Infimum, _Extremum, extrema
+from .quantifiers import Infimum, Extremum, extrema
 
 DPS = 50
 
@@ -280,7 +280,7 @@ class _ExtremumEval:
 
     GRID = 97
 
-    def __init__(self, node: _Extremum, claim):
+    def __init__(self, node: Extremum, claim):
         self.node = node
         self.sign = 1 if isinstance(node, Infimum) else -1
         self.var = str(node.var)

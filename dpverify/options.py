@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from . import config
-from ._resources import MB_PER_JOB
+from .resources import MB_PER_JOB
 from .config import Option
 
 __all__ = ["UsageError", "add_check_options", "config_kwargs", "int_at_least", "nonneg_int", "parse_at", "positive_int"]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import sympy as sp
 
 
-class _Extremum(sp.Function):
+class Extremum(sp.Function):
     """``Extremum(expr, var, lo, hi)``: extremum of ``expr`` over ``var`` in the open interval (lo, hi)."""
 
     nargs = 4
@@ -57,19 +57,19 @@ class _Extremum(sp.Function):
         return f"{self.kind}_{{{printer._print(var)} in ({printer._print(lo)}, {printer._print(hi)})}} {printer._print(expr)}"
 
 
-class Infimum(_Extremum):
+class Infimum(Extremum):
     """``inf_{var in (lo, hi)} expr`` (see the module docstring)."""
 
     kind = "inf"
 
 
-class Supremum(_Extremum):
+class Supremum(Extremum):
     """``sup_{var in (lo, hi)} expr`` (see the module docstring)."""
 
     kind = "sup"
 
 
-def extrema(expr: sp.Basic) -> list[_Extremum]:
+def extrema(expr: sp.Basic) -> list[Extremum]:
     """The ``Infimum`` / ``Supremum`` nodes of ``expr``, innermost first."""
-    nodes = [a for a in sp.preorder_traversal(expr) if isinstance(a, _Extremum)]
+    nodes = [a for a in sp.preorder_traversal(expr) if isinstance(a, Extremum)]
     return list(reversed(nodes))

@@ -16,10 +16,10 @@ import numpy as np  # noqa: E402 - after the environment above
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
-from dpverify._gc import THRESHOLD  # noqa: E402
+from dpverify.gc_threshold import THRESHOLD  # noqa: E402
 from dpverify.sim import LeastSquares, LinearLoss, LogisticRegression, Quadratic  # noqa: E402
 
-# The suite's processes collect cycles as the command line does (dpverify._gc: CPython's generation-0
+# The suite's processes collect cycles as the command line does (dpverify.gc_threshold: CPython's generation-0
 # threshold of 700 spends ~5% of a check's CPU collecting); tests/engine/test_gc.py shows results do not
 # depend on it.
 gc.set_threshold(*THRESHOLD)

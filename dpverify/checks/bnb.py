@@ -106,7 +106,7 @@ class Var:
         else:
             z = 2 * t - 1
             x = max(min(z / max(1 - abs(z), 1e-200), 1e200), -1e200) * float(self.scale)
-        return _dyadic(x)
+        return dyadic(x)
 
     def width(self, a, b) -> float:
         if self.kind == "int" and a is not None and b is not None and a == b:
@@ -157,7 +157,7 @@ def _num(v) -> str:
     return f"{float(v):.6g}"
 
 
-def _dyadic(x: float) -> Fraction:
+def dyadic(x: float) -> Fraction:
     """``x`` rounded to 4 significant bits (exact in binary, short to print)."""
     if x == 0 or not math.isfinite(x):
         return Fraction(0) if x == 0 else Fraction(int(math.copysign(2 ** 1000, x)))
@@ -277,7 +277,8 @@ class Prover:
                     return None
         return out
 
-    def _ok(self, e) -> bool:
+    def certifies(self, e) -> bool:
+        """Whether the enclosure ``e`` of the goal lies above 0 (at or above, for ``>=``): it certifies its box."""
         return e is not None and ((e > 0) if self.strict else (e >= 0))
 
     def _bad(self, e) -> bool:
@@ -349,7 +350,7 @@ class Prover:
         if inside is False:
             return ("out",)
         nat = self.enclose(self.forms, P)
-        if self._ok(nat):
+        if self.certifies(nat):
             return ("cert", ("natural",))
         if self._bad(nat) and inside:
             return ("wrong",)
@@ -376,11 +377,11 @@ class Prover:
                 ends[i] = "hi"
         if ends:
             fv = self.face_value(box, ends)
-            if self._ok(fv):
+            if self.certifies(fv):
                 return ("cert", ("face", tuple(sorted(ends.items()))))
         if smooth and len(grads) == sum(1 for a, b in box if not (a is not None and a == b)):
             mv = self._mean_value(box, P, grads)
-            if self._ok(mv):
+            if self.certifies(mv):
                 return ("cert", ("mean-value",))
         return ("split", inside)
 

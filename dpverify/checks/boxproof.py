@@ -118,8 +118,8 @@ def _num(v) -> str:
     return f"{float(v):.6g}"
 
 
-def _fraction(v) -> Fraction:
-    """A box end as written (``1e-3`` is 1/1000, not the double nearest it)."""
+def written_fraction(v) -> Fraction:
+    """A box end as written, exactly (``1e-3`` is 1/1000, not the double nearest it)."""
     return Fraction(repr(float(v))) if isinstance(v, float) else Fraction(v)
 
 
@@ -202,11 +202,11 @@ class Problem:
             if lo > hi:
                 raise NotApplicable(f"{name}'s search range {p.box()} lies outside its bounds")
             return Dim(name, "int", int(lo), int(hi))
-        lo, hi = _fraction(lo), _fraction(hi)
+        lo, hi = written_fraction(lo), written_fraction(hi)
         for bound in (p.gt, p.ge):
-            lo = max(lo, _fraction(bound)) if bound is not None else lo
+            lo = max(lo, written_fraction(bound)) if bound is not None else lo
         for bound in (p.lt, p.le):
-            hi = min(hi, _fraction(bound)) if bound is not None else hi
+            hi = min(hi, written_fraction(bound)) if bound is not None else hi
         if lo >= hi:
             raise NotApplicable(f"{name}'s search range {p.box()} lies outside its bounds")
         return Dim(name, "real", lo, hi, bool(p.log) and lo > 0)

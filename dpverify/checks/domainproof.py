@@ -34,7 +34,7 @@ from ..verdict import Basis, Evidence
 from .base import Clock, Config, SymbolicTimeout, time_limit
 from . import identityproof
 from .kind import CheckKind
-from .bnb import Var, _dyadic
+from .bnb import Var, dyadic
 from .reduction import MAX_VARS, Budget, Goal, prove
 
 MAX_CASES = 16
@@ -62,12 +62,12 @@ def var_of(name: str, p) -> Var:
         lo_open = lo is not None and p.gt is not None and _frac(p.gt) == lo and (p.ge is None or _frac(p.ge) < lo)
         hi_open = hi is not None and p.lt is not None and _frac(p.lt) == hi and (p.le is None or _frac(p.le) > hi)
         a, b = p.box()
-        scale = _dyadic(max(abs(a), abs(b))) or Fraction(1)
+        scale = dyadic(max(abs(a), abs(b))) or Fraction(1)
         return Var(name, "real", lo, hi, log=lo is not None and lo > 0, scale=scale, lo_open=lo_open, hi_open=hi_open)
     if isinstance(p, Int):
         a, b = p.box()
         return Var(name, "int", None if p.ge is None else Fraction(p.ge), None if p.le is None else Fraction(p.le),
-                   log=p.ge is not None and p.ge > 0, scale=_dyadic(max(abs(a), abs(b), 1)))
+                   log=p.ge is not None and p.ge > 0, scale=dyadic(max(abs(a), abs(b), 1)))
     raise NotApplicable(f"{name} is a {type(p).__name__}")
 
 

@@ -37,7 +37,7 @@ from ..claims import Real
 from ..verdict import Evidence
 from .base import Clock, Config, SymbolicTimeout, time_limit
 from . import sampled
-from .boxproof import Dim, NotApplicable, Problem, _fraction, branch_and_bound
+from .boxproof import Dim, NotApplicable, Problem, written_fraction, branch_and_bound
 from .kind import CheckKind
 
 #: slabs added towards each end of the domain before giving up on its tail
@@ -87,7 +87,7 @@ def _exact(v):
     if isinstance(v, float):
         if not math.isfinite(v):
             raise NotApplicable(f"{v} is not finite")
-        return _fraction(v)
+        return written_fraction(v)
     raise NotApplicable(f"{v!r} is not a number")
 
 

@@ -22,7 +22,7 @@ import sympy as sp
 from ..numeric import jsonable
 from ..claims import Choice, Int, Real, Seq, symbol_names
 from ..verdict import Basis, Evidence
-from .bnb import Prover, Var, _dyadic
+from .bnb import Prover, Var, dyadic
 
 FRACTIONS = (Fraction(1, 2), Fraction(3, 10), Fraction(7, 10), Fraction(1, 10), Fraction(9, 10))
 MAX_POINTS = 12
@@ -55,7 +55,7 @@ def _values(p, k: int):
         x = lo * (hi / lo) ** float(t)
     else:
         x = lo + float(t) * (hi - lo)
-    return float(_dyadic(x)) if x != 0 else 0.0
+    return float(dyadic(x)) if x != 0 else 0.0
 
 
 def points(claim, names):

@@ -146,7 +146,7 @@ def number(goal: Goal) -> dict | None:
             pass
     pv = Prover(f, [], (), goal.strict)
     e = pv.enclose(pv.forms, {})
-    if pv._ok(e):
+    if pv.certifies(e):
         return {"by": "number", "exact_zero": False}
     return None
 

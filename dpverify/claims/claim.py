@@ -7,7 +7,7 @@ from typing import Any, Callable, Mapping
 
 import sympy as sp
 from .domain import Choice, ClaimError, Domain, DomainError, Int, Real
-from .statements import Constant, Minimiser, Statement, _set, expand_definitions, symbol_names
+from .statements import Constant, Minimiser, Statement, set_field, expand_definitions, symbol_names
 from ..errors import ID_PATTERN, VERDICTS
 
 #: What a claim is about (``Claim.about``): a mathematical fact, or what an algorithm attains.
@@ -230,9 +230,9 @@ class Claim:
         if self.domain.problems:
             self._fail("domain", "; ".join(self.domain.problems))
         if isinstance(self.statements, Statement):
-            _set(self, "statements", (self.statements,))
+            set_field(self, "statements", (self.statements,))
         if isinstance(self.statements, list):
-            _set(self, "statements", tuple(self.statements))
+            set_field(self, "statements", tuple(self.statements))
         if not isinstance(self.statements, tuple) or not self.statements:
             self._fail("statements", f"must be a non-empty tuple of statements, got {self.statements!r}")
         names = set()
@@ -248,7 +248,7 @@ class Claim:
                     self._fail("statements", f"{s.name!r}: the path of {path.param} takes the worst over "
                                              f"{', '.join(unknown)}, which are not parameters of the domain")
         if self.kind is None:
-            _set(self, "kind", statement_kinds(self.statements))
+            set_field(self, "kind", statement_kinds(self.statements))
         self._validate_readings()
         self._validate_builds_on()
         if self.expected not in VERDICTS:
@@ -296,9 +296,9 @@ class Claim:
 
     def _validate_readings(self) -> None:
         if isinstance(self.readings, Reading):
-            _set(self, "readings", (self.readings,))
+            set_field(self, "readings", (self.readings,))
         if isinstance(self.readings, list):
-            _set(self, "readings", tuple(self.readings))
+            set_field(self, "readings", tuple(self.readings))
         if not isinstance(self.readings, tuple) or not all(isinstance(r, Reading) for r in self.readings):
             self._fail("readings", f"must be a tuple of Reading, got {self.readings!r}")
         names = [r.name for r in self.readings]
@@ -323,9 +323,9 @@ class Claim:
 
     def _validate_builds_on(self) -> None:
         if isinstance(self.builds_on, str):
-            _set(self, "builds_on", (self.builds_on,))
+            set_field(self, "builds_on", (self.builds_on,))
         if isinstance(self.builds_on, list):
-            _set(self, "builds_on", tuple(self.builds_on))
+            set_field(self, "builds_on", tuple(self.builds_on))
         if not isinstance(self.builds_on, tuple):
             self._fail("builds_on", f"must be a tuple of claim ids, got {self.builds_on!r}")
         for ref in self.builds_on:
@@ -343,7 +343,7 @@ class Claim:
         if missing:
             self._fail("builds_on", f"unknown claim id {missing[0]!r} (no loaded claim has it; the claims it "
                                     f"builds on must be registered or in the same claims module)")
-        _set(self, "_built_on", tuple(claims[ref] for ref in self.builds_on))
+        set_field(self, "_built_on", tuple(claims[ref] for ref in self.builds_on))
 
     @property
     def resolved(self) -> bool:

@@ -143,7 +143,7 @@ class Statement:
         if not isinstance(ex, tuple) or not all(isinstance(q, str) and q for q in ex):
             raise ClaimError(f"{self._owner()}: exists must name domain parameters (a tuple of strings), got "
                              f"{self.exists!r}")
-        _set(self, "exists", ex)
+        set_field(self, "exists", ex)
         if ex and not self.EXISTS_SUPPORTED:
             raise ClaimError(f"{self._owner()}: exists={ex!r}: the statement kind {type(self).__name__} cannot quantify "
                              f"{', '.join(ex)} existentially (exists= is for Inequality, ExpectationBound and "
@@ -157,7 +157,8 @@ class Statement:
         return {}
 
 
-def _set(obj, name, value):
+def set_field(obj, name, value):
+    """Set ``name`` of a frozen dataclass ``obj`` while it is being built (its ``__post_init__``)."""
     object.__setattr__(obj, name, value)
 
 
@@ -175,8 +176,8 @@ class Identity(Statement):
 
     def __post_init__(self):
         super().__post_init__()
-        _set(self, "lhs", _expr_field(self._owner(), "lhs", self.lhs))
-        _set(self, "rhs", _expr_field(self._owner(), "rhs", self.rhs))
+        set_field(self, "lhs", _expr_field(self._owner(), "lhs", self.lhs))
+        set_field(self, "rhs", _expr_field(self._owner(), "rhs", self.rhs))
 
     def expressions(self):
         return {"lhs": self.lhs, "rhs": self.rhs}
@@ -218,8 +219,8 @@ class Inequality(Statement):
 
     def __post_init__(self):
         super().__post_init__()
-        _set(self, "lhs", _expr_field(self._owner(), "lhs", self.lhs))
-        _set(self, "rhs", _expr_field(self._owner(), "rhs", self.rhs))
+        set_field(self, "lhs", _expr_field(self._owner(), "lhs", self.lhs))
+        set_field(self, "rhs", _expr_field(self._owner(), "rhs", self.rhs))
         _trivial_field(self._owner(), self.trivial)
         if not isinstance(self.strict, bool):
             raise ClaimError(f"{self._owner()}: strict must be True or False, got {self.strict!r}")
@@ -258,7 +259,7 @@ class Minimiser(Statement):
     def __post_init__(self):
         super().__post_init__()
         for f in ("objective", "constraint", "value", "argmin"):
-            _set(self, f, _expr_field(self._owner(), f, getattr(self, f)))
+            set_field(self, f, _expr_field(self._owner(), f, getattr(self, f)))
         if not isinstance(self.index, sp.Symbol):
             raise ClaimError(f"{self._owner()}: index must be a SymPy Symbol, got {self.index!r}")
         if not isinstance(self.var, str) or not self.var:
@@ -327,7 +328,7 @@ class LimitPath:
                                      f"LimitPath.start({self.param!r}) is a base value of its own (any other "
                                      "parameter's symbol already stands for its base value)")
             tied[name] = v
-        _set(self, "tied", tied)
+        set_field(self, "tied", tied)
         clash = set(self.worst_over) & ({self.param} | set(self.tied))
         if clash:
             raise ClaimError(f"LimitPath({self.param!r}): worst_over names {sorted(clash)}, which the path "
@@ -380,8 +381,8 @@ class Rate(Statement):
 
     def __post_init__(self):
         super().__post_init__()
-        _set(self, "expr", _expr_field(self._owner(), "expr", self.expr))
-        _set(self, "rate", _expr_field(self._owner(), "rate", self.rate))
+        set_field(self, "expr", _expr_field(self._owner(), "expr", self.expr))
+        set_field(self, "rate", _expr_field(self._owner(), "rate", self.rate))
         if self.kind not in ("Theta", "O"):
             raise ClaimError(f"{self._owner()}: kind must be 'Theta' or 'O', got {self.kind!r}")
         if not self.paths or not all(isinstance(p, LimitPath) for p in self.paths):
@@ -402,8 +403,8 @@ class Limit(Statement):
 
     def __post_init__(self):
         super().__post_init__()
-        _set(self, "expr", _expr_field(self._owner(), "expr", self.expr))
-        _set(self, "value", _expr_field(self._owner(), "value", self.value))
+        set_field(self, "expr", _expr_field(self._owner(), "expr", self.expr))
+        set_field(self, "value", _expr_field(self._owner(), "value", self.value))
         if not isinstance(self.path, LimitPath):
             raise ClaimError(f"{self._owner()}: path must be a LimitPath, got {self.path!r}")
 
@@ -436,7 +437,7 @@ class ExpectationBound(Statement):
 
     def __post_init__(self):
         super().__post_init__()
-        _set(self, "bound", _expr_field(self._owner(), "bound", self.bound))
+        set_field(self, "bound", _expr_field(self._owner(), "bound", self.bound))
         _trivial_field(self._owner(), self.trivial)
         if self.scenario is None:
             raise ClaimError(f"{self._owner()}: scenario is missing (e.g. dpverify.scenarios.noisy_gd(...))")
@@ -483,7 +484,7 @@ class SupBound(Statement):
 
     def __post_init__(self):
         super().__post_init__()
-        _set(self, "bound", _expr_field(self._owner(), "bound", self.bound))
+        set_field(self, "bound", _expr_field(self._owner(), "bound", self.bound))
         _trivial_field(self._owner(), self.trivial)
         if self.scenario is None:
             raise ClaimError(f"{self._owner()}: scenario is missing")

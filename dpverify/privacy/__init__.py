@@ -46,9 +46,9 @@ sensitivity internally. :func:`noisy_gd_event` therefore describes the steps for
 
 from typing import TYPE_CHECKING
 
-from .._lazy import attach
+from ..lazy import attach
 
-if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify._lazy)
+if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify.lazy)
     from . import composition, mechanisms, steps, validation
     from .accountants import event_delta, event_epsilon, event_rdp
     from .audit import AuditResult, audit, clopper_pearson, gaussian_noise_for

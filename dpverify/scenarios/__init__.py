@@ -23,9 +23,9 @@ keyword arguments, so a ready-made scenario is one line::
 
 from typing import TYPE_CHECKING
 
-from .._lazy import attach
+from ..lazy import attach
 
-if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify._lazy)
+if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify.lazy)
     from .base import MappedScenario, Scenario, bind
     from .data import CosineData, ERMData, LogisticData, SeparableData, aligned_data, classification_data
     from .expectations.adaptive import AdaptiveGD, adaptive_gd, measured_constants

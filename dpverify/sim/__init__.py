@@ -38,9 +38,9 @@ privacy budget allows is decided outside the simulator
 
 from typing import TYPE_CHECKING
 
-from .._lazy import attach
+from ..lazy import attach
 
-if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify._lazy)
+if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify.lazy)
     from .adaptive import AdaptiveResult, NormRule, adaptive_gd, adaptive_moments, quadratic_path_moments
     from .algorithms import FUSED_PATHS, coupled_pgd, gd, heavy_ball_pgd, momentum_pgd, pgd, psgd
     from .descent import simulate

@@ -18,7 +18,7 @@ Number of workers
    when the default is first needed and whenever it changes;
 3. else the number of CPUs this process may run on
    (``os.sched_getaffinity``, else ``os.cpu_count()``), within a container's CPU
-   quota (:func:`dpverify._resources.usable_cpus`).
+   quota (:func:`dpverify.resources.usable_cpus`).
 
 A program that already runs simulations in several processes (e.g. one claim
 per process) should ask for ``set_workers(1)`` (or ``DPVERIFY_WORKERS=1``) in
@@ -45,7 +45,7 @@ _WORKERS: int | None = None
 
 
 def _cpu_count() -> int:
-    from .._resources import usable_cpus
+    from ..resources import usable_cpus
 
     return usable_cpus()
 

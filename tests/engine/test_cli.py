@@ -119,7 +119,7 @@ def test_constants_command(capsys):
 
 
 # ---------------------------------------------------------------- the default number of check processes
-# (dpverify._resources: tests/engine/test_resources.py)
+# (dpverify.resources: tests/engine/test_resources.py)
 def test_check_without_jobs_uses_the_default_and_with_jobs_the_given(monkeypatch, capsys):
     from dpverify import cli, distributed
 

@@ -1,4 +1,4 @@
-"""The command line's garbage-collector thresholds (dpverify._gc): set for the command, restored after,
+"""The command line's garbage-collector thresholds (dpverify.gc_threshold): set for the command, restored after,
 overridable by DPVERIFY_GC_THRESHOLD, refused clearly when malformed, and without effect on any result."""
 import gc
 import json
@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from dpverify import cli
-from dpverify._gc import THRESHOLD, fewer_collections, threshold_from_env
+from dpverify.gc_threshold import THRESHOLD, fewer_collections, threshold_from_env
 
 
 @pytest.fixture

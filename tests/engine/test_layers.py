@@ -6,7 +6,7 @@ import pathlib
 ROOT = pathlib.Path(__file__).resolve().parents[2] / "dpverify"
 
 LAYERS = {
-    1: ["errors", "_lazy", "_gc", "_resources", "claims", "arb_source", "numeric", "search", "sampling", "jsonnum", "stats", "quantifiers", "constants", "tables", "measured",
+    1: ["errors", "lazy", "gc_threshold", "resources", "claims", "arb_source", "numeric", "search", "sampling", "jsonnum", "stats", "quantifiers", "constants", "tables", "measured",
         "files", "escape", "sealed", "shape", "config", "mathtex", "plots", "xinterval", "proofforms"],
     2: ["sim", "privacy"],
     3: ["scenarios"],

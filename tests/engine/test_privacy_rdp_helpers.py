@@ -1,4 +1,4 @@
-"""dpverify.privacy._rdp_helpers: dp-accounting's RDP accountant with the two faster helpers gives the
+"""dpverify.privacy.rdp_helpers: dp-accounting's RDP accountant with the two faster helpers gives the
 numbers it gives without them, bit for bit (whole RDP curves and epsilons, hostile orders and rates);
 install refuses helpers it does not know; the memo stays bounded."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from dp_accounting import dp_event
 from dp_accounting.rdp import rdp_privacy_accountant as rdp
 
-from dpverify.privacy import _rdp_helpers as H
+from dpverify.privacy import rdp_helpers as H
 from dpverify.privacy import event_epsilon
 
 ORDERS = rdp.RdpAccountant()._orders     # dp-accounting's default orders: fractional and integer, up to 512

@@ -1,10 +1,10 @@
-"""dpverify._resources: the default number of check processes from the CPUs and memory at hand, on
+"""dpverify.resources: the default number of check processes from the CPUs and memory at hand, on
 machines written as files (the affinity mask, /proc/meminfo, /proc/self/cgroup, cgroup v1 and v2)."""
 import os
 
 import pytest
 
-from dpverify import _resources as R
+from dpverify import resources as R
 
 MB = 2**20
 

@@ -453,7 +453,7 @@ def test_coupled_quadratics_monte_carlo_matches_exact_moments(fused):
 def test_workers_setting(monkeypatch, problems):
     monkeypatch.delenv("DPVERIFY_WORKERS", raising=False)
     sim.set_workers(None)
-    from dpverify._resources import usable_cpus
+    from dpverify.resources import usable_cpus
 
     assert sim.get_workers() == usable_cpus()   # the affinity mask, within a container's CPU quota
     monkeypatch.setenv("DPVERIFY_WORKERS", "3")
