@@ -131,7 +131,6 @@ class _Fingerprint:
         # id(obj) -> (order of first visit, obj): cycles and shared objects; holding obj keeps its id
         # from being reused by a temporary made later in the walk
         self._seen: dict[int, tuple[int, object]] = {}
-        self._files: set[str] = set()
 
     def add(self, obj) -> None:  # noqa: C901 - one dispatch over the kinds of values a claim holds
         if obj is None or isinstance(obj, (bool, int, str, bytes)):

@@ -67,7 +67,7 @@ class Compiled:
     the expression cannot be evaluated in NumPy; those points are for mpmath).
     """
 
-    def __init__(self, expr: sp.Basic, claim, extra_ints: tuple[str, ...] = (), extra_scalars: tuple[str, ...] = ()):
+    def __init__(self, expr: sp.Basic, claim, extra_ints: tuple[str, ...] = ()):
         self.expr = claim.expand(sp.sympify(expr))
         self.claim = claim
         self.domain = claim.domain
@@ -78,7 +78,6 @@ class Compiled:
         self._mp: dict[tuple, Any] = {}
         self._np: dict[tuple, Any] = {}
         self._ext = extrema(self.expr)
-        self._extra_scalars = tuple(extra_scalars)
         self._loops: dict[str, Any] = {}
         self._np_failed = False
         self._int_names = set(_int_params(claim.domain)) | set(extra_ints)
@@ -285,8 +284,8 @@ class _ExtremumEval:
         self.sign = 1 if isinstance(node, Infimum) else -1
         self.var = str(node.var)
         view = _ClaimView(claim.domain, getattr(claim, "definitions", {}))
-        self.inner = Compiled(node.expr, view, extra_scalars=(self.var,))
-        self.dinner = Compiled(sp.diff(view.expand(node.expr), node.var), view, extra_scalars=(self.var,))
+        self.inner = Compiled(node.expr, view)
+        self.dinner = Compiled(sp.diff(view.expand(node.expr), node.var), view)
         lo, hi = node.bounds
         self.lo = None if lo in (-sp.oo,) else Compiled(lo, view)
         self.hi = None if hi in (sp.oo,) else Compiled(hi, view)

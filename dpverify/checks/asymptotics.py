@@ -261,7 +261,6 @@ def clear_cache() -> None:
 # --------------------------------------------------------------------------- Min and Max
 def _eventually_below(a, b, st) -> bool | None:
     """Whether ``a < b`` eventually along the path (None: not decided)."""
-    x, to = st.x, st.to
     if is_positive(a, st) and is_positive(b, st):
         try:
             q = limit(a / b, st)
@@ -320,7 +319,6 @@ def sandwich(expr: sp.Basic, st: Setting, steps: list) -> tuple[sp.Basic, sp.Bas
     """``(lower, upper)`` closed forms with ``lower <= expr <= upper`` eventually along the path, from
     ``u <= ceiling(u) < u + 1`` and ``u - 1 < floor(u) <= u`` and the monotonicity of each term in the
     rounded value; ``(expr, expr)`` when there is nothing to round."""
-    x, to = st.x, st.to
     nodes = sorted(expr.atoms(sp.floor, sp.ceiling), key=sp.default_sort_key)
     if not nodes:
         return expr, expr
@@ -380,7 +378,6 @@ class Bounds:
 
 def limits(expr: sp.Basic, st: Setting) -> Bounds:
     """The limits of the branches and sandwiches of ``expr`` along ``st``'s path (see :class:`Bounds`)."""
-    x, to = st.x, st.to
     steps: list = []
     pairs = []
     for b in branches(expr, st, steps):

@@ -40,7 +40,6 @@ from .. import proofforms, xinterval
 from ..arb_source import HELPERS, ArbSource, Unprintable
 
 PREC = 128
-MAX_FORM_OPS = proofforms.MAX_OPS
 
 
 @dataclass(frozen=True)
@@ -198,7 +197,6 @@ class Prover:
         free = {str(s) for s in self.f.free_symbols}
         self.f = self.f.xreplace({s: self.syms[str(s)] for s in self.f.free_symbols if str(s) in self.syms})
         self.forms = [self._compile(g) for g in proofforms.forms(self.f)]
-        self.rel_text = [t for t, _ in relations]
         self.rels = [self._cond(r) for _, r in relations]
         self._grads = {}
         self._free = free

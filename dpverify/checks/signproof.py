@@ -43,7 +43,6 @@ import sympy as sp
 
 #: the most terms an expanded numerator or denominator may have (a larger one is no certificate)
 MAX_TERMS = 6000
-ATOM_RULES = ("pow01", "bernoulli", "bernoulli2", "exp", "log", "ratio", "expbound")
 #: the rules of a literal that has one reading only (no power to read)
 FIXED = ("exp", "log")
 

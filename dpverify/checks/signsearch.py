@@ -157,12 +157,12 @@ def _choices(lits, ranges, rng):
     pairs = []
     for u in pows:
         ku, _ = _readings(u)[0]
-        bu, nu = power_parts(u, ku)
+        _, nu = power_parts(u, ku)
         for v in pows:
             if v is u:
                 continue
             kv, _ = _readings(v)[0]
-            bv, nv = power_parts(v, kv)
+            _, nv = power_parts(v, kv)
             if same(nu, nv):
                 pairs.append((u, v, "ratio", ku, kv))
         for e in exps:

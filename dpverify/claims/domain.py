@@ -150,11 +150,6 @@ class Real:
             hi = hi - min(DEFAULT_FLOOR * max(1.0, abs(hi)), gap / 1000)
         return (lo, hi)
 
-    @property
-    def default_box(self) -> bool:
-        """Whether the search box is the default one (no ``search=``)."""
-        return self.search is None
-
     def in_box(self, value: float) -> bool:
         lo, hi = self.box()
         return lo <= value <= hi

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import KW_ONLY, dataclass, field
-from typing import Any, Callable, ClassVar, Mapping
+from typing import Any, ClassVar, Mapping
 
 import sympy as sp
 from .domain import ClaimError

@@ -184,7 +184,6 @@ class _Stepwise:
         e = claim.expand(sp.sympify(expr))
         self.index = index
         tt = sp.Dummy("t")
-        self._T_names = sorted({p.length for p in claim.domain.params.values() if hasattr(p, "length")})
         idx = sorted(e.atoms(sp.Indexed), key=sp.default_sort_key)
         self.gathers = []
         repl = {}

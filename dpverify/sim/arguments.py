@@ -5,7 +5,7 @@ from __future__ import annotations
 from .gradients import FullGradient, GradientSource
 from .problems import Problem, Quadratic
 from .updates import Plain, UpdateRule
-from .validation import check_real, check_runs, check_steps, check_theta1, short
+from .validation import check_real, short
 
 
 def check_problem(name: str, problem: object):
@@ -25,20 +25,6 @@ def check_clip(clip: object, *problems: object) -> float | None:
             f"clip must be None for Quadratic (it has no per-sample gradients), got {clip!r}"
         )
     return clip
-
-
-def check_noisy_gd(problem: object, theta1: object, etas: object, noise_stds: object, clip: object,
-                   runs: object, seed: object, chunk_runs: object, workers: object) -> tuple:
-    """Validate the arguments of noisy gradient descent on one problem.
-
-    Returns ``(problem, theta1, etas, noise_stds, clip, runs, seed)``.
-    """
-    problem = check_problem("problem", problem)
-    theta1 = check_theta1(theta1, problem.dim)
-    etas, noise_stds = check_steps(etas, noise_stds)
-    clip = check_clip(clip, problem)
-    runs, seed = check_runs(runs, seed, chunk_runs, workers)
-    return problem, theta1, etas, noise_stds, clip, runs, seed
 
 
 def check_parts(update: object, gradient: object) -> tuple[UpdateRule, GradientSource]:

@@ -36,7 +36,7 @@ from . import pep_exact as E
 FAMILIES = {"fwd": lambda k: f"i:{k}:{k + 1}", "star": lambda k: f"i:-1:{k}"}
 SAMPLES = tuple(range(2, 10))
 #: the horizon the templates are read at, and how many steps from each end count as boundary
-TEMPLATE_N, EDGE = 9, 3
+TEMPLATE_N = 9
 
 k_, N_, j_, m_ = sp.symbols("k N j m", integer=True, nonnegative=True)
 
@@ -321,7 +321,7 @@ def prove(base: dict, bound=None) -> HorizonProof | None:
     if any(abs(a - b) >= 2 for t in W for a, b in W[t]):
         return None
 
-    def entry(a, b, exclude_end=True):
+    def entry(a, b):
         """S_y[a][b] from the interior templates (rows whose constraints are all generic)."""
         tot = sp.Integer(0)
         for t in FAMILIES:
