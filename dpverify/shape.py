@@ -34,18 +34,21 @@ NUMBER, JSON = _Number(), _Json()
 
 
 @dataclass(frozen=True)
-class Optional:
+class _Of:
+    """A shape made of one other shape (equal only to the same kind over an equal shape)."""
     shape: object
 
 
-@dataclass(frozen=True)
-class ListOf:
-    shape: object
+class Optional(_Of):
+    """``shape``, or null."""
 
 
-@dataclass(frozen=True)
-class DictOf:
-    shape: object
+class ListOf(_Of):
+    """A list of ``shape``."""
+
+
+class DictOf(_Of):
+    """A dict from strings to ``shape``."""
 
 
 @dataclass(frozen=True)

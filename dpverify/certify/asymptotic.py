@@ -82,10 +82,9 @@ def plan(claim, stmt, evidence) -> Plan:
            "symbols with the assumptions written in SUBS), checks\nthe confirming sweep's points against the claim's "
            "hypotheses and the ratio's monotone growth\nthere in mpmath. Prints one line; exit status 0 when the "
            "certificate holds, 1 otherwise.\n")
-    source = ("#!/usr/bin/env python3\n" + py_docstring(doc) + "\n" + _HEAD
-              + "".join(f"{k} = {v}\n" for k, v in fields.items()) + _BODY)
     return Plan("asymptotics", f"{stmt.name}: expr/rate -> {want} along {ce['path']}", points[-1], {}, "",
-                data={"limit": str(want), "path": ce["path"], "ratio": sp.sstr(st.show(ratio))}, source=source)
+                data={"limit": str(want), "path": ce["path"], "ratio": sp.sstr(st.show(ratio))},
+                source=_checker(doc, fields, _BODY))
 
 
 def proof_plan(claim, stmt, evidence) -> Plan:
@@ -127,11 +126,15 @@ def proof_plan(claim, stmt, evidence) -> Plan:
            "in SUBS, which cover the domain's bounds) it takes\nSymPy's limit again and shows it finite (O), finite "
            "and positive (Theta) or equal to the\nclaimed value (a limit) from SymPy's assumptions alone. Prints one "
            "line; exit status 0\nwhen the proof is replayed, 1 otherwise.\n")
-    source = ("#!/usr/bin/env python3\n" + py_docstring(doc) + "\n" + _HEAD
-              + "".join(f"{k} = {v}\n" for k, v in fields.items()) + _PROOF)
     return Plan("asymptotics-proof", f"{stmt.name}: proved along {len(paths)} path(s)", {}, {}, "",
                 data={"paths": [rateproof.where(p) for p in paths], "scope": (evidence.data or {}).get("scope", "")},
-                source=source)
+                source=_checker(doc, fields, _PROOF))
+
+
+def _checker(doc: str, fields: dict, body: str) -> str:
+    """A ``check.py``: its docstring ``doc``, the shared head, the ``fields`` as assignments, then ``body``."""
+    return ("#!/usr/bin/env python3\n" + py_docstring(doc) + "\n" + _HEAD
+            + "".join(f"{k} = {v}\n" for k, v in fields.items()) + body)
 
 
 _HEAD = r'''

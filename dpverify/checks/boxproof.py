@@ -113,6 +113,23 @@ class Dim:
             m = (lo + hi) / 2
         return (lo, m), (m, hi)
 
+    def shown(self, lo, hi):
+        """``[lo, hi]`` as the evidence shows it: a choice's value, an integer range's single value as such."""
+        if self.kind == "choice":
+            return lo
+        if self.kind == "int":
+            return int(lo) if lo == hi else [int(lo), int(hi)]
+        return [float(lo), float(hi)]
+
+    def middle(self, lo, hi):
+        """The centre of ``[lo, hi]`` as a value of the parameter (a float; an integer rounded down; a choice's
+        value; geometric on a log scale)."""
+        if self.kind == "int":
+            return int((lo + hi) // 2)
+        if self.kind == "real" and self.log and hi > lo:
+            return math.sqrt(float(lo)) * math.sqrt(float(hi))
+        return lo if self.kind == "choice" else float((lo + hi) / 2)
+
 
 def _num(v) -> str:
     return f"{float(v):.6g}"
@@ -354,29 +371,11 @@ class Problem:
 
     def describe(self, box) -> dict:
         """The box as ``{name: [lo, hi]}`` (a choice's value, an integer range's single value as such)."""
-        out = {}
-        for d, (lo, hi) in zip(self.dims, box):
-            if d.kind == "choice":
-                out[d.name] = lo
-            elif d.kind == "int":
-                out[d.name] = int(lo) if lo == hi else [int(lo), int(hi)]
-            else:
-                out[d.name] = [float(lo), float(hi)]
-        return out
+        return {d.name: d.shown(lo, hi) for d, (lo, hi) in zip(self.dims, box)}
 
     def centre(self, box) -> dict:
         """The box's centre as a point of the claim's parameters (floats; integers rounded down)."""
-        out = {}
-        for d, (lo, hi) in zip(self.dims, box):
-            if d.kind == "choice":
-                out[d.name] = lo
-            elif d.kind == "int":
-                out[d.name] = int((lo + hi) // 2)
-            elif d.log and hi > lo:
-                out[d.name] = math.sqrt(float(lo)) * math.sqrt(float(hi))
-            else:
-                out[d.name] = float((lo + hi) / 2)
-        return out
+        return {d.name: d.middle(lo, hi) for d, (lo, hi) in zip(self.dims, box)}
 
 
 @dataclass
@@ -439,40 +438,49 @@ def branch_and_bound(problem: Problem, budget: int, seconds: float) -> Outcome:
     return Outcome(status, done, certified, discarded, uncertain, wrong, left, capped)
 
 
-def _complete(problem: Problem, claim, point: dict) -> dict:
-    """``point`` completed with a value of every parameter the statement does not use (its box's
-    middle; a sequence of the middles), so that the claim's hypotheses can be checked at it."""
+def box_middle(p):
+    """The value a parameter the statement does not use takes beside a box's centre: its first choice, the
+    lower end of an integer's search box, else the middle of its search box (geometric on a log scale)."""
+    if isinstance(p, Choice):
+        return p.values[0]
+    if isinstance(p, Int):
+        return int(p.box()[0])
+    lo, hi = p.box()
+    return math.sqrt(lo * hi) if p.log else (lo + hi) / 2
+
+
+def completed(claim, point: dict, sequences: bool = True) -> dict | None:
+    """``point`` completed with a value of every parameter the statement does not use (:func:`box_middle`;
+    a sequence of its element's middles, or None when not ``sequences``), so that the claim's hypotheses can
+    be checked at it."""
     out = dict(point)
     for name, p in claim.domain.params.items():
-        if name in out or isinstance(p, Seq):
+        if name in out:
             continue
-        if isinstance(p, Choice):
-            out[name] = p.values[0]
-        elif isinstance(p, Int):
-            out[name] = int(p.box()[0])
-        else:
-            lo, hi = p.box()
-            out[name] = math.sqrt(lo * hi) if p.log else (lo + hi) / 2
+        if isinstance(p, Seq):
+            if not sequences:
+                return None
+            continue
+        out[name] = box_middle(p)
     for name, p in claim.domain.params.items():
         if isinstance(p, Seq) and name not in out:
-            lo, hi = p.elem.box()
-            out[name] = [math.sqrt(lo * hi) if p.elem.log else (lo + hi) / 2] * int(out[p.length])
+            out[name] = [box_middle(p.elem)] * int(out[p.length])
     return out
 
 
-def _confirm(problem: Problem, stmt, claim, cfg: Config, boxes):
-    """The first wrong-side box whose centre is a point of the claim where the sampled check's mpmath
-    decision confirms the failure: ``(point, margin)``, or None."""
+def first_confirmed(stmt, claim, cfg: Config, points, errors=(EvaluationError,)):
+    """The first of the completed ``points`` that is a point of the claim where the sampled check's mpmath
+    decision confirms the failure: ``(point, margin)``, or None (a point whose margin raises one of
+    ``errors`` is passed over). The box proofs confirm a wrong-side box at its centre with it."""
     from .sampled import margin_function
 
     margin = margin_function(stmt, claim, cfg)
-    for box in boxes:
-        point = _complete(problem, claim, problem.centre(box))
+    for point in points:
         if not claim.domain.contains(point):
             continue
         try:
             mg = margin(point)
-        except EvaluationError:
+        except errors:
             continue
         if mg.m < 0 and not mg.unresolved:
             return point, mg
@@ -504,7 +512,7 @@ def check(stmt, claim, cfg: Config) -> Evidence:
         wrong = sorted(out.wrong, key=lambda b: -problem.widest(b)[0])
         data["wrong_side"] = [problem.describe(b) for b in wrong[:REPORT]]
         data["wrong_side_boxes"] = len(wrong)
-        found = _confirm(problem, stmt, claim, cfg, wrong)
+        found = first_confirmed(stmt, claim, cfg, (completed(claim, problem.centre(b)) for b in wrong))
         where = f"{len(wrong)} box(es) where rhs - lhs {rel} 0 fails on the whole box, e.g. {data['wrong_side'][0]}"
         if found is not None:
             point, mg = found

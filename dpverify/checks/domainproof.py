@@ -20,7 +20,6 @@ form, a sequence, an existential parameter) ``inconclusive`` with the reason.
 from __future__ import annotations
 
 import itertools
-import math
 from fractions import Fraction
 
 import sympy as sp
@@ -35,6 +34,7 @@ from .base import Clock, Config, SymbolicTimeout, time_limit
 from . import identityproof
 from .kind import CheckKind
 from .bnb import Var, dyadic
+from .boxproof import completed, first_confirmed
 from .reduction import MAX_VARS, Budget, Goal, prove
 
 MAX_CASES = 16
@@ -132,24 +132,22 @@ def scope(goal: Goal, left_out) -> str:
     return f"the whole domain: {where}{cut}{wider}"
 
 
-def _routes(p) -> list[str]:
-    out = [p["by"]]
+def _parts(p):
+    """A proof and every proof inside it (its derivative's, its rest's, its factors'), depth first."""
+    yield p
     for key in ("derivative", "rest", "proof"):
         if isinstance(p.get(key), dict):
-            out += _routes(p[key])
+            yield from _parts(p[key])
     for f in p.get("factors", ()):
-        out += _routes(f["proof"])
-    return out
+        yield from _parts(f["proof"])
+
+
+def _routes(p) -> list[str]:
+    return [q["by"] for q in _parts(p)]
 
 
 def _boxes(p) -> int:
-    n = p.get("boxes", 0)
-    for key in ("derivative", "rest", "proof"):
-        if isinstance(p.get(key), dict):
-            n += _boxes(p[key])
-    for f in p.get("factors", ()):
-        n += _boxes(f["proof"])
-    return n
+    return sum(q.get("boxes", 0) for q in _parts(p))
 
 
 def summary(p) -> dict:
@@ -181,34 +179,18 @@ def prove_statement(stmt, claim, budget_boxes: int):
 def _confirm(stmt, claim, cfg, boxes, pv):
     """A point of a wrong-side box that is a point of the claim where the sampled check's mpmath
     decision confirms the failure: ``(point, margin)``, or None."""
-    from .sampled import margin_function
+    def points():
+        for box in boxes[:8]:
+            point = pv.centre(box)
+            if any(isinstance(v, int) and abs(v) > MAX_CONFIRM_INT for v in point.values()):
+                continue  # mpmath would compute 2**n exactly: a point too far out to confirm
+            full = completed(claim, point, sequences=False)
+            if full is None:    # a sequence the proof does not read: no point to confirm at
+                return
+            yield full
 
-    margin = margin_function(stmt, claim, cfg)
-    for box in boxes[:8]:
-        point = pv.centre(box)
-        if any(isinstance(v, int) and abs(v) > MAX_CONFIRM_INT for v in point.values()):
-            continue  # mpmath would compute 2**n exactly: a point too far out to confirm
-        for name, p in claim.domain.params.items():
-            if name in point:
-                continue
-            if isinstance(p, Seq):
-                return None
-            if isinstance(p, Choice):
-                point[name] = p.values[0]
-            elif isinstance(p, Int):
-                point[name] = int(p.box()[0])
-            else:
-                lo, hi = p.box()
-                point[name] = math.sqrt(lo * hi) if p.log else (lo + hi) / 2
-        if not claim.domain.contains(point):
-            continue
-        try:
-            mg = margin(point)
-        except (EvaluationError, ArithmeticError, ValueError):  # OverflowError: a point past a float's range
-            continue
-        if mg.m < 0 and not mg.unresolved:
-            return point, mg
-    return None
+    # OverflowError: a point past a float's range
+    return first_confirmed(stmt, claim, cfg, points(), errors=(EvaluationError, ArithmeticError, ValueError))
 
 
 def check(stmt, claim, cfg: Config) -> Evidence:

@@ -484,10 +484,14 @@ def _refute_at_point(sc, claim, stmt, verdict, point):
     cert = certify_point(sc, claim, stmt, point)
     if cert is None:
         return None
-    return Upgrade("violated", None,
-                   f"certified: a function of the class (one-dimensional, L-smooth, bounded below as the initial gap "
-                   f"requires, checked exactly) has the statistic {cert['value_normalised']} (normalised) > the "
-                   f"bound's {cert['bound_normalised']}", {"certificate": cert})
+    return _certified_violation(cert, "a function of the class (one-dimensional, L-smooth, bounded below as the "
+                                      "initial gap requires, checked exactly)")
+
+
+def _certified_violation(cert, function: str) -> Upgrade:
+    """``violated`` by the certificate ``cert`` of a worst ``function`` (the words for it) above the bound."""
+    return Upgrade("violated", None, f"certified: {function} has the statistic {cert['value_normalised']} "
+                                     f"(normalised) > the bound's {cert['bound_normalised']}", {"certificate": cert})
 
 
 def upgrade(sc: WorstCase, claim, stmt, verdict: str, point: dict | None) -> Upgrade | None:
@@ -501,10 +505,8 @@ def upgrade(sc: WorstCase, claim, stmt, verdict: str, point: dict | None) -> Upg
             cert = certify_point(sc, claim, stmt, point) if point is not None else None
             if cert is None:
                 return None
-            return Upgrade("violated", None,
-                           f"certified: a worst function of dimension {cert['dimension']}, exact and checked against "
-                           f"every interpolation condition, has the statistic {cert['value_normalised']} (normalised) "
-                           f"> the bound's {cert['bound_normalised']}", {"certificate": cert})
+            return _certified_violation(cert, f"a worst function of dimension {cert['dimension']}, exact and "
+                                              f"checked against every interpolation condition,")
         sym = symbolic(sc, claim, stmt)
         if sym is not None and sym["proved"] and (sym["tight"] or not stmt.tight):
             what = (f"proved for every {sym['variable']} in ({sym['interval'][0]}, {sym['interval'][1]}) and "

@@ -26,7 +26,6 @@ proved nor refuted). In order:
 """
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 import sympy as sp
@@ -37,7 +36,7 @@ from ..scenarios import bind
 from ..claims import Seq, SupBound, symbol_names
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, SymbolicTimeout, time_limit
-from .boxproof import NotApplicable, Problem, branch_and_bound, related
+from .boxproof import NotApplicable, Problem, branch_and_bound, completed, related
 from .kind import CheckKind
 
 #: boxes the branch-and-bound may decide per statement, and its CPU seconds (a safety cap)
@@ -178,21 +177,9 @@ def _refuting_probe(problem, claim):
 
 def _contains(claim, point) -> bool:
     """Whether ``point`` (completed with the middle of every other parameter's search box) is the claim's."""
-    from ..claims import Choice, Int
-
-    full = dict(point)
-    for n, p in claim.domain.params.items():
-        if n in full:
-            continue
-        if isinstance(p, Seq):
-            return False
-        if isinstance(p, Choice):
-            full[n] = p.values[0]
-        elif isinstance(p, Int):
-            full[n] = int(p.box()[0])
-        else:
-            lo, hi = p.box()
-            full[n] = math.sqrt(lo * hi) if p.log else (lo + hi) / 2
+    full = completed(claim, point, sequences=False)
+    if full is None:
+        return False
     try:
         return bool(claim.domain.contains(full))
     except Exception:  # noqa: BLE001 - a point the domain cannot judge is not used

@@ -40,18 +40,24 @@ _ZERO_REWRITINGS = (sp.expand, sp.cancel, lambda e: sp.cancel(sp.powsimp(sp.expa
 _SIGN_REWRITINGS = (lambda e: e, sp.together, sp.factor, sp.simplify)
 
 
+def _rewritten(expr: sp.Basic, rewritings, deep: bool):
+    """``expr`` under each of the ``rewritings`` in turn, cheapest first (``deep``: then ``simplify(expand(.))``);
+    a rewriting SymPy cannot complete is passed over."""
+    for f in rewritings + ((_simplify_expanded,) if deep else ()):
+        try:
+            e = f(expr)
+        except (TypeError, ValueError, NotImplementedError, RecursionError):
+            continue
+        yield e
+
+
 def _is_zero(expr: sp.Basic, deep: bool = False) -> bool | None:
     """Whether a rewriting of ``expr`` is 0 (None: none was). ``deep`` also tries ``simplify(expand(.))``
     and, on an expression with symbols, ``Expr.equals(0)`` (a constant expression always gets it)."""
     if expr == 0:
         return True
-    for f in _ZERO_REWRITINGS + ((_simplify_expanded,) if deep else ()):
-        try:
-            e = f(expr)
-        except (TypeError, ValueError, NotImplementedError, RecursionError):
-            continue
-        if e == 0:
-            return True
+    if any(e == 0 for e in _rewritten(expr, _ZERO_REWRITINGS, deep)):
+        return True
     if not deep and expr.free_symbols:
         return None
     try:
@@ -148,14 +154,8 @@ def _nonneg(expr: sp.Basic, strict: bool, deep: bool = False) -> bool | None:
     also ``simplify(expand(.))``)."""
     if _positive_coefficients(expr, strict):
         return True
-    for f in _SIGN_REWRITINGS + ((_simplify_expanded,) if deep else ()):
-        try:
-            e = f(expr)
-        except (TypeError, ValueError, NotImplementedError, RecursionError):
-            continue
-        v = e.is_positive if strict else e.is_nonnegative
-        if v is True:
-            return True
+    if any((e.is_positive if strict else e.is_nonnegative) is True for e in _rewritten(expr, _SIGN_REWRITINGS, deep)):
+        return True
     return None
 
 

@@ -437,14 +437,20 @@ class ExpectationBound(Statement):
 
     def __post_init__(self):
         super().__post_init__()
-        set_field(self, "bound", _expr_field(self._owner(), "bound", self.bound))
-        _trivial_field(self._owner(), self.trivial)
-        if self.scenario is None:
-            raise ClaimError(f"{self._owner()}: scenario is missing (e.g. dpverify.scenarios.noisy_gd(...))")
-        _check_scenario(self._owner(), "scenario", self.scenario)
+        _bound_and_scenario(self, " (e.g. dpverify.scenarios.noisy_gd(...))")
 
     def expressions(self):
         return {"bound": self.bound}
+
+
+def _bound_and_scenario(stmt, hint: str = "") -> None:
+    """The fields a statement measured by a scenario shares: its ``bound`` read as an expression, its
+    ``trivial`` checked, its ``scenario`` present (``hint``: an example for the message) and a scenario."""
+    set_field(stmt, "bound", _expr_field(stmt._owner(), "bound", stmt.bound))
+    _trivial_field(stmt._owner(), stmt.trivial)
+    if stmt.scenario is None:
+        raise ClaimError(f"{stmt._owner()}: scenario is missing{hint}")
+    _check_scenario(stmt._owner(), "scenario", stmt.scenario)
 
 
 def _check_scenario(owner: str, field_name: str, value) -> None:
@@ -484,11 +490,7 @@ class SupBound(Statement):
 
     def __post_init__(self):
         super().__post_init__()
-        set_field(self, "bound", _expr_field(self._owner(), "bound", self.bound))
-        _trivial_field(self._owner(), self.trivial)
-        if self.scenario is None:
-            raise ClaimError(f"{self._owner()}: scenario is missing")
-        _check_scenario(self._owner(), "scenario", self.scenario)
+        _bound_and_scenario(self)
         if self.audit is not None:
             _check_scenario(self._owner(), "audit", self.audit)
         if not isinstance(self.kind, str) or not self.kind:

@@ -306,14 +306,19 @@ def gaussian_eps_mp(delta, mu, dps: int = 30):
         hi = m * m / 2 + 2 * mpmath.sqrt(m * m / 2 * mpmath.log(1 / d))
         while f(hi) > 0:
             hi = 2 * hi + 1
-        lo = mpmath.mpf(0)
-        for _ in range(int((dps + 5) * 3.33) + int(mpmath.log(hi + 1, 2)) + 2):
-            mid = (lo + hi) / 2
-            if f(mid) > 0:
-                lo = mid
-            else:
-                hi = mid
-        return (lo + hi) / 2
+        return _bisect_root(f, mpmath.mpf(0), hi, int((dps + 5) * 3.33) + int(mpmath.log(hi + 1, 2)) + 2)
+
+
+def _bisect_root(f, lo, hi, steps: int):
+    """The root of a decreasing ``f`` in ``[lo, hi]`` (``f(lo) > 0 >= f(hi)``), by ``steps`` halvings: the
+    bracket's midpoint."""
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        if f(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
 
 
 def gaussian_eps_signed_mp(delta, mu, dps: int = 30):
@@ -339,11 +344,4 @@ def gaussian_eps_signed_mp(delta, mu, dps: int = 30):
         lo = mpmath.mpf(-1)
         while f(lo) <= 0:
             lo *= 2
-        hi = mpmath.mpf(0)
-        for _ in range(int((dps + 5) * 3.33) + int(mpmath.log(1 - lo, 2)) + 2):
-            mid = (lo + hi) / 2
-            if f(mid) > 0:
-                lo = mid
-            else:
-                hi = mid
-        return (lo + hi) / 2
+        return _bisect_root(f, lo, mpmath.mpf(0), int((dps + 5) * 3.33) + int(mpmath.log(1 - lo, 2)) + 2)

@@ -111,26 +111,11 @@ def compose_zcdp(rhos):
 
 
 def zcdp_to_dp(rho, delta):
-    """Standard conversion ``rho``-zCDP => ``(eps, delta)``-DP.
+    """Standard conversion ``rho``-zCDP => ``(eps, delta)``-DP: ``eps = rho + 2 sqrt(rho ln(1/delta))``
+    [Bun & Steinke 2016, Prop. 1.3], a float (an mpf for mpf arguments).
 
-    ``eps = rho + 2 sqrt(rho ln(1/delta))``.
-
-    Parameters
-    ----------
-    rho : real, >= 0
-        zCDP parameter.
-    delta : real in (0, 1)
-        Target delta.
-
-    Returns
-    -------
-    float or mpf
-        ``eps``; [Bun & Steinke 2016, Prop. 1.3].
-
-    Raises
-    ------
-    ValueError
-        If ``rho`` is negative / non-finite or ``delta`` is not in (0, 1).
+    ``rho`` real ``>= 0``, the zCDP parameter; ``delta`` in ``(0, 1)``, the target delta. Raises
+    ``ValueError`` if ``rho`` is negative or not finite, or ``delta`` is not in ``(0, 1)``.
     """
     check_nonnegative("rho", rho)
     check_delta(delta)
@@ -154,7 +139,8 @@ def _cks_objective(u: float, rho: float, L: float) -> float:
 
 
 def zcdp_to_dp_optimal(rho, delta) -> float:
-    """Tighter ``rho``-zCDP => ``(eps, delta)``-DP conversion via Renyi DP.
+    """Tighter ``rho``-zCDP => ``(eps, delta)``-DP conversion via Renyi DP, in double precision (``mpf``
+    arguments are converted to ``float``).
 
     ``eps = inf_{alpha > 1} [rho alpha + (ln(1/delta) + (alpha-1) ln(1-1/alpha)
     - ln alpha) / (alpha - 1)]``, clipped at 0
@@ -166,24 +152,7 @@ def zcdp_to_dp_optimal(rho, delta) -> float:
     the objective at ``alpha*``, where it is provably ``<=``
     :func:`zcdp_to_dp` (the extra terms ``ln(1-1/a) - ln(a)/(a-1)`` are
     negative), so ``zcdp_to_dp_optimal(r, d) <= zcdp_to_dp(r, d)`` always.
-
-    Parameters
-    ----------
-    rho : real, >= 0
-        zCDP parameter.
-    delta : real in (0, 1)
-        Target delta.
-
-    Returns
-    -------
-    float
-        The optimised epsilon (double precision; ``mpf`` inputs are
-        converted to ``float``).
-
-    Raises
-    ------
-    ValueError
-        If ``rho`` is negative / non-finite or ``delta`` is not in (0, 1).
+    The arguments and their errors are those of :func:`zcdp_to_dp`.
     """
     check_nonnegative("rho", rho)
     check_delta(delta)
@@ -206,29 +175,14 @@ def zcdp_to_dp_optimal(rho, delta) -> float:
 
 
 def dp_to_zcdp(eps, delta):
-    """Invert :func:`zcdp_to_dp`: the unique ``rho >= 0`` with ``rho + 2 sqrt(rho L) = eps``.
+    """Invert :func:`zcdp_to_dp`: the unique ``rho >= 0`` with ``rho + 2 sqrt(rho L) = eps``, ``L = ln(1/delta)``
+    [Bun & Steinke 2016, Prop. 1.3], a float (an mpf for mpf arguments).
 
-    With ``L = ln(1/delta)``, ``rho = (sqrt(L + eps) - sqrt(L))^2``, computed
-    without cancellation as ``eps^2 / (sqrt(L + eps) + sqrt(L))^2``.
-    (Substituting ``x = sqrt(rho)`` gives ``x^2 + 2 sqrt(L) x - eps = 0`` whose
-    only non-negative root is ``x = sqrt(L + eps) - sqrt(L)``.)
-
-    Parameters
-    ----------
-    eps : real, >= 0
-        Target epsilon.
-    delta : real in (0, 1)
-        Target delta.
-
-    Returns
-    -------
-    float or mpf
-        ``rho``; [Bun & Steinke 2016, Prop. 1.3].
-
-    Raises
-    ------
-    ValueError
-        If ``eps`` is negative / non-finite or ``delta`` is not in (0, 1).
+    ``rho = (sqrt(L + eps) - sqrt(L))^2``, computed without cancellation as
+    ``eps^2 / (sqrt(L + eps) + sqrt(L))^2``. (Substituting ``x = sqrt(rho)`` gives ``x^2 + 2 sqrt(L) x - eps = 0``
+    whose only non-negative root is ``x = sqrt(L + eps) - sqrt(L)``.) ``eps`` real ``>= 0``, the target epsilon;
+    ``delta`` in ``(0, 1)``. Raises ``ValueError`` if ``eps`` is negative or not finite, or ``delta`` is not in
+    ``(0, 1)``.
     """
     check_nonnegative("eps", eps)
     check_delta(delta)

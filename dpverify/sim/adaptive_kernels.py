@@ -112,6 +112,52 @@ if numba is not None:
         return False
 
     @_inline
+    def _chunk_levels(t, j0, nr, D, gs, srs, lo, noise, proportional, th, star, gtrack, want_g, dtrack, want_d, sr,
+                      dv, bad, i):
+        """A chunk's rows at iterate ``t`` once its gradients ``gs`` are in: their ``||g||^2`` into ``srs``, then
+        the tracks and checks (:func:`_adaptive_level`)."""
+        for rr in range(nr):
+            srs[rr] = _sq_norm(gs, rr * D, D)
+        _adaptive_level(t, j0 // D, nr, lo, noise, proportional, th, star, gtrack, want_g, dtrack, want_d, sr, dv,
+                        bad, i)
+
+    @_inline
+    def _step_stops(etas, t, bad, i):
+        """Whether the task stops before step ``t``: a bad value recorded (this step's size, checked here,
+        or an earlier noise level)."""
+        eta = etas[t]
+        if not (np.isfinite(eta) and eta >= 0.0):
+            bad[0], bad[1], bad[2], bad[3] = i, t + 1, 0.0, eta
+        return bad[0] >= 0
+
+    @_inline
+    def _chunk_noise(buf, m, nr, D, srs, srs_bits, s, t, bad, i, proportional, own_pass, a, b, cc, k):
+        """The normals of a chunk of ``m`` values (``nr`` rows) times its noise level into ``buf``: ``s``, or
+        (``proportional``) each row's ``s ||g||`` from ``srs`` as its normals are drawn (``own_pass`` and
+        ``D == 1``: the levels in a pass of their own, :func:`_fill_rows_scaled`). ``(ok, a, b, cc, k)``:
+        ``ok`` False where a level is bad (recorded in ``bad``)."""
+        if proportional:
+            if not _levels_surely_finite(srs_bits, s) and _bad_row_level(srs, s, t, bad, i):
+                return False, a, b, cc, k
+            if own_pass and D == 1:
+                for rr in range(nr):
+                    srs[rr] = s * np.sqrt(srs[rr])
+                a, b, cc, k = _fill_rows_scaled(buf, nr, D, srs, a, b, cc, k)
+            else:
+                a, b, cc, k = _fill_rows_rooted(buf, nr, D, srs, s, a, b, cc, k)
+        else:
+            a, b, cc, k = _fill_scaled(buf, m, s, a, b, cc, k)
+        return True, a, b, cc, k
+
+    @_inline
+    def _store_block(out, th, lo, hi, D, states, i, a, b, cc, k):
+        """A block's last iterates into ``out`` and its generator's state back into ``states``."""
+        for r in range(hi - lo):
+            for d in range(D):
+                out[lo + r, d] = th[r * D + d]
+        states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
+
+    @_inline
     def _adaptive_block(D, cosine, states, i, n, theta1, eigs, star, etas, noise, proportional, gtrack, want_g,
                         dtrack, want_d, out, th, g, sr, dv, buf, bad):
         """Block ``i`` of :func:`adaptive_quadratic` (``D`` a constant in the compiled variants for
@@ -140,16 +186,12 @@ if numba is not None:
                 else:
                     gs[j] = eigs[j] * (x - star[j])
             srs = sr[j0 // D:(j0 + m) // D]
-            for rr in range(m // D):
-                srs[rr] = _sq_norm(gs, rr * D, D)
-            _adaptive_level(0, j0 // D, m // D, lo, noise, proportional, th, star, gtrack, want_g, dtrack, want_d,
-                            sr, dv, bad, i)
+            _chunk_levels(0, j0, m // D, D, gs, srs, lo, noise, proportional, th, star, gtrack, want_g, dtrack,
+                          want_d, sr, dv, bad, i)
         for t in range(T):
-            eta = etas[t]
-            if not (np.isfinite(eta) and eta >= 0.0):
-                bad[0], bad[1], bad[2], bad[3] = i, t + 1, 0.0, eta
-            if bad[0] >= 0:
+            if _step_stops(etas, t, bad, i):
                 return False
+            eta = etas[t]
             s = noise[t]
             for j0 in range(0, nv, CH):
                 m = min(CH, nv - j0)
@@ -157,18 +199,10 @@ if numba is not None:
                 seg = th[j0:j0 + m]
                 gs = g[j0:j0 + m]
                 srs = sr[j0 // D:j0 // D + nr]
-                if proportional:                # each row's normals times its noise level s ||g||, as drawn
-                    if not _levels_surely_finite(sr_bits[j0 // D:j0 // D + nr], s) and _bad_row_level(
-                            srs, s, t, bad, i):
-                        return False
-                    if D == 1:                  # the levels in a pass of their own (_fill_rows_rooted)
-                        for rr in range(nr):
-                            srs[rr] = s * np.sqrt(srs[rr])
-                        a, b, cc, k = _fill_rows_scaled(buf, nr, D, srs, a, b, cc, k)
-                    else:
-                        a, b, cc, k = _fill_rows_rooted(buf, nr, D, srs, s, a, b, cc, k)
-                else:
-                    a, b, cc, k = _fill_scaled(buf, m, s, a, b, cc, k)
+                ok, a, b, cc, k = _chunk_noise(buf, m, nr, D, srs, sr_bits[j0 // D:j0 // D + nr], s, t, bad, i,
+                                               proportional, True, a, b, cc, k)
+                if not ok:
+                    return False
                 for j in range(m):
                     x = seg[j] - (buf[j] + gs[j]) * eta
                     seg[j] = x
@@ -176,14 +210,9 @@ if numba is not None:
                         gs[j] = eigs[j] * np.sin(x)
                     else:
                         gs[j] = eigs[j] * (x - star[j])
-                for rr in range(nr):
-                    srs[rr] = _sq_norm(gs, rr * D, D)
-                _adaptive_level(t + 1, j0 // D, nr, lo, noise, proportional, th, star, gtrack, want_g, dtrack,
-                                want_d, sr, dv, bad, i)
-        for r in range(hi - lo):
-            for d in range(D):
-                out[lo + r, d] = th[r * D + d]
-        states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
+                _chunk_levels(t + 1, j0, nr, D, gs, srs, lo, noise, proportional, th, star, gtrack, want_g, dtrack,
+                              want_d, sr, dv, bad, i)
+        _store_block(out, th, lo, hi, D, states, i, a, b, cc, k)
         return True
 
     def _adaptive_variant(D, cosine=False):
@@ -356,16 +385,12 @@ if numba is not None:
                 for j in range(m):
                     seg[j] = theta1[j % D]
                 _linear_grads(seg, nr, D, X, ny, yv, logistic, fN, ridge, gs, thT, mT, accT)
-                for rr in range(nr):
-                    srs[rr] = _sq_norm(gs, rr * D, D)
-                _adaptive_level(0, j0 // D, nr, lo, noise, proportional, th, star, gtrack, want_g, dtrack, want_d,
-                                sr, dv, bad, i)
+                _chunk_levels(0, j0, nr, D, gs, srs, lo, noise, proportional, th, star, gtrack, want_g, dtrack,
+                              want_d, sr, dv, bad, i)
             for t in range(T):
-                eta = etas[t]
-                if not (np.isfinite(eta) and eta >= 0.0):
-                    bad[0], bad[1], bad[2], bad[3] = i, t + 1, 0.0, eta
-                if bad[0] >= 0:
+                if _step_stops(etas, t, bad, i):
                     return
+                eta = etas[t]
                 s = noise[t]
                 for j0 in range(0, nv, CH):
                     m = min(CH, nv - j0)
@@ -373,24 +398,16 @@ if numba is not None:
                     seg = th[j0:j0 + m]
                     gs = g[j0:j0 + m]
                     srs = sr[j0 // D:j0 // D + nr]
-                    if proportional:
-                        if not _levels_surely_finite(sr_bits[j0 // D:j0 // D + nr], s) and _bad_row_level(
-                                srs, s, t, bad, i):
-                            return
-                        a, b, cc, k = _fill_rows_rooted(buf, nr, D, srs, s, a, b, cc, k)
-                    else:
-                        a, b, cc, k = _fill_scaled(buf, m, s, a, b, cc, k)
+                    ok, a, b, cc, k = _chunk_noise(buf, m, nr, D, srs, sr_bits[j0 // D:j0 // D + nr], s, t, bad, i,
+                                                   proportional, False, a, b, cc, k)
+                    if not ok:
+                        return
                     for j in range(m):
                         seg[j] = seg[j] - (buf[j] + gs[j]) * eta
                     _linear_grads(seg, nr, D, X, ny, yv, logistic, fN, ridge, gs, thT, mT, accT)
-                    for rr in range(nr):
-                        srs[rr] = _sq_norm(gs, rr * D, D)
-                    _adaptive_level(t + 1, j0 // D, nr, lo, noise, proportional, th, star, gtrack, want_g, dtrack,
-                                    want_d, sr, dv, bad, i)
-            for r in range(hi - lo):
-                for d in range(D):
-                    out[lo + r, d] = th[r * D + d]
-            states[i, 0], states[i, 1], states[i, 2], states[i, 3] = a, b, cc, k
+                    _chunk_levels(t + 1, j0, nr, D, gs, srs, lo, noise, proportional, th, star, gtrack, want_g, dtrack,
+                                  want_d, sr, dv, bad, i)
+            _store_block(out, th, lo, hi, D, states, i, a, b, cc, k)
 
     def adaptive_linear(states, n, theta1, X, ny, yv, logistic, fN, ridge, star, etas, noise, proportional,
                         gtrack, want_g, dtrack, want_d, out, bad):

@@ -123,21 +123,7 @@ def fit2(points, x, y, max_degree: int = 3):
 def _coefficient_positive(expr, shift) -> bool:
     """``expr(k, N) >= 0`` for all integers ``k >= 0`` and ``N >= k + shift``: written in ``(k, m)`` with
     ``N = k + shift + m``, numerator and denominator polynomials whose coefficients all share one sign."""
-    e = sp.together(sp.sympify(expr).subs(N_, k_ + shift + m_))
-    num, den = sp.fraction(e)
-    signs = []
-    for part in (num, den):
-        poly = sp.Poly(sp.expand(part), k_, m_)
-        cs = [c for c in poly.coeffs() if c != 0]
-        if not cs:
-            return part is num     # a zero numerator is >= 0
-        if all(c > 0 for c in cs):
-            signs.append(1)
-        elif all(c < 0 for c in cs):
-            signs.append(-1)
-        else:
-            return False
-    return signs[0] == signs[1]
+    return _same_sign_coefficients(sp.sympify(expr).subs(N_, k_ + shift + m_), (k_, m_))
 
 
 def _nonneg_in_N(expr, lo: int) -> bool:
@@ -453,9 +439,7 @@ def _same_sign_coefficients(expr, variables) -> bool:
     for part in (num, den):
         cs = [c for c in sp.Poly(sp.expand(part), *variables).coeffs() if c != 0]
         if not cs:
-            if part is num:
-                return True
-            return False
+            return part is num     # a zero numerator is >= 0
         if all(c > 0 for c in cs):
             signs.append(1)
         elif all(c < 0 for c in cs):
