@@ -92,3 +92,37 @@ def test_no_import_cycle_between_modules():
         if m not in state:
             visit(m)
     assert not cycles, "\n".join(cycles)
+
+
+MAX_LINES = 600
+
+
+def test_no_engine_module_is_over_600_lines():
+    long = {str(p.relative_to(ROOT.parent)): n for p in FILES if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    assert not long, long
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_imports(files) -> list[str]:
+    """Every import in ``files`` of an engine module's ``_name``, or of an engine module named ``_x``."""
+    found = []
+    for p in files:
+        for node in ast.walk(ast.parse(p.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("dpverify")):
+                names = [a.name for a in node.names]
+                if any(map(_private, (node.module or "").split("."))) or any(map(_private, names)):
+                    found.append(f"{p.name}:{node.lineno}: from {'.' * node.level}{node.module or ''} import "
+                                 f"{', '.join(names)}")
+            elif isinstance(node, ast.Import):
+                found += [f"{p.name}:{node.lineno}: import {a.name}" for a in node.names
+                          if a.name.startswith("dpverify") and any(map(_private, a.name.split(".")))]
+    return found
+
+
+def test_no_private_name_crosses_a_module_boundary():
+    """A name that starts with ``_`` stays in its module: no engine module imports another's (an alias
+    ``import x as _x`` is the importer's own name, and allowed)."""
+    assert not private_imports(FILES), "\n".join(private_imports(FILES))
