@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from ..claims import Claim, ClaimError, DomainError
 from ..verdict import Evidence, Verdict, algebra_only, claim_verdict, error_evidence, statement_verdict
-from . import (audit, boxproof, chain, domainproof, exact, existsproof, limit, minimiser, monte_carlo, privacyproof,
-               quadratics, rate, rateproof, scaling, sup, symbolic)
+from . import (audit, boxproof, chain, domainproof, exact, existsproof, limit, minimiser, monte_carlo, neighbours,
+               privacyproof, quadratics, rate, rateproof, scaling, sup, symbolic)
 from .base import Clock, Config
 from .kind import CheckKind, kinds_of
 
@@ -36,6 +36,7 @@ KINDS: tuple[CheckKind, ...] = kinds_of(
     monte_carlo,
     sup,
     audit,
+    neighbours,         # a privacy statement's declared inputs recomputed on neighbouring data sets
     scaling,
     domainproof,        # a fallback: after the others, only where none proved or refuted (on by default)
     privacyproof,       # a fallback: a privacy quantity's closed form proved or refuted exactly
