@@ -174,3 +174,15 @@ def test_the_sparse_data_set_has_one_example_off_centre():
     assert np.all(d[1:] == 0.0) and d[0] != 0.0
     with pytest.raises(ValueError, match="shape"):
         _EX.draw(6, np.random.default_rng(0), "dense")
+
+
+def test_the_guide_s_example_builds_a_claim_the_check_refutes():
+    import pathlib
+    import re
+    page = pathlib.Path(__file__).resolve().parents[2] / "docs" / "guide" / "neighbouring-data.md"
+    block = re.search(r"```python\n(.*?)```", page.read_text(), flags=re.S).group(1)
+    scope: dict = {}
+    exec(compile(block, str(page), "exec"), scope)   # noqa: S102 - the project's own documentation
+    claim = scope["claim"]
+    ev = nbr.check(claim.statements[0], claim, SMALL)
+    assert ev.verdict == "violated" and "released vectors" in ev.detail, ev.detail
