@@ -31,13 +31,14 @@ statement's accounting assumes, not the accounting.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
 from ..numeric import jsonable
 from ..privacy.gaussian_pair import delta_lower
 from ..privacy.neighbours import SHAPES, neighbours
-from ..spec import SupBound
+from ..spec import ClaimError, SupBound
 from ..verdict import Basis, Evidence
 from .base import Clock, Config
 from .kind import CheckKind
@@ -55,11 +56,14 @@ def applies(stmt) -> bool:
 
 
 def needed(stmt, claim) -> set[str]:
-    """The claim's parameters the statement's scenario and bound read (every input of the release)."""
+    """The claim's parameters the statement's scenario and bound read (every input of the release): a scenario that
+    does not say which parameters it reads (no parameter map: a function of the point) reads them all."""
     names = set(claim.domain.names())
     syms = set(getattr(stmt.bound, "free_symbols", ()))
     params = getattr(stmt.scenario, "params", None)
-    for e in getattr(params, "exprs", {}).values():
+    if not isinstance(getattr(params, "exprs", None), dict):
+        return names
+    for e in params.exprs.values():
         syms |= set(getattr(e, "free_symbols", ()))
     return {s.name for s in syms} & names
 
@@ -153,6 +157,11 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
     undecided = []
     for pt in _points(claim, cfg):
         values = _scalars(pt)
+        try:
+            values.update(decl.fixed(values))
+        except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+            skipped += 1
+            continue
         n = int(round(values.get(ex.rows, 0)))
         if n < 2 or n > MAX_ROWS:
             skipped += 1
@@ -219,6 +228,16 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
                   data={"witness": worst[3]} if worst else {})
     return ev("holds", f"derived inputs {', '.join(k for k, _ in decl.derived)} recomputed on {note}: the release "
                        "did not move (the statement's accounting is the other checks')")
+
+
+def with_inputs(claim, inputs):
+    """``claim`` with ``inputs`` (a :class:`~dpverify.privacy.neighbours.ReleaseInputs`) declared on each of its privacy
+    statements: how a declaration kept beside a claim (a paper's, before a referee has read it) is checked."""
+    stmts = tuple(replace(s, inputs=inputs) if isinstance(s, SupBound) and s.kind == "privacy" else s
+                  for s in claim.statements)
+    if stmts == claim.statements:
+        raise ClaimError(f"{claim.id}: no privacy statement to declare inputs on")
+    return replace(claim, statements=stmts)
 
 
 KIND = CheckKind(

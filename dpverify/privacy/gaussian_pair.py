@@ -25,6 +25,8 @@ __all__ = ["DIGITS", "delta_lower", "hockey_stick", "loss_region"]
 DIGITS = 50
 #: grid points over the unknown mean shift in :func:`delta_lower`
 GRID = 129
+#: beyond this eps :func:`delta_lower` returns its trivial bound 0 (e^eps overflows a double)
+MAX_EPS = 700.0
 
 
 def _check(name, value, positive=True):
@@ -98,6 +100,8 @@ def delta_lower(eps, s1, s2, shift, grid: int = GRID) -> float:
     if shift < 0:
         raise ValueError(f"shift must be >= 0. Found {shift!r}.")
     eps, shift = float(eps), float(shift)
+    if eps > MAX_EPS:
+        return 0.0   # e^eps beyond double precision: 0 is a lower bound, and no promise at such eps is refuted
     if shift == 0:
         ms = [0.0]
         slack = 0.0

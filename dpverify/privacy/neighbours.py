@@ -235,7 +235,12 @@ class ReleaseInputs:
     """Every input of a released computation declared: ``public`` (names of the claim's parameters that are
     constants of the problem class, chosen before the data are seen) or ``derived`` (name -> :class:`Derived`,
     computed from the data set); ``examples`` (:class:`Examples`, needed when anything is derived), ``release``
-    (:class:`GaussianRelease`) and ``guarantee`` (:func:`dp` or :func:`zcdp`). Given to a privacy statement as
+    (:class:`GaussianRelease`) and ``guarantee`` (:func:`dp` or :func:`zcdp`), both needed when anything is derived;
+    ``constants``: name -> expression of the claim's parameters, public values fixed at the point before the data
+    are seen (e.g. ``{"rho": <the budget the claim's T spends>}`` when the claim is parametrised by ``T`` but the
+    algorithm by its budget); ``data``: names of the claim's parameters that are the data themselves (the
+    examples of a neighbouring pair the statement's scenario measures on), not inputs of the computation. Given to
+    a privacy statement as
     ``SupBound(..., kind="privacy", inputs=ReleaseInputs(...))``; see the module docstring for an example.
     An input that is neither is *undeclared*, never assumed public."""
 
@@ -244,11 +249,16 @@ class ReleaseInputs:
     release: GaussianRelease | None = None
     guarantee: Guarantee | None = None
     examples: Examples | None = None
+    constants: Mapping = field(default_factory=dict)
+    data: tuple = ()
 
     def __post_init__(self):
         if isinstance(self.public, str) or not all(isinstance(p, str) for p in self.public):
             raise TypeError(f"ReleaseInputs.public must be a tuple of parameter names, got {self.public!r}")
         object.__setattr__(self, "public", tuple(self.public))
+        if isinstance(self.data, str) or not all(isinstance(p, str) for p in self.data):
+            raise TypeError(f"ReleaseInputs.data must be a tuple of parameter names, got {self.data!r}")
+        object.__setattr__(self, "data", tuple(self.data))
         der = dict(self.derived)
         bad = {k: v for k, v in der.items() if not isinstance(k, str) or not isinstance(v, Derived)}
         if bad:
@@ -257,10 +267,16 @@ class ReleaseInputs:
         both = set(self.public) & set(der)
         if both:
             raise TypeError(f"ReleaseInputs: {sorted(both)} declared both public and derived")
-        if not isinstance(self.release, GaussianRelease):
+        if (der or self.release is not None) and not isinstance(self.release, GaussianRelease):
             raise TypeError(f"ReleaseInputs.release must be a GaussianRelease(...), got {self.release!r}")
-        if not isinstance(self.guarantee, Guarantee):
+        if (der or self.guarantee is not None) and not isinstance(self.guarantee, Guarantee):
             raise TypeError(f"ReleaseInputs.guarantee must be dp(eps, delta) or zcdp(rho), got {self.guarantee!r}")
+        cons = dict(self.constants)
+        object.__setattr__(self, "constants", tuple((k, _expr(f"ReleaseInputs.constants[{k!r}]", v))
+                                                    for k, v in cons.items()))
+        clash = (set(self.public) | set(der)) & set(cons)
+        if clash:
+            raise TypeError(f"ReleaseInputs: {sorted(clash)} declared both a constant and public or derived")
         if der and not isinstance(self.examples, Examples):
             raise TypeError("ReleaseInputs: derived inputs need examples=Examples(...) to draw data sets from")
         if self.examples is not None and self.examples.rows not in self.public:
@@ -268,14 +284,25 @@ class ReleaseInputs:
 
     @property
     def declared(self) -> set[str]:
-        return set(self.public) | {k for k, _ in self.derived}
+        return set(self.public) | {k for k, _ in self.derived} | {k for k, _ in self.constants} | set(self.data)
 
     def reads(self) -> set[str]:
         """Every name the declaration's expressions read (the data's columns aside)."""
-        out = self.release.reads() | self.guarantee.reads()
+        out = set()
+        for part in (self.release, self.guarantee):
+            if part is not None:
+                out |= part.reads()
         for _, d in self.derived:
             out |= d.reads()
+        for _, e in self.constants:
+            out |= {s.name for s in e.free_symbols}
         return out - set(self.examples.names if self.examples else ())
+
+    def fixed(self, point: Mapping[str, float]) -> dict[str, float]:
+        """The ``constants`` at ``point``: public values fixed before the data are seen, given as expressions of the
+        claim's parameters (the budget a printed number of iterations spends, say)."""
+        subs = {sp.Symbol(k): v for k, v in point.items()}
+        return {k: float(sp.N(e.subs(subs), 30)) for k, e in self.constants}
 
     def undeclared(self, needed) -> list[str]:
         """The names among ``needed`` (and those the declaration reads) declared neither public nor derived."""
@@ -283,7 +310,8 @@ class ReleaseInputs:
 
     def derive(self, data, values) -> dict[str, float]:
         """The derived inputs on the data set ``data`` (``values``: the public ones)."""
-        public = {k: float(v) for k, v in values.items() if k in self.public and isinstance(v, (int, float))}
+        names = set(self.public) | {k for k, _ in self.constants}
+        public = {k: float(v) for k, v in values.items() if k in names and isinstance(v, (int, float))}
         return {k: d.value(data, public) for k, d in self.derived}
 
     def released(self, values) -> "Release":

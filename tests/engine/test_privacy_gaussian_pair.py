@@ -72,3 +72,8 @@ def test_the_lower_bound_is_below_the_profile_at_every_shift_and_tight_at_no_shi
 def test_bad_arguments_name_the_parameter(args, name):
     with pytest.raises(ValueError, match=name):
         delta_lower(*args)
+
+
+def test_an_eps_beyond_double_precision_gives_the_trivial_bound():
+    assert delta_lower(5000.0, 1.0, 2.0, 0.3) == 0.0
+    assert 0 < delta_lower(600.0, 1.0, 40.0, 0.0)   # the wide law's tails still carry a loss above 600
