@@ -23,7 +23,7 @@ at ``w0 = 0`` is ``mean(x)^2/2`` and the number of iterations is chosen from the
                               aggregates={xbar: ("mean", x)}, note="T from the initial gap F(0) - F*")},
         examples=Examples({"x": (-1.0, 1.0)}, rows="n"),
         release=GaussianRelease(count=T, noise_std=2 * L * sp.sqrt(T / (2 * rho)) / n, sensitivity=2 * L / n),
-        guarantee=zcdp(rho))
+        guarantee=zcdp(rho), adjacency="replace")
     SupBound("rho-zCDP", bound=rho, kind="privacy", scenario=..., inputs=inputs)
 """
 from __future__ import annotations
@@ -36,9 +36,11 @@ from typing import Any, Callable, Mapping
 import numpy as np
 import sympy as sp
 
-__all__ = ["Derived", "Examples", "GaussianRelease", "Guarantee", "Neighbour", "REDUCTIONS", "Release",
+__all__ = ["ADJACENCIES", "Derived", "Examples", "GaussianRelease", "Guarantee", "Neighbour", "REDUCTIONS", "Release",
            "ReleaseInputs", "SHAPES", "dp", "neighbours", "zcdp"]
 
+#: the neighbouring relations: same size with one example replaced, or one example removed
+ADJACENCIES = ("replace", "remove")
 #: the data sets drawn at each point (:meth:`Examples.draw`)
 SHAPES = ("uniform", "sparse")
 #: how a per-example quantity is reduced over the data set
@@ -238,7 +240,8 @@ class ReleaseInputs:
     (:class:`GaussianRelease`) and ``guarantee`` (:func:`dp` or :func:`zcdp`), both needed when anything is derived;
     ``constants``: name -> expression of the claim's parameters, public values fixed at the point before the data
     are seen (e.g. ``{"rho": <the budget the claim's T spends>}`` when the claim is parametrised by ``T`` but the
-    algorithm by its budget); ``data``: names of the claim's parameters that are the data themselves (the
+    algorithm by its budget); ``adjacency``: "replace" or "remove", the statement's neighbouring relation (needed
+    when anything is derived: only neighbours under it are tried); ``data``: names of the claim's parameters that are the data themselves (the
     examples of a neighbouring pair the statement's scenario measures on), not inputs of the computation. Given to
     a privacy statement as
     ``SupBound(..., kind="privacy", inputs=ReleaseInputs(...))``; see the module docstring for an example.
@@ -251,6 +254,7 @@ class ReleaseInputs:
     examples: Examples | None = None
     constants: Mapping = field(default_factory=dict)
     data: tuple = ()
+    adjacency: str | None = None
 
     def __post_init__(self):
         if isinstance(self.public, str) or not all(isinstance(p, str) for p in self.public):
@@ -277,6 +281,9 @@ class ReleaseInputs:
         clash = (set(self.public) | set(der)) & set(cons)
         if clash:
             raise TypeError(f"ReleaseInputs: {sorted(clash)} declared both a constant and public or derived")
+        if (der or self.adjacency is not None) and self.adjacency not in ADJACENCIES:
+            raise TypeError(f"ReleaseInputs.adjacency must be one of {ADJACENCIES} (the statement's neighbouring "
+                            f"relation), got {self.adjacency!r}")
         if der and not isinstance(self.examples, Examples):
             raise TypeError("ReleaseInputs: derived inputs need examples=Examples(...) to draw data sets from")
         if self.examples is not None and self.examples.rows not in self.public:
@@ -378,15 +385,21 @@ def indices(data, rng, extra: int = 2) -> list[int]:
     return list(dict.fromkeys(picks))
 
 
-def neighbours(data, examples: Examples, rng, score: Callable[[dict], float] | None = None, allow_remove=True):
-    """The neighbouring data sets of ``data`` at :func:`indices`: each row removed (``allow_remove``), replaced
-    by a uniform draw, and replaced by the candidate row (:meth:`Examples.candidates`) with the largest
-    ``score(data')`` (the extreme replacement; the check's score is how far the release moves)."""
+def neighbours(data, examples: Examples, rng, score: Callable[[dict], float] | None = None,
+               adjacency: str = "replace"):
+    """The neighbouring data sets of ``data`` at :func:`indices` under ``adjacency``: each row removed
+    (``"remove"``), or (``"replace"``) replaced by a uniform draw and by the candidate row
+    (:meth:`Examples.candidates`) with the largest ``score(data')`` (the extreme replacement; the check's score is
+    how far the release moves)."""
+    if adjacency not in ADJACENCIES:
+        raise ValueError(f"adjacency must be one of {ADJACENCIES}, got {adjacency!r}")
     n = len(next(iter(data.values())))
     cands = examples.candidates(rng)
     for i in indices(data, rng):
-        if allow_remove and n > 1:
-            yield Neighbour("remove", i, None, _remove(data, i))
+        if adjacency == "remove":
+            if n > 1:
+                yield Neighbour("remove", i, None, _remove(data, i))
+            continue
         row = {c: float(rng.uniform(lo, hi)) for c, (lo, hi) in examples.columns}
         yield Neighbour("replace", i, row, _replace(data, i, row))
         if score is not None:

@@ -32,10 +32,11 @@ def _claim(inputs, cid="nbr/claim", expected="holds"):
                  reason="" if expected == "holds" else "planted")
 
 
-def _inputs(noise, derived=None, public=("n", "epsilon", "delta", "G", "c"), count=1, sensitivity=None):
+def _inputs(noise, derived=None, public=("n", "epsilon", "delta", "G", "c"), count=1, sensitivity=None,
+            adjacency="replace"):
     return ReleaseInputs(public=public, derived=derived or {}, examples=_EX,
                          release=GaussianRelease(count=count, noise_std=noise, sensitivity=sensitivity or 2 * G / n),
-                         guarantee=dp(eps, delta))
+                         guarantee=dp(eps, delta), adjacency=adjacency)
 
 
 def _evidence(claim, cfg=SMALL):
@@ -87,6 +88,13 @@ def test_a_small_move_of_the_noise_level_is_reported_not_refuted():
     assert ev.verdict == "inconclusive" and "not refuted" in ev.detail, ev.detail
 
 
+def test_remove_one_neighbours_are_tried_only_under_remove_adjacency():
+    # noise c G (0.1 + max|x|)/n: on the sparse data set, removing its one example moves it by a factor ~6
+    derived = {"s_d": Derived(0.1 + xmax, aggregates={xmax: ("max", sp.Abs(x))})}
+    ev = _evidence(_claim(_inputs(c * G * s_d / n, derived, adjacency="remove"), expected="violated"))
+    assert ev.verdict == "violated" and ev.data["witness"]["neighbour"].startswith("remove"), ev.detail
+
+
 def test_only_the_sensitivity_moving_is_inconclusive():
     derived = {"s_d": Derived(1 + xmax, aggregates={xmax: ("max", sp.Abs(x))})}
     ev = _evidence(_claim(_inputs(c * G / n, derived, sensitivity=2 * G * s_d / n)))
@@ -130,9 +138,12 @@ def test_declarations_refuse_what_is_not_declared_one_way():
         Derived(xbar, aggregates={xbar: ("median", x)})
     with pytest.raises(TypeError, match="must be declared public"):
         ReleaseInputs(public=("G",), derived={"s_d": Derived(xbar, aggregates={xbar: ("mean", x)})}, examples=_EX,
-                      release=GaussianRelease(count=1, noise_std=G, sensitivity=G), guarantee=dp(eps, delta))
+                      release=GaussianRelease(count=1, noise_std=G, sensitivity=G), guarantee=dp(eps, delta),
+                      adjacency="replace")
     with pytest.raises(ValueError, match="lo <= hi"):
         Examples({"x": (1.0, -1.0)}, rows="n")
+    with pytest.raises(TypeError, match="adjacency"):
+        _inputs(c, {"s_d": Derived(xbar, aggregates={xbar: ("mean", x)})}, adjacency=None)
 
 
 def test_derived_values_by_expression_and_by_code_agree_with_numpy():
@@ -150,9 +161,14 @@ def test_neighbours_replace_remove_and_find_the_extreme_replacement():
     rng = np.random.default_rng(3)
     data = _EX.draw(10, np.random.default_rng(1))
     # the score: how far the mean moves; the extreme replacement is a corner of [-1, 1]
-    out = list(neighbours(data, _EX, rng, score=lambda d: abs(np.mean(d["x"]) - np.mean(data["x"]))))
-    ops = {nb.op for nb in out}
-    assert ops == {"remove", "replace", "extreme replace"}
+    score = lambda d: abs(np.mean(d["x"]) - np.mean(data["x"]))   # noqa: E731
+    out = list(neighbours(data, _EX, rng, score=score, adjacency="replace"))
+    assert {nb.op for nb in out} == {"replace", "extreme replace"}
+    removed = list(neighbours(data, _EX, rng, score=score, adjacency="remove"))
+    assert {nb.op for nb in removed} == {"remove"} and all(len(nb.data["x"]) == 9 for nb in removed)
+    out += removed
+    with pytest.raises(ValueError, match="adjacency"):
+        list(neighbours(data, _EX, rng, adjacency="add"))
     for nb in out:
         size = len(nb.data["x"])
         assert size == (9 if nb.op == "remove" else 10)

@@ -49,3 +49,13 @@ def test_all_public_declarations_hold_and_the_registry_claims_carry_none(rows):
     for key in nd.PAPERS:
         for c in nd.privacy_claims(key):
             assert all(getattr(s, "inputs", None) is None for s in c.statements), c.id
+
+
+def test_with_the_number_of_iterations_given_the_noise_schedule_alone_is_refuted():
+    out = nd.noise_only_rows()
+    assert {r["id"] for r in out} == {"pur/prop-4a (T given)", "pur/prop-4c (T given)"}
+    for r in out:
+        w = r["witness"]
+        assert r["verdict"] == "violated", r
+        assert w["release_D"]["count"] == w["release_D_prime"]["count"]
+        assert w["release_D"]["noise_std"] != w["release_D_prime"]["noise_std"]

@@ -44,11 +44,11 @@ def _steps(gap):
 _RELEASE = GaussianRelease(count=T, noise_std=NOISE, sensitivity=2 * L / n)
 PUBLIC_T = ReleaseInputs(public=("L", "n", "rho", "tol", "q", "G0"),
                          derived={"T": Derived(_steps(G0), note="T from the class's bound G0 on the initial gap")},
-                         examples=_EXAMPLES, release=_RELEASE, guarantee=zcdp(rho))
+                         examples=_EXAMPLES, release=_RELEASE, guarantee=zcdp(rho), adjacency="replace")
 DATA_T = ReleaseInputs(public=("L", "n", "rho", "tol", "q", "G0"),
                        derived={"T": Derived(_steps(xbar ** 2 / 2), aggregates={xbar: ("mean", x)},
                                              note="T from the data's initial gap F(0) - F* = mean(x)^2/2")},
-                       examples=_EXAMPLES, release=_RELEASE, guarantee=zcdp(rho))
+                       examples=_EXAMPLES, release=_RELEASE, guarantee=zcdp(rho), adjacency="replace")
 
 SCHEDULE_PUBLIC = Claim(
     id="textbook/thm-noisy-gd-steps-public", source=Source(_BOOK, "Proposition 1.6 and Lemma 2.3"),
@@ -79,7 +79,7 @@ _EX_G = Examples({"x": (-1.0, 1.0)}, rows="n")
 def _noise_inputs(std, derived):
     return ReleaseInputs(public=("G", "n", "epsilon", "delta"), derived=derived, examples=_EX_G,
                          release=GaussianRelease(count=1, noise_std=std, sensitivity=2 * G / n),
-                         guarantee=dp(eps, delta))
+                         guarantee=dp(eps, delta), adjacency="replace")
 
 
 def _noise_statement(std, inputs):

@@ -48,7 +48,7 @@ def _from_gap(noise, count, horizon=None, constants=None, public=("L", "M", "N",
     return ReleaseInputs(public=public, derived=derived, examples=_EXAMPLES, constants=constants or {},
                          release=GaussianRelease(count=sp.sympify(count).subs(KAPPA), noise_std=noise.subs(KAPPA), sensitivity=2 * L / N,
                                                  step=t),
-                         guarantee=zcdp(rho))
+                         guarantee=zcdp(rho), adjacency="replace")
 
 
 _T = sp.Symbol("T")
@@ -67,6 +67,14 @@ INPUTS = {
     "pur/prop-4c-corrected": _from_gap(SIGMA_3C, T_4C_C, public=("L", "M", "N", "d", "mu", "rho")),
     "pur/claim-eps": _public("L", "N", "T", "delta", "rho"),
     "pur/eq-21": _public("L", "N", "T", "sigma"),
+}
+
+#: a second reading for the referee: T given (public), as if the number of iterations were fixed in advance; the
+#: noise schedule sigma_t of 3(a)/(c) still reads F(theta_0) - F* (lines 193, 202), so the check compares noise levels
+NOISE_ONLY = {
+    "pur/prop-4a": _from_gap(SIGMA_3A, _T, public=("L", "M", "N", "d", "T"), constants={"rho": RHO_4A}),
+    "pur/prop-4c": _from_gap(SIGMA_3C, _T, public=("L", "M", "N", "d", "mu", "T"),
+                             constants={"rho": RHO_4C.subs(KAPPA)}),
 }
 
 #: privacy statements with no declaration, and why
