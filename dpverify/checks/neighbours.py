@@ -92,7 +92,7 @@ def _compare(decl, r1, r2, values) -> tuple[str, float, str]:
         deltas = [d for _, d in decl.guarantee.pairs(values)]
         if max(deltas) < 1:
             return ("violated", math.inf, f"{r1.count} vs {r2.count} released vectors: different supports, delta = 1 "
-                    f"at every eps (promised {max(deltas):.3g})")
+                    f"at every eps (the promise allows at most {max(deltas):.3g})")
         return "holds", 0.0, "the counts differ but the promised delta is 1"
     s1, s2 = r1.noise_std, r2.noise_std
     if abs(s1 - s2) > NOISE_RTOL * max(abs(s1), abs(s2)):
@@ -102,7 +102,8 @@ def _compare(decl, r1, r2, values) -> tuple[str, float, str]:
             deltas = [d for _, d in decl.guarantee.pairs(values)]
             if max(deltas) < 1:
                 return ("violated", math.inf, f"noise {s1:.6g} vs {s2:.6g}: one release is its mean exactly, the other "
-                        f"a Gaussian (mutually singular: delta = 1 at every eps, promised {max(deltas):.3g})")
+                        f"a Gaussian (mutually singular: delta = 1 at every eps, the promise allows at most "
+                        f"{max(deltas):.3g})")
         if not (s1 > 0 and s2 > 0 and math.isfinite(s1) and math.isfinite(s2)):
             return "inconclusive", 0.0, f"noise levels {s1:.6g} vs {s2:.6g} (not both positive and finite)"
         shift = max(r1.sensitivity, r2.sensitivity)
