@@ -16,7 +16,7 @@ import sys
 from dpverify import registry
 from dpverify.checks import Config
 from dpverify.checks import neighbours as nbr
-from dpverify.spec import SupBound
+from dpverify.claims import SupBound
 
 PAPERS = ("dni", "erm", "hdp", "pur", "stage")
 

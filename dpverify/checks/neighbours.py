@@ -38,7 +38,7 @@ import numpy as np
 from ..numeric import jsonable
 from ..privacy.gaussian_pair import delta_lower
 from ..privacy.neighbours import SHAPES, neighbours
-from ..spec import ClaimError, SupBound
+from ..claims import ClaimError, SupBound
 from ..verdict import Basis, Evidence
 from .base import Clock, Config
 from .kind import CheckKind

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from dpverify import registry
-from dpverify.spec import SupBound
+from dpverify.claims import SupBound
 from theorems import neighbouring_data as nd
 
 
