@@ -10,11 +10,12 @@ on the data releases on two neighbouring data sets.
 ``delta_lower(eps, s1, s2, shift)`` is a rigorous lower bound on the delta at ``eps`` of two releases ``N(m, s1^2)``
 and ``N(m', s2^2)`` whose means differ by an unknown amount ``|m - m'| <= shift``: the least over the shift of the
 larger of the two directions' ``H``, on a grid, less the most ``H`` can move between two grid points (``H`` moves
-with the mean of ``N(m2, s2^2)`` by at most ``e^eps / (s2 sqrt(2 pi))`` per unit; by post-processing a lower bound
-on one coordinate of one release is one on the whole release).
+with the mean of the law not multiplied by ``e^eps`` by at most ``1 / (s sqrt(2 pi))`` per unit, ``s`` its deviation; by post-processing a lower bound
+on one coordinate of one release is one on the whole release). The grid is refined where the bound is weakest.
 """
 from __future__ import annotations
 
+import heapq
 import math
 
 import mpmath as mp
@@ -25,6 +26,8 @@ __all__ = ["DIGITS", "delta_lower", "hockey_stick", "loss_region"]
 DIGITS = 50
 #: grid points over the unknown mean shift in :func:`delta_lower`
 GRID = 129
+#: evaluations of the profile :func:`delta_lower` may spend refining its grid
+BUDGET = 1200
 #: beyond this eps :func:`delta_lower` returns its trivial bound 0 (e^eps overflows a double)
 MAX_EPS = 700.0
 
@@ -83,10 +86,17 @@ def hockey_stick(eps, p, q, digits: int = DIGITS):
         return max(total, mp.mpf(0))
 
 
-def delta_lower(eps, s1, s2, shift, grid: int = GRID) -> float:
-    """A rigorous lower bound on ``max(H_eps(P || Q), H_eps(Q || P))`` for ``P = N(0, s1^2)``, ``Q = N(m, s2^2)``
+def delta_lower(eps, s1, s2, shift, grid: int = GRID, budget: int = BUDGET, target: float | None = None) -> float:
+    """A rigorous lower bound on ``max(H_eps(P || Q), H_eps(Q || P))`` for ``P = N(m, s1^2)``, ``Q = N(0, s2^2)``
     and every ``m`` with ``|m| <= shift`` (the module docstring): the delta at ``eps`` of two releases of one
     coordinate whose noise levels are ``s1`` and ``s2`` and whose means differ by at most ``shift``.
+
+    ``H`` is even in ``m`` and moves with it by at most ``1/(min(s1, s2) sqrt(2 pi))`` per unit (each direction moves
+    the law that is not multiplied by ``e^eps``, whose total variation moves that much). On an interval ``[a, b]`` of
+    shifts the least value is therefore at least ``(f(a) + f(b))/2 - K (b - a)/2``; the interval with the smallest
+    such bound is halved until ``budget`` evaluations are spent, starting from ``grid`` points; with a ``target``
+    (a promised delta), as soon as the bound exceeds it or a value at one shift is at or below it (then no bound can
+    exceed it).
 
     >>> delta_lower(1.0, 1.0, 1.0, 0.0)
     0.0
@@ -99,17 +109,30 @@ def delta_lower(eps, s1, s2, shift, grid: int = GRID) -> float:
     _check("shift", shift, positive=False)
     if shift < 0:
         raise ValueError(f"shift must be >= 0. Found {shift!r}.")
-    eps, shift = float(eps), float(shift)
+    eps, s1, s2, shift = float(eps), float(s1), float(s2), float(shift)
     if eps > MAX_EPS:
         return 0.0   # e^eps beyond double precision: 0 is a lower bound, and no promise at such eps is refuted
+
+    def f(m):
+        v = max(hockey_stick(eps, (m, s1), (0.0, s2)), hockey_stick(eps, (m, s2), (0.0, s1)))
+        return float(v * (1 - mp.mpf(10) ** -30)) * (1 - 1e-15)   # the digits' rounding, then the double's
+
     if shift == 0:
-        ms = [0.0]
-        slack = 0.0
-    else:
-        ms = [shift * k / (grid - 1) for k in range(grid)]
-        # H(P||Q_m) moves by at most e^eps/(s2 sqrt(2 pi)) per unit of m, H(Q_m||P) by at most 1/(s2 sqrt(2 pi))
-        slack = max(math.exp(eps), 1.0) / (s2 * math.sqrt(2 * math.pi)) * (shift / (grid - 1)) / 2
-    # H is even in m (reflect x), so m in [0, shift] covers |m| <= shift
-    least = min(max(hockey_stick(eps, (0.0, s1), (m, s2)), hockey_stick(eps, (m, s2), (0.0, s1))) for m in ms)
-    # a relative 1e-30 for the digits' rounding, then down to the next double
-    return max(0.0, math.nextafter(float(least * (1 - mp.mpf(10) ** -30)) - slack, -math.inf))
+        return max(0.0, f(0.0))
+    K = 1.0 / (min(s1, s2) * math.sqrt(2 * math.pi))
+    ms = [shift * k / (grid - 1) for k in range(grid)]
+    vals = [f(m) for m in ms]
+    heap = [((va + vb) / 2 - K * (b - a) / 2, a, b, va, vb) for a, b, va, vb in zip(ms, ms[1:], vals, vals[1:])]
+    heapq.heapify(heap)
+    spent = grid
+    while spent < budget and heap[0][0] < min(vals) - 1e-12:
+        if target is not None and (heap[0][0] > target or min(vals) <= target):
+            break
+        _, a, b, va, vb = heapq.heappop(heap)
+        c = (a + b) / 2
+        vc = f(c)
+        vals.append(vc)
+        spent += 1
+        for lo, hi, vl, vh in ((a, c, va, vc), (c, b, vc, vb)):
+            heapq.heappush(heap, ((vl + vh) / 2 - K * (hi - lo) / 2, lo, hi, vl, vh))
+    return max(0.0, math.nextafter(min(heap[0][0], min(vals)), -math.inf))

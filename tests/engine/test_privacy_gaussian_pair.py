@@ -77,3 +77,25 @@ def test_bad_arguments_name_the_parameter(args, name):
 def test_an_eps_beyond_double_precision_gives_the_trivial_bound():
     assert delta_lower(5000.0, 1.0, 2.0, 0.3) == 0.0
     assert 0 < delta_lower(600.0, 1.0, 40.0, 0.0)   # the wide law's tails still carry a loss above 600
+
+
+def test_the_grid_is_refined_where_a_narrow_law_makes_the_profile_steep():
+    # noise 0.006 against 0.57, means apart by up to 0.8: a grid of 17 points alone proves nothing (its slack is
+    # ~1.7), the refinement proves most of the profile's least value
+    eps, s1, s2, shift = 20.77, 0.00611797, 0.571803, 0.8
+    coarse = delta_lower(eps, s1, s2, shift, grid=17, budget=17)
+    fine = delta_lower(eps, s1, s2, shift)
+    assert coarse == 0.0 and 0.9 < fine
+    for k in range(0, 81):
+        m = shift * k / 80
+        at = max(float(hockey_stick(eps, (m, s1), (0.0, s2))), float(hockey_stick(eps, (m, s2), (0.0, s1))))
+        assert fine <= at, (m, fine, at)
+
+
+def test_a_target_stops_the_refinement_once_decided_and_never_overstates():
+    eps, s1, s2, shift = 20.77, 0.00611797, 0.571803, 0.8
+    full = delta_lower(eps, s1, s2, shift)
+    proved = delta_lower(eps, s1, s2, shift, target=0.5)
+    assert 0.5 < proved <= full
+    hopeless = delta_lower(eps, s1, s2, shift, target=0.99)   # above the profile at m = 0: stops, still a bound
+    assert hopeless <= float(hockey_stick(eps, (0.0, s2), (0.0, s1)))
