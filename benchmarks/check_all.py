@@ -3,7 +3,7 @@ where the uncached run spends its time.
 
 Usage::
 
-    python benchmarks/check_all.py [--paper KEY] [--jobs N] [--repeats R] [--page PATH]
+    python benchmarks/check_all.py [--paper KEY] [--jobs N] [--repeats R] [--page PATH] [--save RUN.json]
 
 Every command runs in a fresh process, in a temporary folder, as a user types it (``python -m dpverify ...``):
 
@@ -99,6 +99,8 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--repeats", type=int, default=5, help="runs of each start-up command (their median)")
     ap.add_argument("--page", metavar="PATH", help="also write the result as a Markdown page (docs/measurements/check-all.md)")
+    ap.add_argument("--save", metavar="PATH", help="also write the uncached run's JSON there (e.g. for "
+                    "benchmarks/proof_coverage.py, or to compare verdicts)")
     args = ap.parse_args(argv)
     from mdpage import recording          # benchmarks/ is the script's folder
     with recording(args.page, **PAGE), tempfile.TemporaryDirectory() as tmp:
@@ -116,6 +118,8 @@ def main(argv=None) -> int:
             check += ["--paper", args.paper]
         wall, cpu, r = _run(check, cwd, env)
         rows = json.loads(r.stdout)
+        if args.save:
+            Path(args.save).write_text(r.stdout)
         cached_wall, _, rc = _run(check, cwd, env)
         replayed = json.loads(rc.stdout)
         n_cached = sum(1 for v in replayed if v.get("cached"))
