@@ -114,6 +114,8 @@ BASIS_KINDS = _vocabulary(
     BasisKind("limit", "the printed expression swept towards its limit", algebraic=True),
     BasisKind("rate", "the ratio of the printed expression to its rate swept along paths to a limit", algebraic=True),
     BasisKind("audit", "an empirical privacy audit of the algorithm (refutes only)", algebraic=False, supports=False),
+    BasisKind("neighbouring-data", "inputs derived from the data recomputed on neighbouring data sets, the two releases "
+              "compared (refutes only)", algebraic=False, supports=False),
     BasisKind("scaling", "both sides' scaling in the loss and the parameters (refutes only)", algebraic=True,
               supports=False),
 )

@@ -96,6 +96,19 @@ def _mul_end(x, y, up: bool):
     return _up(b) if up else _dn(b)
 
 
+def _mul_ends(x, y):
+    """``(_mul_end(x, y, False), _mul_end(x, y, True))`` from one product."""
+    if _fl(x) or _fl(y):
+        if (not _fl(x) and x.is_zero()) or (not _fl(y) and y.is_zero()):
+            return ZERO, ZERO
+        e = INF if _sign(x) * _sign(y) > 0 else -INF
+        return e, e
+    b = x * y
+    if b.is_finite():
+        return b.lower(), b.upper()
+    return _dn(b), _up(b)
+
+
 def _add_end(x, y, up: bool):
     if _fl(x) or _fl(y):
         s = (x if _fl(x) else 0.0) + (y if _fl(y) else 0.0)
@@ -213,7 +226,7 @@ class Iv:
             return Iv(_mul_end(al, bl, False), _mul_end(ah, bh, True))
         lo = hi = None
         for x, y in ((al, bl), (al, bh), (ah, bl), (ah, bh)):
-            d, u = _mul_end(x, y, False), _mul_end(x, y, True)
+            d, u = _mul_ends(x, y)
             lo = d if lo is None else _emin(lo, d)
             hi = u if hi is None else _emax(hi, u)
         return Iv(lo, hi)

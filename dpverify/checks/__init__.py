@@ -11,14 +11,15 @@ hypotheses must meet), a verdict of every reading.
 The domain proof (:mod:`~dpverify.checks.domainproof`, on by default, ``Config(proof_budget=0)`` turns it
 off) runs after the others on an inequality they neither proved nor refuted, never at a pinned point; the
 box proof (:mod:`~dpverify.checks.boxproof`) is opt-in (``Config(prove_box=True)``) and runs after it on what
-is still undecided.
+is still undecided. A kind that can only prove (:attr:`CheckKind.proof_only`, e.g. the proof on quadratics) is not
+attempted on a statement an earlier check refuted rigorously (:func:`refutation`): its evidence says so.
 """
 from __future__ import annotations
 
 from ..claims import Claim, ClaimError, DomainError
-from ..verdict import Evidence, Verdict, algebra_only, claim_verdict, error_evidence, statement_verdict
-from . import (audit, boxproof, chain, domainproof, exact, existsproof, limit, minimiser, monte_carlo, privacyproof,
-               quadratics, rate, rateproof, scaling, sup, symbolic)
+from ..verdict import Basis, Evidence, Verdict, algebra_only, claim_verdict, error_evidence, statement_verdict
+from . import (audit, boxproof, chain, domainproof, exact, existsproof, limit, minimiser, monte_carlo, neighbours,
+               privacyproof, quadratics, rate, rateproof, scaling, sup, symbolic)
 from .base import Clock, Config
 from .kind import CheckKind, kinds_of
 
@@ -36,6 +37,7 @@ KINDS: tuple[CheckKind, ...] = kinds_of(
     monte_carlo,
     sup,
     audit,
+    neighbours,         # a privacy statement's declared inputs recomputed on neighbouring data sets
     scaling,
     domainproof,        # a fallback: after the others, only where none proved or refuted (on by default)
     privacyproof,       # a fallback: a privacy quantity's closed form proved or refuted exactly
@@ -99,6 +101,37 @@ def _on_claim(kind: CheckKind, claim, cfg):
     return kind.vet(ev, claim.id, ev.statement, kind.label_for(None))
 
 
+#: The basis kinds whose ``violated`` is a rigorous witness: an exact or ball-arithmetic or high-precision evaluation of
+#: the statement at a point (or a proof), never a statistical decision (Monte Carlo, an estimate, an audit).
+RIGOROUS_REFUTATIONS = frozenset({"proof", "proof-on-box", "asymptotics", "privacy-proof", "privacy-proof-on-box",
+                                  "exact-cases", "exact-expectation", "privacy-exact", "algebra"})
+
+
+def refutation(evidence):
+    """The first evidence among ``evidence`` that refutes its statement rigorously (see
+    :data:`RIGOROUS_REFUTATIONS`), or None."""
+    return next((e for e in evidence if e.verdict == "violated" and e.basis is not None
+                 and e.basis.kind in RIGOROUS_REFUTATIONS), None)
+
+
+def not_attempted(kind: CheckKind, stmt, witness) -> Evidence:
+    """The evidence of a proof-only kind (:attr:`CheckKind.proof_only`) not attempted on ``stmt`` because ``witness``
+    already refuted it rigorously: its attempt could only end inconclusive (or in a proof the witness contradicts,
+    a bug of ours), and the statement is ``violated`` either way."""
+    return Evidence(kind.label_for(stmt), stmt.name, "inconclusive", basis=Basis(kind.basis_kinds[0], "not attempted"),
+                    detail=f"not attempted: the check {witness.check!r} already refuted this statement "
+                           f"({witness.basis.kind}), which no proof can change")
+
+
+def _statement_evidence(kinds, claim, stmt, cfg) -> list:
+    """The evidence of ``kinds`` on ``stmt`` in their order, a proof-only kind skipped after a rigorous refutation."""
+    ev = []
+    for k in kinds:
+        witness = refutation(ev) if k.proof_only else None
+        ev.append(_guarded(k, claim, stmt, cfg) if witness is None else not_attempted(k, stmt, witness))
+    return ev
+
+
 def _decided(evidence) -> bool:
     return any(e.verdict in ("verified", "violated") for e in evidence)
 
@@ -121,7 +154,7 @@ def run(claim: Claim, config: Config | None = None) -> Verdict:
         if kinds is not None:
             if not kinds:
                 raise ValueError(f"no check applies to statement {stmt.name!r} of {claim.id}")
-            ev = [_guarded(k, claim, stmt, cfg) for k in kinds]
+            ev = _statement_evidence(kinds, claim, stmt, cfg)
             for k in _on_statements("fallback"):
                 if (k.applies(stmt) and not k.skipped(stmt) and (k.enabled is None or k.enabled(cfg))
                         and not _decided(ev)):
@@ -145,4 +178,5 @@ def run(claim: Claim, config: Config | None = None) -> Verdict:
                    quick=cfg.quick)
 
 
-__all__ = ["BY_NAME", "CheckKind", "Config", "DomainError", "KINDS", "checks_for", "kind_of", "run"]
+__all__ = ["BY_NAME", "CheckKind", "Config", "DomainError", "KINDS", "RIGOROUS_REFUTATIONS", "checks_for", "kind_of",
+           "not_attempted", "refutation", "run"]

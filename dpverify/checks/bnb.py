@@ -411,10 +411,16 @@ class Prover:
     def root(self) -> tuple:
         return tuple((v.lo, v.hi) for v in self.vars)
 
-    def run(self, budget: int, root=None) -> Outcome:
+    def run(self, budget: int, root=None, certify_only: bool = False) -> Outcome:
         """Decide boxes, widest first, until none is left or ``budget`` boxes are spent. The tree: a
         node is ``["split", i, point, low child, high child]``, ``["out", relation index]``, ``["cert",
-        method]`` or ``["open"]`` (undecided when the budget ran out)."""
+        method]`` or ``["open"]`` (undecided when the budget ran out).
+
+        ``certify_only``: the caller uses the outcome only if it is ``certified`` (a derivative's sign), so the
+        search stops as soon as more boxes wait than the budget has left: every waiting box needs a decision, and
+        each decision leaves at least as many waiting, so the search could only have ended by spending the whole
+        budget uncertified. The outcome is then ``budget`` with ``boxes = budget`` (what the search would have
+        spent, so that a shared budget is charged the same)."""
         from flint import ctx
 
         root = self.root() if root is None else root
@@ -429,6 +435,9 @@ class Prover:
         ctx.prec = PREC
         try:
             while heap and done < budget:
+                if certify_only and len(heap) > budget - done:
+                    done = budget
+                    break
                 _, _, box, (parent, slot) = heapq.heappop(heap)
                 done += 1
                 verdict = self.decide(box)

@@ -390,11 +390,15 @@ class Outcome:
     wrong: list
     uncertified: list
     seconds_cap: bool = False
+    hopeless: bool = False
 
 
-def branch_and_bound(problem: Problem, budget: int, seconds: float) -> Outcome:
+def branch_and_bound(problem: Problem, budget: int, seconds: float, certify_only: bool = False) -> Outcome:
     """Decide boxes widest first until none is left or ``budget`` boxes (or ``seconds`` of this thread's
-    CPU time) are spent."""
+    CPU time) are spent. ``certify_only``: the caller needs a certificate of the whole box and nothing else (a
+    wrong-side box would not change its verdict), so the search stops (``hopeless``) as soon as it cannot end
+    certified within the budget: a box that cannot be split, or more boxes waiting than boxes left (each needs
+    at least one more decision)."""
     from flint import ctx
 
     cpu = thread_cpu_clock(threading.get_ident())
@@ -403,13 +407,16 @@ def branch_and_bound(problem: Problem, budget: int, seconds: float) -> Outcome:
     heap = [(-problem.widest(b)[0], next(counter), b) for b in problem.boxes()]
     heapq.heapify(heap)
     done = certified = discarded = uncertain = 0
-    wrong, stuck, capped = [], [], False
+    wrong, stuck, capped, hopeless = [], [], False, False
     old = ctx.prec
     ctx.prec = PREC
     try:
         while heap and done < budget:
             if done % 64 == 0 and cpu() > stop:
                 capped = True
+                break
+            if certify_only and (stuck or len(heap) > budget - done):
+                hopeless = True
                 break
             _, _, box = heapq.heappop(heap)
             done += 1
@@ -435,7 +442,7 @@ def branch_and_bound(problem: Problem, budget: int, seconds: float) -> Outcome:
         ctx.prec = old
     left = stuck + [b for _, _, b in heap]
     status = "wrong-side" if wrong else "certified" if not left else "budget"
-    return Outcome(status, done, certified, discarded, uncertain, wrong, left, capped)
+    return Outcome(status, done, certified, discarded, uncertain, wrong, left, capped, hopeless)
 
 
 def box_middle(p):

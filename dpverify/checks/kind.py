@@ -43,7 +43,8 @@ class CheckKind:
     (None: always); ``summary``: one phrase for the documentation.
 
     Derived from the basis kinds: :attr:`can_support` (a ``holds`` of it counts), :attr:`can_prove` (it may
-    say ``verified``), :attr:`algebraic` (it tests the printed expressions only)."""
+    say ``verified``), :attr:`proof_only` (all it can add is a proof), :attr:`algebraic` (it tests the printed
+    expressions only)."""
 
     name: str
     applies: Callable[[Any], bool]
@@ -79,6 +80,12 @@ class CheckKind:
     def can_prove(self) -> bool:
         """Whether it may say ``verified`` (one of its basis kinds is a proof)."""
         return any(BASIS_KINDS[k].proof for k in self.basis_kinds)
+
+    @property
+    def proof_only(self) -> bool:
+        """Whether all it can add is a proof: every basis kind it declares is a proof and it never refutes (after a
+        rigorous refutation of the statement its attempt can only end inconclusive, or in a proof contradicted)."""
+        return not self.can_refute and all(BASIS_KINDS[k].proof for k in self.basis_kinds)
 
     @property
     def algebraic(self) -> bool:

@@ -275,7 +275,9 @@ def check(stmt, claim, cfg: Config) -> Evidence:
                       detail=f"{what} lies above the bound at {jsonable(point)} (ball arithmetic, exact point, no "
                              "tolerance); replay with --at")
     # 3. branch and bound on the search box
-    out = branch_and_bound(problem, BUDGET, SECONDS)
+    # certify_only: a wrong-side box would leave the verdict inconclusive too (no probe confirmed one), so the
+    # search ends as soon as it cannot certify the box within the budget
+    out = branch_and_bound(problem, BUDGET, SECONDS, certify_only=True)
     data.update(boxes=out.boxes, certified=out.certified, discarded=out.discarded)
     if out.status == "certified":
         return result("verified", basis, samples=out.boxes, data=data,
@@ -288,7 +290,8 @@ def check(stmt, claim, cfg: Config) -> Evidence:
                              f"{data['wrong_side'][0]}, no probe point of the claim confirmed it")
     small = sorted(out.uncertified, key=lambda b: problem.widest(b)[0])[:3]
     data["uncertified"] = [problem.describe(b) for b in small]
-    why = f"{SECONDS:g} s" if out.seconds_cap else f"{BUDGET} boxes"
+    why = f"{SECONDS:g} s" if out.seconds_cap else f"{out.boxes} boxes: more left undecided than the " \
+        f"{BUDGET}-box budget could decide" if out.hopeless else f"{BUDGET} boxes"
     return result("inconclusive", basis, samples=out.boxes, data=data,
                   detail=f"privacy proof gave up after {why}: {out.certified} boxes certified, "
                          f"{len(out.uncertified)} not" + (f", e.g. {data['uncertified'][0]}" if small else ""))

@@ -151,14 +151,14 @@ def number(goal: Goal) -> dict | None:
     return None
 
 
-def bnb(goal: Goal, budget: Budget, boxes: int) -> dict | None:
+def bnb(goal: Goal, budget: Budget, boxes: int, certify_only: bool = False) -> dict | None:
     if len(goal.vars) > MAX_VARS:
         return None
     n = budget.take(boxes)
     if n <= 0:
         return None
     pv = Prover(goal.f, goal.vars, goal.relations, goal.strict)
-    out = pv.run(n)
+    out = pv.run(n, certify_only=certify_only)
     budget.used += out.boxes
     if out.status == "certified":
         return {"by": "bnb", "boxes": out.boxes, "methods": out.methods, "tree": out.tree}
@@ -297,9 +297,10 @@ def _reduced(f, variables=()):
 
 
 def quick(goal: Goal, budget: Budget, boxes: int = 40) -> dict | None:
-    """The cheap routes only (a derivative's sign): a number, SymPy's signs, a small branch-and-bound."""
+    """The cheap routes only (a derivative's sign): a number, SymPy's signs, a small branch-and-bound (which stops
+    as soon as it cannot certify within its boxes: only a certificate of a derivative's sign is used)."""
     goal = replace(goal, f=plain(sp.sympify(goal.f)))
-    return number(goal) or sympy_sign(goal) or bnb(goal, budget, boxes)
+    return number(goal) or sympy_sign(goal) or bnb(goal, budget, boxes, certify_only=True)
 
 
 def _signed(goal: Goal, d, v: Var, rels, budget: Budget):

@@ -475,6 +475,9 @@ class SupBound(Statement):
     measured <= bound" (see :class:`Statement`), decided as on :class:`ExpectationBound`: ``holds``
     from one value whose measurement's upper bound meets the bound, ``violated`` only when every
     value of a finite ``Int`` parameter is refuted by a lower bound, else ``inconclusive``.
+    ``inputs``: for a privacy statement, every input of the released computation declared public or derived from
+    the data (:class:`dpverify.privacy.neighbours.ReleaseInputs`); the check kind ``neighbouring-data`` recomputes
+    the derived ones on neighbouring data sets and compares the two releases.
     ``tight=True``: "attained": the supremum *equals* the bound. Only a scenario that proves both sides
     can verify it (``worst_case``: a certificate of the bound and a worst function attaining it); a
     certified worst case strictly below the bound refutes it.
@@ -486,15 +489,22 @@ class SupBound(Statement):
     audit: Any = None
     trivial: Any = None
     tight: bool = False
+    inputs: Any = None
     EXISTS_SUPPORTED: ClassVar[bool] = True
 
     def __post_init__(self):
         super().__post_init__()
         _bound_and_scenario(self)
+        if self.inputs is not None and not all(callable(getattr(self.inputs, m, None)) for m in ("undeclared", "derive")):
+            raise ClaimError(f"{self._owner()}: inputs must declare every input public or derived "
+                             f"(dpverify.privacy.neighbours.ReleaseInputs(...)), got {self.inputs!r}")
         if self.audit is not None:
             _check_scenario(self._owner(), "audit", self.audit)
         if not isinstance(self.kind, str) or not self.kind:
             raise ClaimError(f"{self._owner()}: kind must be a short name such as 'privacy', got {self.kind!r}")
+        if self.inputs is not None and self.kind != "privacy":
+            raise ClaimError(f"{self._owner()}: inputs are declared for a privacy statement (kind='privacy'), "
+                             f"got kind={self.kind!r}")
         if not isinstance(self.tight, bool):
             raise ClaimError(f"{self._owner()}: tight must be True or False, got {self.tight!r}")
 

@@ -132,3 +132,20 @@ def test_the_python_and_command_line_options(capsys):
                  "--no-progress",
                  "--samples", "30"]) == 0
     assert "proof-on-box" in capsys.readouterr().out
+
+
+def test_certify_only_stops_when_the_budget_cannot_certify_and_changes_nothing_else():
+    """``branch_and_bound(..., certify_only=True)`` (the privacy proof's search) stops as soon as more boxes wait
+    than the budget has left, or a box cannot be split: the outcome is the same ``budget`` (never ``certified``)
+    after fewer boxes; a box it certifies is certified with the same boxes as the full search."""
+    touch = _claim("touch-c", Domain(x=Real(search=(0.0, 3.0))),
+                   Inequality("2x <= x^2 + 1", lhs=2 * x, rhs=x**2 + 1))
+    full = boxproof.branch_and_bound(boxproof.Problem(touch.statements[0], touch), 400, 60.0)
+    short = boxproof.branch_and_bound(boxproof.Problem(touch.statements[0], touch), 400, 60.0, certify_only=True)
+    assert full.status == short.status == "budget" and not full.hopeless and short.hopeless
+    assert short.boxes < full.boxes and short.uncertified and short.certified <= full.certified
+    for claim in (LOG, EXP):
+        a = boxproof.branch_and_bound(boxproof.Problem(claim.statements[0], claim), 20000, 60.0)
+        b = boxproof.branch_and_bound(boxproof.Problem(claim.statements[0], claim), 20000, 60.0, certify_only=True)
+        assert a.status == b.status == "certified" and not b.hopeless
+        assert (a.boxes, a.certified, a.discarded) == (b.boxes, b.certified, b.discarded)

@@ -68,6 +68,8 @@ EXAMPLES = {
     "quadratics": lambda: _registered("textbook/thm-noisy-gd-pl", TEXTBOOK),
     "sup": lambda: _registered("textbook/claim-gaussian-zcdp-half", TEXTBOOK),
     "audit": lambda: _registered("erm/lemma-1"),
+    # the number of iterations chosen from the data's optimum: neighbours release different numbers of iterates
+    "neighbouring-data": lambda: _registered("textbook/thm-noisy-gd-steps-from-optimum", TEXTBOOK),
     "scaling": lambda: _claim("kinds/square", Identity("(x + 1)^2", lhs=(x + 1) ** 2, rhs=x ** 2 + 2 * x + 1)),
     # (x - 1/3)^2 >= 1e-8 fails only within 1e-4 of 1/3: the box proof finds the boxes there
     "boxproof": lambda: _claim("kinds/narrow", Inequality("(x - 1/3)^2 >= 1e-8", lhs=sp.Rational(1, 10 ** 8),

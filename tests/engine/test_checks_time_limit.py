@@ -87,3 +87,43 @@ def test_the_default_clock_is_the_threads_own(monkeypatch):
     assert seen["read"] == seen["own"]
     assert seen["read"] not in (main, time.CLOCK_PROCESS_CPUTIME_ID)
     assert thread_cpu_clock(threading.get_ident())() == main
+
+
+def _swallow_once(clock, out):
+    """The body swallows the first interruption (as a broad ``except Exception`` in a library, or a
+    garbage-collector callback, would) and computes on: the limit must still end it."""
+    try:
+        with time_limit(5.0, clock=clock):
+            try:
+                for _ in range(10**7):
+                    clock.now += 1e-3
+            except SymbolicTimeout:
+                out["swallowed"] = clock.now
+            for _ in range(10**7):
+                clock.now += 1e-3
+        out["r"] = "finished"
+    except SymbolicTimeout:
+        out["r"] = clock.now
+
+
+def test_an_interruption_swallowed_once_is_raised_again():
+    out, clock = {}, Counter()
+    _swallow_once(clock, out)
+    assert out["swallowed"] >= 5.0
+    assert isinstance(out["r"], float), out["r"]          # "finished" means the limit was lost
+
+
+def test_a_dropped_interruption_prints_no_traceback(monkeypatch):
+    """Where Python cannot raise an exception (a weakref callback during collection) it calls
+    sys.unraisablehook, which prints "Exception ignored" and a traceback; for the time limit's own
+    exception that is noise on a user's terminal. Any other exception still reaches the hook."""
+    import sys
+    import types
+
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: seen.append(type(u.exc_value).__name__))
+    with time_limit(5.0, clock=Counter()):
+        for exc in (SymbolicTimeout(), ValueError("other")):
+            sys.unraisablehook(types.SimpleNamespace(exc_type=type(exc), exc_value=exc, exc_traceback=None,
+                                                     err_msg="Exception ignored in", object=None))
+    assert seen == ["ValueError"]

@@ -47,3 +47,30 @@ def test_output_perturbation_no_noise_is_gd_and_mc_matches_exact():
     a = sim.output_perturbation(q, np.zeros(3), 0.25, 7, "norm_laplace", 0.3, 3000, 5, chunk_runs=1024)
     b = sim.output_perturbation(q, np.zeros(3), 0.25, 7, "norm_laplace", 0.3, 3000, 5, chunk_runs=65536)
     assert a.mean == b.mean and a.var == b.var
+
+
+def test_a_quadratic_whose_lipschitz_constant_is_raised_runs_with_the_raised_noise():
+    """A quadratic instance takes L = max(L, its own bound on the ball) (the class's hypothesis); noise
+    calibrated to L must then use that L too, as the bound does: with the drawn L the run is a less
+    noisy algorithm than the bound's and a violation could be missed. Compared with the closed form
+    E F(w_T + z) - F* = sum_i l_i ((1 - l_i/M)^T w*_i)^2/2 + b^2 sum_i l_i/2 (GD, step 1/M, w_0 = 0)."""
+    import sympy as sp
+
+    from dpverify import Claim, Domain, ExpectationBound, Int, Real, Source
+    from dpverify.scenarios import bind, output_perturbation_gd
+
+    L, M, mu, R, T = sp.symbols("L M mu R T", positive=True)
+    sc = output_perturbation_gd(noise="gaussian", smooth=M, curvature=mu, step=1 / M, horizon=T, dim=1,
+                                noise_scale=L, init_dist=R, lipschitz=L)
+    claim = Claim(id="mine/opg", source=Source("my notes", "Lemma 1"),
+                  domain=Domain(L=Real(gt=0, search=(1e-2, 1e2)), M=Real(gt=0, search=(1, 2)),
+                                mu=Real(gt=0, search=(0.1, 0.5)), R=Real(gt=0, search=(1, 2)),
+                                T=Int(ge=0, search=(0, 5))),
+                  statements=(ExpectationBound("u", bound=L**2, scenario=sc),))
+    s = bind(sc, claim)
+    inst = {"point": {"L": 0.01, "M": 2.0, "mu": 0.5, "R": 1.0, "T": 3}, "u": [1.0], "dir": [1.0], "r": 1.0}
+    raised = s.point(inst)["L"]
+    assert raised == pytest.approx(2.0 * 2 * 1.0 + 2.0 * 1.0)      # M rho + |H w*|, rho = 2R, w* = R
+    lam, w = 2.0, 1.0
+    expected = lam * ((1 - lam / 2.0) ** 3 * w) ** 2 / 2 + raised**2 * lam / 2
+    assert float(s.exact(inst)) == pytest.approx(expected, rel=1e-12)

@@ -221,3 +221,5 @@ CLAIMS = (GAUSS_ZCDP, GAUSS_ZCDP_PLANTED, ZCDP_TO_DP, ZCDP_TO_DP_PLANTED, BEST_O
 CLAIMS += registry.load_module(str(Path(__file__).resolve().with_name("scenario_claims.py"))).CLAIMS
 # exists= on expectations and suprema, heavy-ball momentum, both directions of privacy measures
 CLAIMS += registry.load_module(str(Path(__file__).resolve().with_name("expression_claims.py"))).CLAIMS
+# privacy statements whose inputs are declared public or derived from the data (the neighbouring-data check)
+CLAIMS += registry.load_module(str(Path(__file__).resolve().with_name("neighbour_claims.py"))).CLAIMS
