@@ -21,7 +21,7 @@ from .lazy import attach  # noqa: E402
 if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify.lazy): `dpverify list` needs no SymPy
     from .quantifiers import Infimum, Supremum
     from .claims import (
-        Choice, Claim, ClaimError, Constant, Domain, DomainError, ExpectationBound, Identity, Inequality, Int, Latex,
+        AlgorithmRate, Choice, Claim, ClaimError, Constant, Domain, DomainError, ExpectationBound, Identity, Inequality, Int, Latex,
         Limit, LimitPath, Minimiser, Rate, Reading, Real, Relation, Seq, Source, SupBound,
     )
     from .verdict import Basis, Evidence, Verdict

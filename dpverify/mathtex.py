@@ -66,6 +66,9 @@ def statement_tex(st) -> str | None:
         path = st.path
         to = r"\infty" if path.to == "inf" else "0^{+}"
         return rf"\lim_{{{tex_math(path.param)} \to {to}}} {tex_math(ex['expr'])} = {tex_math(ex['value'])}"
+    if set(ex) == {"rate"} and getattr(st, "scenario", None) is not None:   # an AlgorithmRate
+        op = r"\Theta" if getattr(st, "kind", "") == "Theta" else r"\mathcal{O}"
+        return rf"\operatorname{{E}}[\text{{statistic}}] = {op}\left({tex_math(ex['rate'])}\right)"
     if {"objective", "value"} <= set(ex):
         return rf"\min\ {tex_math(ex['objective'])} = {tex_math(ex['value'])}"
     if "bound" in ex:

@@ -104,6 +104,8 @@ BASIS_KINDS = _vocabulary(
               algebraic=False),
     BasisKind("monte-carlo", "runs of the algorithm on problems, means with one-sided confidence bounds",
               algebraic=False),
+    BasisKind("algorithm-rate", "what the algorithm attains (exact expectations on its instances, else Monte Carlo "
+              "bounds) over a rate, swept along paths to a limit", algebraic=False),
     BasisKind("privacy-estimate", "a privacy loss estimated with a confidence interval, worst over instances",
               algebraic=False),
     BasisKind("privacy-lower", "a lower bound on the privacy loss (an optimistic accountant, a best half-line)",

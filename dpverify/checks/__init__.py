@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..claims import Claim, ClaimError, DomainError
 from ..verdict import Basis, Evidence, Verdict, algebra_only, claim_verdict, error_evidence, statement_verdict
-from . import (audit, boxproof, chain, domainproof, exact, existsproof, limit, minimiser, monte_carlo, neighbours,
+from . import (algorate, audit, boxproof, chain, domainproof, exact, existsproof, limit, minimiser, monte_carlo, neighbours,
                privacyproof, quadratics, rate, rateproof, scaling, sup, symbolic)
 from .base import Clock, Config
 from .kind import CheckKind, kinds_of
@@ -31,6 +31,7 @@ KINDS: tuple[CheckKind, ...] = kinds_of(
     minimiser,
     rateproof,          # "rate-proof": a rate by SymPy's limit of expr/rate, cross-checked in mpmath
     rate,
+    algorate,           # an algorithm's rate: its exact or Monte Carlo expectation along the paths
     limit,
     exact,
     quadratics,         # an expectation proved on quadratics (holds where the class is wider)

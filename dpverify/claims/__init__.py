@@ -22,9 +22,9 @@ Example (a textbook result, in a user's own symbols)::
 from .claim import ABOUT, ID_RE, VERDICTS, Claim, Reading, Source
 from .latex import Latex, LatexError, latex
 from .domain import Choice, ClaimError, Domain, DomainError, Int, Real, Relation, Seq, relation_holds
-from .statements import (Constant, ExpectationBound, Identity, Inequality, Limit, LimitPath, Minimiser, Rate,
+from .statements import (AlgorithmRate, Constant, ExpectationBound, Identity, Inequality, Limit, LimitPath, Minimiser, Rate,
                          Statement, SupBound, expand_definitions, symbol_names)
 
-__all__ = ["ABOUT", "Latex", "LatexError", "latex", "Choice", "Claim", "Reading", "ClaimError", "Constant", "Domain", "DomainError", "ExpectationBound", "ID_RE",
+__all__ = ["ABOUT", "AlgorithmRate", "Latex", "LatexError", "latex", "Choice", "Claim", "Reading", "ClaimError", "Constant", "Domain", "DomainError", "ExpectationBound", "ID_RE",
            "Identity", "Inequality", "Int", "Limit", "LimitPath", "Minimiser", "Rate", "Real", "Relation", "Seq",
            "Source", "Statement", "SupBound", "VERDICTS", "expand_definitions", "relation_holds", "symbol_names"]

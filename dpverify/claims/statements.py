@@ -393,6 +393,47 @@ class Rate(Statement):
 
 
 @dataclass(frozen=True)
+class AlgorithmRate(Statement):
+    """``E[statistic] = O(rate)`` (or ``Theta``) along every declared path, the expectation being what the
+    algorithm attains: ``scenario`` (as in :class:`ExpectationBound`) realises each point of a path as an
+    instance and computes its statistic exactly where it has exact moments, by Monte Carlo (``runs`` runs,
+    one-sided confidence bounds) otherwise. The rate is the printed one, in the claim's symbols; the
+    sweep covers ``decades`` decades of the path's parameter (an algorithm's cost grows along its path).
+    Where :class:`Rate` checks a printed formula's order, this checks the algorithm's, so a claim
+    ``about="algorithm"`` checked this way is not flagged "algebra-only". Example::
+
+        AlgorithmRate("E f(theta_T) - f* = Theta(s^2/(mu T))", rate=s**2 / (mu * T), paths=(LimitPath("T", "inf"),),
+                      scenario=noisy_gd(problem="strongly_convex", smooth=mu, curvature=mu, step=1 / (mu * t),
+                                        noise_std=s, dim=1, horizon=T, init_dist=1))
+    """
+
+    rate: sp.Basic = None
+    scenario: Any = None
+    kind: str = "O"
+    paths: tuple[LimitPath, ...] = ()
+    decades: int = 6
+    runs: int = 4000
+
+    def __post_init__(self):
+        super().__post_init__()
+        _set(self, "rate", _expr_field(self._owner(), "rate", self.rate))
+        if self.kind not in ("Theta", "O"):
+            raise ClaimError(f"{self._owner()}: kind must be 'Theta' or 'O', got {self.kind!r}")
+        if not self.paths or not all(isinstance(p, LimitPath) for p in self.paths):
+            raise ClaimError(f"{self._owner()}: paths must be a non-empty tuple of LimitPath, got {self.paths!r}")
+        if self.scenario is None:
+            raise ClaimError(f"{self._owner()}: scenario is missing (e.g. dpverify.scenarios.noisy_gd(...))")
+        _check_scenario(self._owner(), "scenario", self.scenario)
+        for fname, lo in (("decades", 3), ("runs", 100)):
+            v = getattr(self, fname)
+            if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+                raise ClaimError(f"{self._owner()}: {fname} must be an integer >= {lo}, got {v!r}")
+
+    def expressions(self):
+        return {"rate": self.rate}
+
+
+@dataclass(frozen=True)
 class Limit(Statement):
     """``expr -> value`` as ``path.param`` goes to its limit ("0+" or "inf"), the other parameters
     fixed at points of the domain or tied along the path (e.g. "T converges to 0 as kappa -> inf")."""

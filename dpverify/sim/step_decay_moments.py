@@ -10,6 +10,8 @@ two moments exactly (NumPy, or mpmath at ``dps`` digits).
 """
 from __future__ import annotations
 
+import math
+
 import mpmath
 import numpy as np
 
@@ -31,17 +33,19 @@ def _per_coordinate(x, D):
 # the running sums of S00 and m0 over the iterates the output is drawn from. One step
 # w' = a w + b w_prev - eta (c + xi), E xi = 0, E xi^2 = v, is y' = M y.
 def _segments(T, m, output):
-    """(count, momentum on, accumulate) runs of steps 1..T of one phase."""
-    acc = [output == "after" or (output == "before" and t < T) or (output == "last" and t == T)
-           for t in range(1, T + 1)]
-    mom = [t <= m for t in range(1, T + 1)]
+    """(count, momentum on, accumulate) runs of steps 1..T of one phase (from the breakpoints, so that a phase
+    of 2^30 steps costs as little as one of 30)."""
+    def acc(t):
+        return output == "after" or (output == "before" and t < T) or (output == "last" and t == T)
+
+    cuts = sorted({1, T + 1, *(x for x in (m + 1, T) if 1 < x <= T)})   # where momentum or accumulation may change
     segs = []
-    for t in range(T):
-        key = (mom[t], acc[t])
+    for lo, hi in zip(cuts, cuts[1:]):
+        key = (lo <= m, acc(lo))
         if segs and tuple(segs[-1][1:]) == key:
-            segs[-1][0] += 1
+            segs[-1][0] += hi - lo
         else:
-            segs.append([1, *key])
+            segs.append([hi - lo, *key])
     return segs
 
 
@@ -179,6 +183,26 @@ def _trajectory(M, y, count):
     return Y[:, :, :count]
 
 
+#: a run of equal steps without momentum longer than this has its peak after LONG steps bounded (_tail_peak)
+LONG = 1 << 14
+
+
+def _tail_peak(lam, eta, v, c, y):
+    """An upper bound on E[e_t^2] for every later step of a run without momentum from the state ``y``: the mean
+    m_t = m* + a^(t - t1) (m_t1 - m*) with |a| = |1 - eta lam| < 1 stays within |m*| + |m_t1 - m*| of 0 and the
+    variance moves monotonically from V_t1 to V* = eta^2 v/(1 - a^2); inf where |a| >= 1."""
+    out = np.empty(len(lam))
+    for j, (lj, vj, cj) in enumerate(zip(lam, v, c)):
+        a = 1.0 - eta * lj
+        if not abs(a) < 1.0:
+            out[j] = math.inf
+            continue
+        m, X = y[j, 3], y[j, 0]
+        ms = -eta * cj / (1.0 - a)
+        out[j] = (abs(ms) + abs(m - ms)) ** 2 + max(X - m * m, eta * eta * vj / (1.0 - a * a))
+    return out
+
+
 def peak_second_moment(eigs, delta0, etas, lengths, mons, momentum, noise_var, grad_shift, output):
     """Largest E[(w_t - w*)_j^2] over every iterate (double precision; all iterates of a run of equal
     steps at once, by doubling)."""
@@ -194,6 +218,12 @@ def peak_second_moment(eigs, delta0, etas, lengths, mons, momentum, noise_var, g
         y = _phase_state(S, m, output)
         for count, mom, acc in _segments(T, mk, output):
             M = np.asarray(_step_matrices(lam, eta, rho if mom else 0.0, v, c, acc, 1.0, 0.0))
+            if count > LONG and not (mom and rho != 0.0):   # a long run without momentum: its first LONG steps
+                Y = _trajectory(M, y, LONG)                  # exactly, the rest by a bound (_tail_peak)
+                np.maximum(peak, Y[:, 0, :].max(axis=1), out=peak)
+                np.maximum(peak, _tail_peak(lam, float(eta), v, c, Y[:, :, -1]), out=peak)
+                y = np.einsum("dij,dj->di", _np_power(M, count - LONG), Y[:, :, -1])
+                continue
             Y = _trajectory(M, y, count)
             np.maximum(peak, Y[:, 0, :].max(axis=1), out=peak)
             y = Y[:, :, -1]

@@ -63,6 +63,7 @@ EXAMPLES = {
                                                           path=LimitPath("x", "0+"))),
     "limit": lambda: _claim("kinds/limit", Limit("x/(1 + x) -> 0", expr=x / (1 + x), value=sp.Integer(0),
                                                  path=LimitPath("x", "0+"))),
+    "algorithm-rate": lambda: _registered("textbook/claim-sgd-one-over-t-squared", "tests/textbook/algorithm_rates.py"),
     "exact": lambda: _registered("textbook/thm-noisy-gd-pl-no-dimension", TEXTBOOK),
     "monte_carlo": lambda: _registered("textbook/thm-noisy-gd-pl-no-dimension", TEXTBOOK),
     "quadratics": lambda: _registered("textbook/thm-noisy-gd-pl", TEXTBOOK),

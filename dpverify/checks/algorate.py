@@ -1,0 +1,222 @@
+"""Algorithm-rate check: the order of what an algorithm attains, swept along paths to a limit.
+
+An :class:`~dpverify.claims.AlgorithmRate` states ``E[statistic] = O(rate)`` (or ``Theta``) where the
+expectation is the algorithm's, not a printed formula's. Base instances are drawn from the scenario's
+class (its strategy, or the claim's domain realised by ``instance_at``); along each declared path the
+instance keeps its problem and moves to the path's points (``with_point``), decade by decade for the
+statement's ``decades``, while every point is inside the claim's hypotheses and the scenario can realise
+it. At each point the statistic is measured:
+
+* **exact** where the scenario has exact moments at the instance: in mpmath at ``Config.dps`` digits (the
+  value used) and in double precision, the point counting only where the two agree to ``AGREE`` (relative:
+  a rate is decided on slopes of whole decades, so a tenth of a percent is far below what moves a verdict,
+  while a double-precision recursion that has lost its digits, e.g. ``(1 - eta lam)^(2^30)``, is caught);
+  the value's lower and upper bounds are then the mpmath value;
+* otherwise by **Monte Carlo**: ``runs`` runs, one-sided normal bounds (Bonferroni over the points of
+  the sweep at ``Config.confidence``); the lower bound counts only where it is positive.
+
+The decision is the rate check's (:mod:`.rate`, its ``FLAT``/``DRIFT`` thresholds, over the last third
+of the sweep), on the side each verdict needs: ``violated`` when the *lower* bound's ratio to the rate
+drifts to infinity (for Theta also: the *upper* bound's ratio drifts to 0) -- a slope above ``DRIFT``
+per decade, monotone, by more than a decade in total; ``holds`` when on every path the *upper* bound's
+ratio settles (slope at most ``FLAT``, or falling for O), and for Theta the lower bound's too; anything
+else is ``inconclusive``. A path's ``worst_over`` is not searched here (the check says so, inconclusive):
+an algorithm's cost per point does not allow a grid at every point.
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+
+from ..numeric import Compiled, jsonable
+from ..scenarios import bind
+from ..search import EvaluationError, sample_points
+from ..claims import AlgorithmRate
+from ..stats import bonferroni, mean_bounds
+from ..verdict import Basis, Evidence
+from .base import Clock, Config, based, scenario_on
+from .kind import CheckKind
+from .rate import DRIFT, FLAT
+
+STEPS_PER_DECADE = 2
+#: base instances swept per path (of ``DRAWS`` drawn: a draw the path cannot leave from is skipped)
+BASE_POINTS = 2
+DRAWS = 12
+#: relative agreement of the double-precision and the mpmath value of an exact point
+AGREE = 1e-3
+#: the label of the seeds of this check's draws and runs
+LABEL = "algorithm-rate"
+
+
+def applies(stmt) -> bool:
+    return isinstance(stmt, AlgorithmRate)
+
+
+def _bases(sc, claim, cfg, stmt) -> list:
+    """Base instances: the scenario's own draws where it has a strategy, else the claim's points realised."""
+    seed = cfg.seed_for(claim.id, stmt.name, LABEL)
+    if cfg.at is not None:
+        inst = sc.instance_at(dict(cfg.at))
+        return [] if inst is None else [inst]
+    strategy = sc.strategy()
+    if strategy is not None:
+        return [i for i in sample_points(strategy, DRAWS, seed) if i is not None]
+    out = []
+    for pt in sample_points(claim.domain.strategy(), DRAWS, seed):
+        inst = sc.instance_at(pt)
+        if inst is not None:
+            out.append(inst)
+    return out
+
+
+def measure(sc, inst, stmt, cfg, level, seed):
+    """``(lower, upper, route)`` of ``E[statistic]`` at ``inst``, or None where it cannot be measured
+    (outside the hypotheses the scenario checks, undefined, or an exact value that moves with the precision)."""
+    try:
+        if sc.supports_exact and sc.exact_available(inst):
+            fast = float(sc.exact(inst))
+            with mpmath.workdps(cfg.dps):
+                slow = float(sc.exact(inst, cfg.dps))
+            if not (math.isfinite(fast) and math.isfinite(slow)) or abs(fast - slow) > AGREE * max(abs(fast), abs(slow)):
+                return None
+            return slow, slow, "exact"
+        if not sc.supports_monte_carlo:
+            return None
+        mean, var = sc.monte_carlo(inst, stmt.runs, seed, cfg.chunk_runs)
+        if sc.deterministic(inst):
+            return mean, mean, "deterministic"
+        b = mean_bounds(float(mean), float(var), stmt.runs, level)
+        return b.lower, b.upper, "monte-carlo"
+    except (EvaluationError, ValueError, ArithmeticError, ZeroDivisionError, OverflowError):
+        return None
+
+
+def sweep(sc, claim, stmt, path, inst0, cfg, rate, tag):
+    """The sweep of ``path`` from the instance ``inst0``: points, log10(lower/rate), log10(upper/rate), routes."""
+    n = stmt.decades * STEPS_PER_DECADE + 1
+    level = bonferroni(cfg.confidence, n)
+    base = sc.point(inst0)
+    x0 = float(base[path.param])
+    pts, lows, highs, routes = [], [], [], set()
+    for k in range(n):
+        fac = 10.0 ** (k / STEPS_PER_DECADE)
+        x = x0 * fac if path.to == "inf" else x0 / fac
+        pt = dict(base)
+        pt[path.param] = x
+        for name in path.tied:
+            pt[name] = path.tied_value(name, x, base)
+        for name in (path.param, *path.tied):   # an integer parameter (a horizon, a sample size) is rounded
+            if not hasattr(claim.domain.params[name], "log"):
+                pt[name] = int(round(pt[name]))
+        if pts and all(pt[name] == pts[-1][name] for name in (path.param, *path.tied)):
+            continue
+        if not claim.domain.contains(pt):
+            break
+        inst = sc.with_point(inst0, pt)
+        if inst is None:
+            break
+        got = measure(sc, inst, stmt, cfg, level, cfg.seed_for(claim.id, stmt.name, LABEL, tag, k))
+        if got is None:
+            break
+        try:
+            r = float(rate(sc.point(inst), cfg.dps).real)
+        except (ZeroDivisionError, OverflowError, ValueError):
+            break
+        lo, hi, route = got
+        if not (r > 0 and math.isfinite(r) and hi > 0):
+            break
+        pts.append(sc.point(inst))
+        lows.append(math.log10(lo / r) if lo > 0 else -math.inf)
+        highs.append(math.log10(hi / r))
+        routes.add(route)
+    return pts, lows, highs, routes
+
+
+def tail_slope(logs):
+    """(slope per decade over the last third, monotone there, total movement) of a log10 series."""
+    tail = max(3, len(logs) // 3)
+    if any(not math.isfinite(v) for v in logs[-tail:]):
+        return None, False, 0.0
+    slope = (logs[-1] - logs[-tail]) / ((tail - 1) / STEPS_PER_DECADE)
+    steps = [logs[i + 1] - logs[i] for i in range(len(logs) - tail, len(logs) - 1)]
+    monotone = all(s > 0 for s in steps) or all(s < 0 for s in steps)
+    finite = [v for v in logs if math.isfinite(v)]
+    return slope, monotone, (max(finite) - min(finite)) if finite else 0.0
+
+
+def _path_text(path) -> str:
+    return f"{path.param} -> {path.to}" + (f" ({path.label})" if path.label else "")
+
+
+def _basis(stmt, claim, ev) -> Basis:
+    return Basis("algorithm-rate", scenario_on(stmt.scenario.bind(claim)))
+
+
+@based(_basis)
+def check(stmt: AlgorithmRate, claim, cfg: Config) -> Evidence:
+    clock = Clock()
+    sc = bind(stmt.scenario, claim)
+    rate = Compiled(stmt.rate, claim)
+    bases = _bases(sc, claim, cfg, stmt)
+    undecided, evaluated, band, used_routes, used = [], 0, [math.inf, -math.inf], set(), 0
+    for pi, path in enumerate(stmt.paths):
+        if path.worst_over:
+            undecided.append(f"{_path_text(path)}: worst_over is not searched on an algorithm")
+            continue
+        swept = 0
+        for bi, inst0 in enumerate(bases):
+            if swept >= BASE_POINTS:
+                break
+            pts, lows, highs, routes = sweep(sc, claim, stmt, path, inst0, cfg, rate, (pi, bi))
+            evaluated += len(pts)
+            if len(pts) < 3 * STEPS_PER_DECADE:
+                continue
+            swept += 1
+            used = max(used, swept)
+            used_routes |= routes
+            up = tail_slope(highs)
+            down = tail_slope(lows)
+            drift = None
+            if down[0] is not None and down[0] > DRIFT and down[1] and down[2] > 1:
+                drift = ("lower", "infinity", lows, down[0])
+            elif stmt.kind == "Theta" and up[0] is not None and up[0] < -DRIFT and up[1] and up[2] > 1:
+                drift = ("upper", "0", highs, up[0])
+            if drift is not None:
+                side, where, logs, slope = drift
+                return Evidence(
+                    "algorithm-rate", stmt.name, "violated", samples=evaluated, seconds=clock.seconds,
+                    counterexample={"params": jsonable(pts[-1]), "seed": cfg.seed, "path": _path_text(path),
+                                    "base": jsonable(pts[0])},
+                    min_margin=None,
+                    detail=(f"{stmt.kind}: E[statistic]/rate ({side} bound, {'/'.join(sorted(routes))}) drifts to "
+                            f"{where} as {_path_text(path)}: log10 ratio {logs[0]:.3g} -> {logs[-1]:.3g}, slope "
+                            f"{slope:.3g} per decade"),
+                    data={"log10_ratio_lower": [round(v, 6) if math.isfinite(v) else None for v in lows],
+                          "log10_ratio_upper": [round(v, 6) for v in highs]})
+            settled = up[0] is not None and (up[0] <= FLAT if stmt.kind == "O" else abs(up[0]) <= FLAT)
+            if stmt.kind == "Theta":
+                settled = settled and down[0] is not None and abs(down[0]) <= FLAT
+            if not settled:
+                slope = up[0] if up[0] is not None else math.nan
+                undecided.append(f"{_path_text(path)}: upper-bound slope {slope:.3g} per decade, not settled")
+            band = [min(band[0], min(v for v in lows if math.isfinite(v)) if any(map(math.isfinite, lows))
+                        else band[0]), max(band[1], max(highs))]
+        if swept == 0:
+            undecided.append(f"{_path_text(path)}: no base instance with {3 * STEPS_PER_DECADE} measurable points "
+                             "along the path")
+    if undecided or evaluated == 0:
+        return Evidence("algorithm-rate", stmt.name, "inconclusive", samples=evaluated, seconds=clock.seconds,
+                        detail="; ".join(undecided) or "no path could be evaluated")
+    lo = f"{10 ** band[0]:.3g}" if math.isfinite(band[0]) else "0"
+    return Evidence("algorithm-rate", stmt.name, "holds", samples=evaluated, seconds=clock.seconds, tightness=None,
+                    detail=(f"{stmt.kind}: E[statistic]/rate ({'/'.join(sorted(used_routes))}) stays in "
+                            f"[{lo}, {10 ** band[1]:.3g}] along {len(stmt.paths)} path(s) x {used} base instance(s), "
+                            f"{stmt.decades} decades each"),
+                    data={"band": [10 ** band[0] if math.isfinite(band[0]) else 0.0, 10 ** band[1]]})
+
+
+KIND = CheckKind(
+    name="algorithm-rate", applies=applies, check=check, basis_kinds=("algorithm-rate",), can_refute=True,
+    no_certificate="an asymptotic rate of an algorithm is not decided by a finite computation",
+    summary="what the algorithm attains (exact moments, else Monte Carlo bounds) over its rate, swept along paths")

@@ -1,0 +1,50 @@
+"""The algorithm-rate check (dpverify.checks.algorate) and its statement (AlgorithmRate): refused where it is
+written when malformed; its basis is not algebraic; the tail decision reads the side each verdict needs."""
+from __future__ import annotations
+
+import math
+
+import pytest
+import sympy as sp
+
+from dpverify import AlgorithmRate, LimitPath
+from dpverify.checks import BY_NAME
+from dpverify.checks.algorate import tail_slope
+from dpverify.mathtex import statement_tex
+from dpverify.scenarios import noisy_gd
+from dpverify.claims import ClaimError
+from dpverify.verdict import ALGEBRAIC, BASIS_KINDS
+
+mu, s, T = sp.symbols("mu s T")
+t = sp.Symbol("t")
+SC = noisy_gd(problem="strongly_convex", smooth=mu, curvature=mu, step=1 / (mu * t), noise_std=s, dim=1, horizon=T,
+              init_dist=1)
+
+
+def test_the_basis_is_declared_not_algebraic_and_the_kind_can_refute():
+    assert "algorithm-rate" in BASIS_KINDS and "algorithm-rate" not in ALGEBRAIC
+    kind = BY_NAME["algorithm-rate"]
+    assert kind.can_refute and kind.can_support and not kind.can_prove and not kind.algebraic
+
+
+@pytest.mark.parametrize("fields, word", [
+    (dict(scenario=None), "scenario"), (dict(scenario=object()), "scenario"), (dict(kind="Omega"), "kind"),
+    (dict(paths=()), "paths"), (dict(decades=2), "decades"), (dict(runs=10), "runs"), (dict(decades=True), "decades")])
+def test_a_malformed_statement_is_refused_naming_the_field(fields, word):
+    base = dict(rate=s**2 / (mu * T), paths=(LimitPath("T", "inf"),), scenario=SC)
+    with pytest.raises(ClaimError, match=word):
+        AlgorithmRate("r", **{**base, **fields})
+
+
+def test_its_tex_is_the_expectation_of_the_statistic():
+    st = AlgorithmRate("r", rate=s**2 / (mu * T), kind="Theta", paths=(LimitPath("T", "inf"),), scenario=SC)
+    tex = statement_tex(st)
+    assert tex.startswith(r"\operatorname{E}[\text{statistic}] = \Theta")
+
+
+def test_the_tail_slope_is_per_decade_over_the_last_third():
+    logs = [0.5 * k for k in range(9)]           # two points a decade, one decade per decade
+    slope, monotone, moved = tail_slope(logs)
+    assert slope == pytest.approx(1.0) and monotone and moved == pytest.approx(4.0)
+    assert tail_slope([0.0, 1.0, -math.inf, 0.0, 0.0, 0.0])[0] == pytest.approx(0.0)
+    assert tail_slope([0.0, 0.0, 0.0, -math.inf, 1.0, 2.0])[0] is None   # a lower bound at 0 decides nothing
