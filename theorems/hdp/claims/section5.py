@@ -8,13 +8,13 @@ import sympy as sp
 from dpverify.scenarios import PointScenario, gaussian_mechanism
 from dpverify.scenarios import one_sample_sgd
 from dpverify.scenarios import single_sample_sgd_privacy
-from dpverify.claims import (Claim, Constant, Domain, ExpectationBound, Identity, Inequality, Int, Rate, Real, Relation,
+from dpverify.claims import (AlgorithmRate, Claim, LimitPath, Constant, Domain, ExpectationBound, Identity, Inequality, Int, Rate, Real, Relation,
                            Reading, SupBound)
 
 from .. import proofs
 from .common import Delta0, G, L_, S_, T, V, _src, c, delta, eps, k, m, mu, n, seed, sigma
 from .section4 import (PL_ONE_STEP, K_, Md, N_, _EQ2_PARAMS, _LS_DEFS, _LS_PARAMS, _LS_RELS, _PAIR, _R4_PATHS, _RATE_PARAMS, _audit,
-                       _dpsgd_audit, _thm3_bound, _thm3_inf, eps_r)
+                       _dpsgd_audit, _thm3_bound, _thm3_inf, eps_r, FAMILY_PATH, _FAMILY_WHY, sgd_on_family)
 
 # ----------------------------------------------------------------------------- Lemma 3
 _LEMMA3_PARAMS = dict(
@@ -341,14 +341,33 @@ THM_7 = Claim(
     witness={"N": 100.0, "M_d": 1.0, "eps_r": 1.0, "K": 1.0, **THM_6.witness},
     error_in="statement", statement_survives=False,
 )
+PIDP_SGD_FAMILY = sgd_on_family(K_, "PIDP-SGD (Algorithm 1: noise on the k significant samples' steps, alpha = 1/L, "
+                                    "T = ceil(ln n))")
 THM_7_CORRECTED = THM_7.corrected(
     builds_on=("hdp/thm-6-corrected",),
     about="algorithm",
-    algebra_why=("O-rates along n -> inf; what PIDP-SGD attains at finite n is checked in hdp/thm-6 and "
-                 "hdp/thm-6-corrected (the floor V/(2 mu))"),  # the excess population risk PIDP-SGD attains; the Rates check the bounds' algebra
-    summary=("What holds is the algebra: Theorem 3's bound with E[L - L*] = O(km/(n^3 eps^2)) and E[L*] = O(1/n) is "
-             "O(min{...}) as printed; PIDP-SGD itself keeps the floor V/(2 mu) of Theorem 6-corrected."),
+    summary=("The algebra: Theorem 3's bound with E[L - L*] = O(km/(n^3 eps^2)) and E[L*] = O(1/n) is O(min{...}) as "
+             "printed; and so is what PIDP-SGD attains on the family E[min L_P] = O(1/n) (exact moments along n -> inf)."),
     domain=Domain(Relation(sp.Le(K_, N_), "k <= n"), **_T7_DOMAIN),
     definitions={},
-    statements=_T7_RATES,
+    statements=_T7_RATES + (
+        AlgorithmRate("PIDP-SGD's excess population risk on the family = O(min{...})", rate=_T7_RATE, kind="O",
+                      paths=(FAMILY_PATH, LimitPath("N", "inf")), scenario=PIDP_SGD_FAMILY),
+    ),
+    expected="violated",
+    reason=_FAMILY_WHY.replace("(n = 1e6, m = eps = 1:", "(k = 1, n = 1e6, m = eps = 1:"),
+    witness={"N": 1e6, "M_d": 1.0, "eps_r": 1.0, "K": 1.0},
+    error_in="statement", statement_survives=False,
+)
+# What the text supports on that family: Theorem 7's tau = O(1) branch, O(km/(n^3 eps^2) + 1/n), with its log written out.
+THM_7_CORRECTED_2 = replace(
+    THM_7_CORRECTED, id="hdp/thm-7-corrected-2", expected="holds", reason="", witness=None, error_in=None,
+    statement_survives=None,
+    summary=("On the family E[min L_P] = O(1/n), what PIDP-SGD attains with T = O(log n) is Theorem 7's tau = O(1) "
+             "branch, O(km log(n)/(n^3 eps^2) + 1/n) (the log written out), not the min with the n^-1.5 branch."),
+    statements=(
+        AlgorithmRate("PIDP-SGD's excess population risk on the family = O(km (1 + ln n)/(n^3 eps^2) + 1/n)",
+                      rate=K_ * Md * (1 + sp.log(N_)) / (N_**3 * eps_r**2) + 1 / N_, kind="O",
+                      paths=_R4_PATHS + (FAMILY_PATH,), scenario=PIDP_SGD_FAMILY),
+    ),
 )
