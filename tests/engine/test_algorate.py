@@ -48,3 +48,11 @@ def test_the_tail_slope_is_per_decade_over_the_last_third():
     assert slope == pytest.approx(1.0) and monotone and moved == pytest.approx(4.0)
     assert tail_slope([0.0, 1.0, -math.inf, 0.0, 0.0, 0.0])[0] == pytest.approx(0.0)
     assert tail_slope([0.0, 0.0, 0.0, -math.inf, 1.0, 2.0])[0] is None   # a lower bound at 0 decides nothing
+
+
+def test_a_corrected_claim_found_wrong_is_corrected_by_the_next_number():
+    from dpverify.report import corrected_id
+    assert corrected_id("p/thm-1") == "p/thm-1-corrected"
+    assert corrected_id("p/thm-1-corrected") == "p/thm-1-corrected-2"
+    assert corrected_id("p/thm-1-corrected-2") == "p/thm-1-corrected-3"
+
