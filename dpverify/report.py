@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 
 from .escape import html_text, md_code, md_text, relative_link, tex_text  # noqa: F401  (html_text: re-exported)

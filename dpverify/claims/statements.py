@@ -416,7 +416,7 @@ class AlgorithmRate(Statement):
 
     def __post_init__(self):
         super().__post_init__()
-        _set(self, "rate", _expr_field(self._owner(), "rate", self.rate))
+        set_field(self, "rate", _expr_field(self._owner(), "rate", self.rate))
         if self.kind not in ("Theta", "O"):
             raise ClaimError(f"{self._owner()}: kind must be 'Theta' or 'O', got {self.kind!r}")
         if not self.paths or not all(isinstance(p, LimitPath) for p in self.paths):
