@@ -162,6 +162,8 @@ def ev(e, P, limit=False):
         return _monotone(iv.erf, ev(e.args[0], P, limit))
     if isinstance(e, erfc):
         return _monotone(iv.erfc, ev(e.args[0], P, limit), increasing=False)
+    if isinstance(e, (sin, cos)):
+        return (iv.sin if isinstance(e, sin) else iv.cos)(ev(e.args[0], P, limit))
     if isinstance(e, atan):
         return _monotone(iv.atan, ev(e.args[0], P, limit))
     raise Singular(f"{type(e).__name__} is not evaluated in interval arithmetic here")
