@@ -29,6 +29,7 @@ import sympy as sp
 
 from ..escape import py_docstring, py_literal
 from . import proof_runtime as rt
+from .domain_runtime import DOMAIN
 from .asymptotic import sympy_code
 from .writer import NoCertificate, Plan, params_spec
 
@@ -78,8 +79,21 @@ def symbolic_plan(claim, stmt, evidence) -> Plan:
                 source=_source(doc, fields, rt.SYMBOLIC, intervals=False))
 
 
-def _node_source(node, depth: int = 0) -> str:
-    """A proof node as Python source: its factors' expressions as checked srepr, everything else literals."""
+def _signed_powers(f, recorded) -> list[int]:
+    """The power of each recorded factor of ``f``, negative for a factor of the denominator: the factorisation
+    the proof made (``factor_list`` of ``together(f)``'s numerator and denominator, constants left out), matched
+    to the recorded factors in order."""
+    num, den = sp.fraction(sp.together(f))
+    parts = [(b, e) for b, e in sp.factor_list(num)[1]] + [(b, -e) for b, e in sp.factor_list(den)[1]]
+    parts = [(b, e) for b, e in parts if b.free_symbols]
+    if len(parts) != len(recorded) or any(sp.srepr(b) != r["factor"] for (b, _), r in zip(parts, recorded)):
+        raise NoCertificate("the domain proof's factors are not reproduced")
+    return [int(e) for _, e in parts]
+
+
+def _node_source(node, f, depth: int = 0) -> str:
+    """A proof node of ``f`` as Python source: its factors' expressions as checked srepr, everything else
+    literals."""
     if depth > 12:
         raise NoCertificate("the domain proof is nested too deeply")
     by = node.get("by")
@@ -91,12 +105,17 @@ def _node_source(node, depth: int = 0) -> str:
         return "{'by': 'number'}"
     if by == "sympy-sign":
         return "{'by': 'sympy-sign'}"
+    from ..checks.reduction import plain
+
     parts = []
-    for f in node["factors"]:
-        expr = _from_srepr(f["factor"])
-        proof = "{'by': 'even-power'}" if f["proof"].get("by") == "even-power" else _node_source(f["proof"], depth + 1)
-        parts.append("{'factor': " + sympy_code(expr, "a factor") + ", 'power': " + py_literal(int(f["power"]))
-                     + ", 'sign': " + py_literal(int(f["sign"])) + ", 'proof': " + proof + "}")
+    powers = _signed_powers(plain(sp.sympify(f)), node["factors"])
+    for part, power in zip(node["factors"], powers):
+        expr = _from_srepr(part["factor"])
+        sub = expr if part["sign"] >= 0 else -expr
+        proof = ("{'by': 'even-power'}" if part["proof"].get("by") == "even-power"
+                 else _node_source(part["proof"], sub, depth + 1))
+        parts.append("{'factor': " + sympy_code(expr, "a factor") + ", 'power': " + py_literal(power)
+                     + ", 'sign': " + py_literal(int(part["sign"])) + ", 'proof': " + proof + "}")
     return ("{'by': 'factors', 'constant': " + py_literal(str(sp.nsimplify(node["constant"])))
             + ", 'factors': [" + ", ".join(parts) + "]}")
 
@@ -131,8 +150,9 @@ def domain_plan(claim, stmt, evidence) -> Plan:
     if not cases or any(p is None for _, _, p in cases):
         raise NoCertificate("the domain proof is not reproduced")
     rows = []
-    for values, _, p in cases:
-        rows.append("    (" + py_literal({k: v for k, v in values.items()}, "a case") + ", " + _node_source(p) + "),\n")
+    for values, goal, p in cases:
+        rows.append("    (" + py_literal({k: v for k, v in values.items()}, "a case") + ", " + _node_source(p, goal.f)
+                    + "),\n")
     rels = [sympy_code(r.rel, "a hypothesis") for r in claim.domain.relations]
     fields = _fields(claim, stmt, STRICT=py_literal(bool(stmt.strict)),
                      LHS=sympy_code(claim.expand(stmt.lhs), "the left-hand side"),
@@ -145,7 +165,7 @@ def domain_plan(claim, stmt, evidence) -> Plan:
     return Plan("domain-proof", f"{stmt.name}: rhs - lhs {'>' if stmt.strict else '>='} 0 on the whole domain", {}, {},
                 "", data={"scope": (evidence.data or {}).get("scope", ""),
                           "routes": (evidence.data or {}).get("routes", [])},
-                source=_source(doc, fields, rt.DOMAIN))
+                source=_source(doc, fields, DOMAIN))
 
 
 def privacy_plan(claim, stmt, evidence) -> Plan:
