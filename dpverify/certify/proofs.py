@@ -21,7 +21,8 @@ re-derives the proof from the claim's own expressions; the recorded proof says o
   a proof through a monotone reduction, a relaxed floor or a change of variable has no checker here;
 * ``privacy-proof`` (a bound equal to the exact privacy quantity): ``bound - quantity`` shown 0 by SymPy (the
   Gaussian profile rebuilt in the checker from the scenario's eps and mu by Balle & Wang's formula), then both
-  evaluated in python-flint ``arb`` at the recorded points and checked to agree to a relative ``2^-50``.
+  evaluated in python-flint ``arb`` at the recorded points and checked to agree to a relative ``2^-50``; a bound
+  proved on the search box against the Gaussian profile: :mod:`dpverify.certify.privacy_box`.
 """
 from __future__ import annotations
 
@@ -174,8 +175,14 @@ def privacy_plan(claim, stmt, evidence) -> Plan:
     from ..checks import privacyproof
     from ..scenarios import bind
 
-    if evidence.check != privacyproof.LABEL or evidence.basis is None or evidence.basis.kind != "privacy-proof":
-        raise NoCertificate("not a privacy proof on the whole domain")
+    if evidence.check != privacyproof.LABEL or evidence.basis is None:
+        raise NoCertificate("not a privacy proof")
+    if evidence.basis.kind == "privacy-proof-on-box":
+        from .privacy_box import plan
+
+        return plan(claim, stmt, evidence)
+    if evidence.basis.kind != "privacy-proof":
+        raise NoCertificate("not a privacy proof on the whole domain or its search box")
     form = bind(stmt.scenario, claim).proof_form()
     bound = claim.expand(stmt.bound)
     if form["kind"] == "gaussian-profile":
