@@ -136,3 +136,25 @@ def test_hostile_names_and_text_are_data(tmp_path, route):
         kind = "domain-proof"
     folder = _certified(Claim(id=f"mine/evil-{route}", source=BOOK, domain=dom, statements=(stmt,)), tmp_path, kind)
     assert not mark.exists()
+
+
+def test_a_privacy_bound_proved_on_the_search_box_replays_its_tree(tmp_path):
+    """The classical calibration (Dwork & Roth, Thm. A.1): sigma = sqrt(2 ln(1.25/delta)) Delta/eps with eps < 1
+    gives (eps, delta)-DP; proved by branch-and-bound over the search box, its tree replayed in arb."""
+    delta = sp.Symbol("delta")
+    calib = sp.sqrt(2 * sp.log(sp.Rational(5, 4) / delta)) / eps
+    dom = Domain(eps=Real(gt=0, lt=1, search=(0.01, 0.99), log=True),
+                 delta=Real(gt=0, lt=1, search=(1e-10, 0.1), log=True))
+    claim = _claim("calibration", dom, SupBound("delta(eps) <= delta", bound=delta, kind="privacy",
+                                               scenario=gaussian_mechanism(sensitivity=1, noise_std=calib, eps=eps,
+                                                                           measure="delta_at_eps")))
+    folder = _certified(claim, tmp_path, "privacy-proof-on-box")
+    src = open(os.path.join(folder, "check.py")).read()
+    assert "'split'" in src and "import dpverify" not in src
+    first = re.search(r"\['split', (\d), '([^']+)'", src)
+    ok, line = _tamper(folder, first.group(0), f"['split', {first.group(1)}, '2/1'")   # beyond the box's end
+    assert not ok and "outside its box" in line, line
+    ok, line = _tamper(folder, f"['split', {first.group(1)}, '2/1'", first.group(0))
+    assert ok, line
+    ok, line = _tamper(folder, "['cert']", "['out']")                  # a certified leaf said to be discarded
+    assert not ok and "discarded" in line, line
