@@ -236,13 +236,81 @@ def describe(variables, box):
                      for v, (a, b) in zip(variables, box))
 
 
+#: the relaxations' new parameters in scope (name -> range), each a fractional part in [0, 1]
+NEW = {}
+
+
 def goal(f, relations):
-    names = sorted(s.name for s in f.free_symbols)
+    """The ranges of f's parameters (the claim's, by name; then the relaxations' new ones) and the relations
+    among them."""
+    names = sorted(s.name for s in f.free_symbols if s.name not in NEW)
     for n in names:
         if n not in PARAMS:
             raise Rejected(f"{n} is not a parameter of the claim")
+    extra = [(n, "real", lo, hi) for n, (lo, hi) in NEW.items() if Symbol(n) in f.free_symbols]
     rels = [r for r in relations if {s.name for s in r.free_symbols} <= set(names)]
-    return ranges(names), rels
+    return ranges(names) + extra, rels
+
+
+def relax_floor(f, strict, node, relations, counts, depth):
+    """Each floor(g) written g - t and each ceiling(g) g + t with t a new parameter in [0, 1]: the relaxed
+    statement holds on a wider set of points."""
+    atoms = sorted(f.atoms(floor, ceiling), key=default_sort_key)
+    if not atoms or any(a.args[0].has(floor, ceiling) for a in atoms):
+        raise Rejected("no floor or ceiling to relax")
+    sub, names = {}, []
+    for k, a in enumerate(atoms):
+        t = f"frac{k}_"
+        if t in PARAMS or t in NEW:
+            raise Rejected(f"the relaxation's parameter {t} is taken")
+        NEW[t] = (Fraction(0), Fraction(1))
+        names.append(t)
+        sub[a] = a.args[0] - Symbol(t) if isinstance(a, floor) else a.args[0] + Symbol(t)
+    try:
+        prove(f.xreplace(sub), strict, node["proof"], relations, counts, depth + 1)
+    finally:
+        for t in names:
+            NEW.pop(t, None)
+
+
+def monotone(f, strict, node, variables, rels, counts, depth):
+    """f monotone in one parameter over its own range (the derivative's sign proved as a goal of its own, with the
+    relations that do not involve it), f continuous on the closed ranges (no operation at a singularity), so f is
+    least at that end of the range: the goal reduced there (an infinite end as the limit of f(end/u) at u = 0)."""
+    if node.get("end") != "bound":
+        raise Rejected("a monotone reduction to a relation's end has no standalone replay")
+    x, sgn = Symbol(str(node.get("var"))), node.get("sign")
+    var = next((v for v in variables if v[0] == x.name), None)
+    if var is None or sgn not in (1, -1) or f.has(floor, ceiling, sign, Piecewise, Heaviside, Mod, frac):
+        raise Rejected("the monotone reduction names no parameter of the goal, or the expression jumps")
+    if enclose(f, point_of(variables, tuple((lo, hi) for _, _, lo, hi in variables)), limit=True) is None:
+        raise Rejected(f"{f} is not shown continuous on the ranges")
+    own = [r for r in rels if x not in r.free_symbols]
+    d = diff(f, x)
+    for form in (d, together(d), cancel(together(d))):
+        try:
+            prove(sgn * form, False, node["derivative"], own, counts, depth + 1)
+            break
+        except Rejected:
+            continue
+    else:
+        raise Rejected(f"the sign of d/d{x.name} is not shown")
+    end = var[2] if sgn == 1 else var[3]
+    if end is not None:
+        reduced = f.xreplace({x: _q(end)})
+    else:
+        u = Symbol("u_lim_")
+        rest = [v for v in variables if v[0] != x.name]
+        box = tuple((lo, hi) for _, _, lo, hi in rest) + ((Fraction(0), Fraction(0)),)
+        reduced = None
+        for g in _limit_forms(f, x, -sgn)[1]:
+            g = g.xreplace({Symbol("u_inf_", positive=True): u})
+            if enclose(g, point_of(rest + [("u_lim_", "real", 0, 0)], box), limit=True) is not None:
+                reduced = g.xreplace({u: 0})
+                break
+        if reduced is None:
+            raise Rejected(f"the limit of {f} as {x.name} -> {'-' if sgn == 1 else ''}inf is not read off")
+    prove(reduced, strict, node["rest"], own, counts, depth + 1)
 
 
 def prove(f, strict, node, relations, counts, depth=0):
@@ -265,12 +333,18 @@ def prove(f, strict, node, relations, counts, depth=0):
             raise Rejected(f"SymPy's signs do not show {f} {'> 0' if strict else '>= 0'}")
     elif by == "factors":
         check_factors(f, strict, node, relations, counts, depth)
+    elif by == "relax-floor":
+        relax_floor(f, strict, node, relations, counts, depth)
+    elif by == "monotone":
+        monotone(f, strict, node, variables, rels, counts, depth)
     else:
         raise Rejected(f"the route {by!r} has no standalone replay")
 
 
 def open_end(name, side):
     """Whether the parameter's range is open at that end (``x > a`` and no ``x >= a`` at or above a)."""
+    if name not in PARAMS:
+        return False
     kind, spec = PARAMS[name]
     strict_key, closed_key = ("gt", "ge") if side == "lo" else ("lt", "le")
     if strict_key not in spec:
@@ -335,8 +409,10 @@ def check_factors(f, strict, node, relations, counts, depth):
             sign = -sign
     if sign < 0:
         raise Rejected("the factors' signs multiply to a negative number")
-    if cancel(together(const * num / den - f)) != 0:
-        raise Rejected("the factors do not multiply back to the expression")
+    # f is the product times a positive number (a factor without parameters, left out, is positive)
+    ratio = simplify(cancel(together(f * den / (const * num))))
+    if ratio.free_symbols or not ratio.is_positive:
+        raise Rejected("the factors do not multiply back to the expression (up to a positive number)")
 
 
 def main():

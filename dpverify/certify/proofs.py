@@ -35,7 +35,7 @@ from .asymptotic import sympy_code
 from .writer import NoCertificate, Plan, params_spec
 
 #: routes of the domain proof a checker replays
-REPLAYED = ("bnb", "number", "sympy-sign", "factors")
+REPLAYED = ("bnb", "number", "sympy-sign", "factors", "relax-floor", "monotone")
 
 
 def _fields(claim, stmt, **more) -> str:
@@ -106,8 +106,19 @@ def _node_source(node, f, depth: int = 0) -> str:
         return "{'by': 'number'}"
     if by == "sympy-sign":
         return "{'by': 'sympy-sign'}"
+    if by == "relax-floor":
+        return "{'by': 'relax-floor', 'proof': " + _node_source(node["proof"], _relaxed(f), depth + 1) + "}"
+    if by == "monotone":
+        if node.get("end") != "bound":
+            raise NoCertificate("a domain proof through a monotone reduction to a relation's end has no standalone "
+                                "checker")
+        return ("{'by': 'monotone', 'var': " + py_literal(str(node["var"])) + ", 'sign': " + py_literal(int(node["sign"]))
+                + ", 'end': 'bound', 'derivative': " + _node_source(node["derivative"], None, depth + 1)
+                + ", 'rest': " + _node_source(node["rest"], _from_srepr(node["reduced"]), depth + 1) + "}")
     from ..checks.reduction import plain
 
+    if f is None:
+        raise NoCertificate("a factorisation inside a derivative's proof has no standalone checker")
     parts = []
     powers = _signed_powers(plain(sp.sympify(f)), node["factors"])
     for part, power in zip(node["factors"], powers):
@@ -119,6 +130,16 @@ def _node_source(node, f, depth: int = 0) -> str:
                      + ", 'sign': " + py_literal(int(part["sign"])) + ", 'proof': " + proof + "}")
     return ("{'by': 'factors', 'constant': " + py_literal(str(sp.nsimplify(node["constant"])))
             + ", 'factors': [" + ", ".join(parts) + "]}")
+
+
+def _relaxed(f):
+    """``f`` with each floor(g) written g - t and each ceiling(g) g + t (the relaxation's new parameters)."""
+    if f is None:
+        return None
+    atoms = sorted(f.atoms(sp.floor, sp.ceiling), key=sp.default_sort_key)
+    sub = {a: a.args[0] - sp.Symbol(f"frac{k}_") if isinstance(a, sp.floor) else a.args[0] + sp.Symbol(f"frac{k}_")
+           for k, a in enumerate(atoms)}
+    return f.xreplace(sub)
 
 
 def _from_srepr(text: str):
