@@ -158,3 +158,23 @@ def test_a_privacy_bound_proved_on_the_search_box_replays_its_tree(tmp_path):
     assert ok, line
     ok, line = _tamper(folder, "['cert']", "['out']")                  # a certified leaf said to be discarded
     assert not ok and "discarded" in line, line
+
+
+def test_a_monotone_reduction_is_replayed_and_a_flipped_sign_is_not(tmp_path):
+    """1 - e^(-1/d) <= 1 - 1/e for d >= 1: factors, one of them monotone in d (least at d = 1); with the recorded
+    direction flipped the derivative's sign is no longer shown."""
+    d = sp.Symbol("d")
+    claim = _claim("monotone", Domain(d=Real(ge=1, search=(1.0, 100.0))),
+                   Inequality("1 - exp(-1/d) <= 1 - 1/e", lhs=1 - sp.exp(-1 / d), rhs=1 - sp.exp(-1)))
+    folder = _certified(claim, tmp_path, "domain-proof")
+    ok, line = _tamper(folder, "'by': 'monotone', 'var': 'd', 'sign': 1", "'by': 'monotone', 'var': 'd', 'sign': -1")
+    assert not ok and line.startswith("NOT CERTIFIED test/monotone"), line
+
+
+def test_a_relaxed_floor_is_replayed_and_a_ceiling_in_its_place_is_not(tmp_path):
+    n = sp.Symbol("n")
+    claim = _claim("floor", Domain(n=Real(ge=1, search=(1.0, 100.0))), Inequality("floor(n) <= n", lhs=sp.floor(n),
+                                                                                   rhs=n))
+    folder = _certified(claim, tmp_path, "domain-proof")
+    ok, line = _tamper(folder, "LHS = " + sp.srepr(sp.floor(n)), "LHS = " + sp.srepr(sp.ceiling(n)))
+    assert not ok and line.startswith("NOT CERTIFIED test/floor"), line
