@@ -120,7 +120,7 @@ def test_a_privacy_bound_equal_to_the_exact_profile_is_certified_and_a_changed_e
     assert not ok and line.startswith("NOT CERTIFIED test/profile"), line
 
 
-@pytest.mark.parametrize("route", ["symbolic", "domain"])
+@pytest.mark.parametrize("route", ["symbolic", "domain", "privacy"])
 def test_hostile_names_and_text_are_data(tmp_path, route):
     """A parameter named as Python code and a statement name that closes a string literal: the proof's check.py
     certifies and runs nothing they spell."""
@@ -131,9 +131,14 @@ def test_hostile_names_and_text_are_data(tmp_path, route):
     if route == "symbolic":
         stmt = Identity(name, lhs=evil * (x + 1), rhs=evil * x + evil)
         kind = "symbolic-proof"
-    else:
+    elif route == "domain":
         stmt = Inequality(name, lhs=sp.log(1 + x), rhs=evil * x)
         kind = "domain-proof"
+    else:
+        profile = _phi(-x / evil + evil / 2) - sp.exp(x) * _phi(-x / evil - evil / 2)
+        stmt = SupBound(name, bound=profile, kind="privacy",
+                        scenario=gaussian_mechanism(sensitivity=evil, noise_std=1, eps=x, measure="delta_at_eps"))
+        kind = "privacy-proof"
     folder = _certified(Claim(id=f"mine/evil-{route}", source=BOOK, domain=dom, statements=(stmt,)), tmp_path, kind)
     assert not mark.exists()
 
