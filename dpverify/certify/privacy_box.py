@@ -245,8 +245,9 @@ def within_hypotheses():
         lo, hi = Fraction(lo), Fraction(hi)
         for op, bound in spec.items():
             q = Fraction(bound)
-            if not {"gt": lo > q or (lo == q and kind == "real"), "ge": lo >= q, "lt": hi < q or (hi == q and kind == "real"),
-                    "le": hi <= q}.get(op, True):
+            holds = {"gt": lo > q or (lo == q and kind == "real"), "ge": lo >= q,
+                     "lt": hi < q or (hi == q and kind == "real"), "le": hi <= q}
+            if not holds.get(op, True):
                 return f"{name} in [{lo}, {hi}] reaches beyond {op} {bound}"
     return None
 

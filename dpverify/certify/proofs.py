@@ -112,7 +112,8 @@ def _node_source(node, f, depth: int = 0) -> str:
         if node.get("end") != "bound":
             raise NoCertificate("a domain proof through a monotone reduction to a relation's end has no standalone "
                                 "checker")
-        return ("{'by': 'monotone', 'var': " + py_literal(str(node["var"])) + ", 'sign': " + py_literal(int(node["sign"]))
+        return ("{'by': 'monotone', 'var': " + py_literal(str(node["var"]))
+                + ", 'sign': " + py_literal(int(node["sign"]))
                 + ", 'end': 'bound', 'derivative': " + _node_source(node["derivative"], None, depth + 1)
                 + ", 'rest': " + _node_source(node["rest"], _from_srepr(node["reduced"]), depth + 1) + "}")
     from ..checks.reduction import plain
