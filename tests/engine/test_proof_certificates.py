@@ -51,6 +51,14 @@ def test_every_proof_route_a_kind_names_exists():
     assert all(k.can_prove for k in KINDS if k.proof_certificate)
 
 
+def test_a_kind_that_proves_nothing_cannot_name_a_proof_route():
+    from dpverify.checks.kind import CheckKind
+
+    with pytest.raises(ValueError, match="proves nothing"):
+        CheckKind(name="no-proof", applies=lambda s: True, check=lambda *a: None, basis_kinds=("algebra",),
+                  can_refute=False, summary="x", proof_certificate="domain-proof")
+
+
 def test_a_symbolic_identity_is_certified_and_an_altered_side_is_not(tmp_path):
     claim = _claim("square", Domain(x=Real(gt=0, search=(0.1, 10))),
                    Identity("(x+1)^2 = x^2 + 2x + 1", lhs=(x + 1) ** 2, rhs=x**2 + 2 * x + 1))
