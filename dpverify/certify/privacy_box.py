@@ -80,7 +80,7 @@ def plan(claim, stmt, evidence) -> Plan:
     from ..checks import privacyproof
     from ..checks.boxproof import NotApplicable, Problem, related
     from ..scenarios import bind
-    from ..spec import Seq, symbol_names
+    from ..claims import Seq, symbol_names
     from .writer import params_spec
 
     form = bind(stmt.scenario, claim).proof_form()
