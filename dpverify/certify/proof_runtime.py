@@ -75,6 +75,9 @@ def fixed_choices():
 
 INTERVALS = r'''
 
+iv.prec = 128
+
+
 class Singular(Exception):
     """An operation at (or reaching) a singularity, or one this evaluator does not know."""
 
