@@ -4,9 +4,8 @@ Two blocks, each between its markers:
 
 * ``docs/guide/how-checks-decide.md`` (``KINDS_BEGIN`` ... ``KINDS_END``): the check kinds' table from their
   declarations (``dpverify.checks.KINDS``: what each does, the name its evidence carries, when it runs, its
-  basis kinds, whether it refutes, supports or proves, its certificate or why none, the checker of its proofs), the
-  basis kinds
-  (``dpverify.verdict.BASIS_KINDS``), and a ``::: module`` line per module that declares or runs a kind;
+  basis kinds, whether it refutes, supports or proves, its certificate or why none, the checker of its proofs),
+  the basis kinds (``dpverify.verdict.BASIS_KINDS``), and a ``::: module`` line per module that declares or runs a kind;
 * ``docs/reference/scenarios.md`` (``SCENARIOS_BEGIN`` ... ``SCENARIOS_END``) lists every ready-made scenario of
 ``dpverify.scenarios`` -- a factory whose return annotation is a ``Scenario`` class -- with what it
 measures (its docstring's first sentence), the parameters it requires and accepts (the class's
