@@ -148,11 +148,11 @@ def _from_srepr(text: str):
     import ast
 
     sympy_names = {n for n in dir(sp) if not n.startswith("_")}
+    allowed = (ast.Expression, ast.Call, ast.Name, ast.Load, ast.Constant, ast.keyword, ast.Tuple, ast.UnaryOp,
+               ast.USub)
     tree = ast.parse(text, mode="eval")
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id not in sympy_names:
-            raise NoCertificate("a factor is not written with SymPy's names alone")
-        if isinstance(node, ast.Attribute):
+        if not isinstance(node, allowed) or (isinstance(node, ast.Name) and node.id not in sympy_names):
             raise NoCertificate("a factor is not written with SymPy's names alone")
     return eval(compile(tree, "<factor>", "eval"), {n: getattr(sp, n) for n in sympy_names})  # noqa: S307
 
