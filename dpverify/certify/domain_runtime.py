@@ -140,7 +140,33 @@ def decide(f, variables, box, strict, depth=0):
     return all(decide(f, variables, h, strict, depth + 1) for h in halves)
 
 
+_SIMPLE = {}
+
+
+def simplified(f):
+    """f simplified by SymPy under the signs the hypotheses give the parameters (equal to f at every point of
+    the domain; at an open end where f is singular its form may be continuous, and its value there f's limit)."""
+    if f not in _SIMPLE:
+        g = None
+        try:
+            if count_ops(f) <= 120:
+                h = plain(simplify(with_assumptions(f)))
+                g = h if h != f else None
+        except Exception:  # noqa: BLE001 - no simpler form
+            g = None
+        _SIMPLE[f] = g
+    return _SIMPLE[f]
+
+
 def decide_leaf(f, variables, box, strict):
+    """One look at a leaf: f, or else its simplified form (equal on the domain's points)."""
+    if decide_form(f, variables, box, strict):
+        return True
+    g = simplified(f)
+    return g is not None and decide_form(g, variables, box, strict)
+
+
+def decide_form(f, variables, box, strict):
     syms = [Symbol(v[0]) for v in variables]
     P = point_of(variables, box)
     if positive(lower(forms(f), P), strict):
