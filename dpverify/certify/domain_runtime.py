@@ -3,11 +3,13 @@
 It rebuilds ``rhs - lhs`` from the claim's expressions for every case of the claim's numeric choices (and checks
 that the cases are all of them), and replays the proof's routes: ``sympy-sign`` (each parameter shifted to an end
 of the range its hypotheses give, SymPy's sign reasoning), ``number``, ``factors`` (each factor's sign proved in
-turn, their product multiplied back and compared with the expression) and ``bnb``: from the root box (the ranges,
+turn, their product multiplied back and compared with the expression up to a positive number), ``relax-floor``,
+``monotone`` (to a bound's end) and ``bnb``: from the root box (the ranges,
 closed, unbounded ends included) every split point strictly inside its box, so that the leaves cover the ranges;
 every certified leaf decided again in ``mpmath.iv`` (natural enclosure where defined; a monotone face, its
 derivative enclosed without a singularity, an infinite end as the limit of ``f(end/u)`` at ``u = 0``; the
-mean-value form); every discarded leaf shown outside a hypothesis. Any other route, or a leaf it cannot decide,
+mean-value form), or else the same for the expression simplified by SymPy under the hypotheses' signs; every
+discarded leaf shown outside a hypothesis. Any other route, or a leaf it cannot decide,
 makes it print ``NOT CERTIFIED`` and exit 1.
 """
 from __future__ import annotations
