@@ -19,7 +19,8 @@ proof (a JSON-able tree whose every node names its route) or None:
 
 Every step's bookkeeping is deterministic and bounded by counts (boxes, SymPy's operation counts),
 never by a clock. Soundness: each route's argument is stated in its node; the standalone checker
-(:mod:`dpverify.certify.proof`) re-derives each node from the expression.
+(:mod:`dpverify.certify.proofs`) re-derives the nodes it knows (``number``, ``sympy-sign``, ``factors``, ``bnb``)
+from the expression.
 """
 from __future__ import annotations
 
