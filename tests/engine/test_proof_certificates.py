@@ -193,19 +193,16 @@ def test_a_relaxed_floor_is_replayed_and_a_ceiling_in_its_place_is_not(tmp_path)
     assert not ok and line.startswith("NOT CERTIFIED test/floor"), line
 
 
-def test_a_domain_proof_across_a_singularity_is_not_certified(tmp_path):
-    """-2 <= 1/x on x in [-1, 1] is false (x = -1/4). The domain proof's monotone face takes d(1/x)/dx = -1/x^2 <= 0
-    where it is defined and reads f at x = 1 (a proof across the pole at 0, which this test records); the checker
-    asks the derivative without a singularity on the box and cannot decide the leaves near 0 from the left."""
-    import dataclasses
-
+def test_a_domain_proof_never_crosses_a_singularity():
+    """-2 <= 1/x on x in [-1, 1] is false (x = -1/4). The domain proof's monotone face took d(1/x)/dx = -1/x^2 <= 0
+    "where it is defined" and read f at x = 1: a verified across the pole at 0. The face (and the mean-value form) now
+    need f itself to evaluate on the box without a singularity; the same statement on [1/2, 1] is still proved."""
     from dpverify.checks import Config, domainproof
 
-    claim = Claim(id="test/pole", source=BOOK, domain=Domain(x=Real(ge=-1, le=1, search=(-1.0, 1.0))),
-                  statements=(Inequality("-2 <= 1/x", lhs=-2, rhs=1 / x),), expected="violated", reason="x = -1/4")
-    ev = domainproof.check(claim.statements[0], claim, Config())
-    if ev.verdict != "verified":
-        pytest.skip("the domain proof no longer crosses the pole (the engine's unsound proof this test replays)")
-    v = dataclasses.replace(check(claim, samples=40), evidence=[ev], verdict="verified")
-    (out,) = certify_proofs(claim, v, str(tmp_path))
-    assert out.status == "no certificate" and "NOT CERTIFIED test/pole" in out.reason, out.line()
+    def proof(lo):
+        claim = Claim(id="test/pole", source=BOOK, domain=Domain(x=Real(ge=lo, le=1, search=(lo, 1.0))),
+                      statements=(Inequality("-2 <= 1/x", lhs=-2, rhs=1 / x),))
+        return domainproof.check(claim.statements[0], claim, Config())
+
+    assert proof(-1).verdict != "verified", proof(-1).detail
+    assert proof(sp.Rational(1, 2)).verdict == "verified"
