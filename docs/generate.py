@@ -4,8 +4,8 @@ Two blocks, each between its markers:
 
 * ``docs/guide/how-checks-decide.md`` (``KINDS_BEGIN`` ... ``KINDS_END``): the check kinds' table from their
   declarations (``dpverify.checks.KINDS``: what each does, the name its evidence carries, when it runs, its
-  basis kinds, whether it refutes, supports or proves, its certificate or why none), the basis kinds
-  (``dpverify.verdict.BASIS_KINDS``), and a ``::: module`` line per module that declares or runs a kind;
+  basis kinds, whether it refutes, supports or proves, its certificate or why none, the checker of its proofs),
+  the basis kinds (``dpverify.verdict.BASIS_KINDS``), and a ``::: module`` line per module that declares or runs a kind;
 * ``docs/reference/scenarios.md`` (``SCENARIOS_BEGIN`` ... ``SCENARIOS_END``) lists every ready-made scenario of
 ``dpverify.scenarios`` -- a factory whose return annotation is a ``Scenario`` class -- with what it
 measures (its docstring's first sentence), the parameters it requires and accepts (the class's
@@ -107,7 +107,8 @@ def kinds_block() -> str:
     from dpverify.verdict import BASIS_KINDS
 
     rows = ["| kind | what it does | evidence named | runs | basis kinds | refutes | supports | proves | tests only the "
-            "printed expressions | certificate of a violation |", "|---|---|---|---|---|---|---|---|---|---|"]
+            "printed expressions | certificate of a violation | checker of a proof |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
     modules: dict[str, list[str]] = {}     # a kind's modules: where its applies and its check live
     for k in KINDS:
         label = "the statement's `kind`" if callable(k.label) else f"`{k.label_for(None)}`"
@@ -117,7 +118,7 @@ def kinds_block() -> str:
         cert = f"`{k.certificate}`" if k.certificate else (k.no_certificate or "(never refutes)")
         rows.append(f"| `{k.name}` | {k.summary} | {label} | {runs} | {', '.join(f'`{b}`' for b in k.basis_kinds)} | "
                     f"{_yes(k.can_refute)} | {_yes(k.can_support)} | {_yes(k.can_prove)} | {_yes(k.algebraic)} | "
-                    f"{cert} |".replace("\n", " "))
+                    f"{cert} | {f'`{k.proof_certificate}`' if k.proof_certificate else '-'} |".replace("\n", " "))
         for m in (k.applies.__module__, k.check.__module__):
             modules.setdefault(m, []).append(k.name)
     basis = [f"* `{b.name}`: {b.text}" + ("" if b.supports else " -- never supports a verdict alone")

@@ -37,6 +37,12 @@ def _declared(decl) -> str:
     return f"derived: {derived}" if derived else "none (all public)"
 
 
+def _declared_claim(claim, decl):
+    """``claim`` with ``decl`` on its privacy statements (as it is, where it already carries ``decl``)."""
+    carried = [s.inputs for s in claim.statements if isinstance(s, SupBound) and s.kind == "privacy"]
+    return claim if carried and all(c is decl for c in carried) else nbr.with_inputs(claim, decl)
+
+
 def rows(ids=None, config: Config | None = None) -> list[dict]:
     """One row per privacy statement: claim id, statement, the derived inputs, the check's verdict and detail."""
     cfg = config or Config()
@@ -53,7 +59,7 @@ def rows(ids=None, config: Config | None = None) -> list[dict]:
                 out += [{"id": claim.id, "statement": s.name, "derived": "-", "verdict": "not declared",
                          "detail": why, "witness": None} for s in stmts]
                 continue
-            declared = nbr.with_inputs(claim, decl)
+            declared = _declared_claim(claim, decl)
             for s in declared.statements:
                 if isinstance(s, SupBound) and s.kind == "privacy":
                     ev = nbr.check(s, declared, cfg)

@@ -62,7 +62,7 @@ from dataclasses import asdict, dataclass
 from ..checks import kind_of
 from ..files import write_atomic
 from ..claims import Identity
-from . import asymptotic, runtime
+from . import asymptotic, proofs, runtime
 from .expectation import exact_plan
 from .point import point_plan
 from .replay import monte_carlo_plans
@@ -278,22 +278,33 @@ def certify(claim, verdict, out_dir: str) -> Outcome:
     return Outcome(claim.id, "no certificate", "; ".join(reasons))
 
 
-#: Certificates of proofs (a ``verified`` statement), by the basis kind of its evidence: name -> plan builder.
-PROOF_ROUTES = {"asymptotics": asymptotic.proof_plan}
+#: Certificates of proofs (a ``verified`` statement): the routes a check kind names (``CheckKind.proof_certificate``),
+#: name -> plan builder (see :mod:`dpverify.certify.proofs`).
+PROOF_ROUTES = {"asymptotics": asymptotic.proof_plan, "symbolic-proof": proofs.symbolic_plan,
+                "domain-proof": proofs.domain_plan, "privacy-proof": proofs.privacy_plan}
+
+
+def _proof_route(claim, evidence) -> str:
+    kind = kind_of(claim, evidence)
+    return kind.proof_certificate if kind is not None else ""
 
 
 def certify_proofs(claim, verdict, out_dir: str) -> list[Outcome]:
-    """Write a checker for every proof of ``claim``'s ``verdict`` that has a proof route (:data:`PROOF_ROUTES`),
+    """Write a checker for every proof of ``claim``'s ``verdict`` whose check kind names a proof route
+    (``CheckKind.proof_certificate``, a key of :data:`PROOF_ROUTES`),
     in ``out_dir/<claim>__proof-<k>/`` (k counts the claim's statements); each is run and kept only when it
     passes. Returns one outcome per proof tried (``certified`` or ``no certificate`` with the reason)."""
     out = []
     for e in verdict.evidence:
-        if e.verdict != "verified" or e.basis is None or e.basis.kind not in PROOF_ROUTES:
+        if e.verdict != "verified" or e.basis is None:
+            continue
+        route = _proof_route(claim, e)
+        if not route:
             continue
         k = next((i for i, s in enumerate(claim.statements, 1) if s.name == e.statement), 0)
         folder = f"{folder_name(claim.id)}__proof-{k}"
         try:
-            plan = PROOF_ROUTES[e.basis.kind](claim, _statement(claim, e.statement), e)
+            plan = PROOF_ROUTES[route](claim, _statement(claim, e.statement), e)
             path = write(claim, plan, out_dir, folder)
             ok, line = run_checker(path)
             if not ok:

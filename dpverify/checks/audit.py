@@ -23,7 +23,7 @@ def applies(stmt) -> bool:
 
 def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
     delta = stmt.audit.params.exprs["delta"]
-    probe = replace(stmt, bound=delta, scenario=stmt.audit, kind="audit", audit=None)
+    probe = replace(stmt, bound=delta, scenario=stmt.audit, kind="audit", audit=None, inputs=None)
     ev = sup.check(probe, claim, cfg)
     ev.basis = Basis("audit", scenario_on(stmt.audit))
     return ev

@@ -263,12 +263,18 @@ class Prover:
             return None
         return out if type(out) is xinterval.Iv else xinterval.to_iv(out)
 
-    def enclose(self, fns, P):
-        """The intersection of the enclosures of ``fns`` at ``P`` (None: none evaluates)."""
+    def enclose(self, fns, P, regular: list | None = None):
+        """The intersection of the enclosures of ``fns`` at ``P`` (None: none evaluates). ``regular``: a list
+        told whether some form evaluated on the box without meeting a singularity (``xinterval.SINGULAR``
+        unchanged): then ``f`` is continuous on the box, which the monotone face and the mean-value form need
+        (a derivative's sign "where defined" says nothing across a pole: -1/x^2 <= 0 on [-1, 1] for 1/x)."""
         out = None
         for fn in fns:
+            before = xinterval.SINGULAR[0]
             e = self._eval(fn, P)
             if e is not None:
+                if regular is not None and xinterval.SINGULAR[0] == before:
+                    regular.append(True)
                 try:
                     out = e if out is None else out.intersection(e)
                 except xinterval.Undefined:
@@ -347,12 +353,13 @@ class Prover:
         inside = self.inside(P)
         if inside is False:
             return ("out",)
-        nat = self.enclose(self.forms, P)
+        regular = []
+        nat = self.enclose(self.forms, P, regular)
         if self.certifies(nat):
             return ("cert", ("natural",))
         if self._bad(nat) and inside:
             return ("wrong",)
-        if not self.continuous:  # a derivative misses a jump: no monotone face, no mean-value form
+        if not self.continuous or not regular:  # a jump, or a possible pole on the box: no monotone face, no mean-value form
             return ("split", inside)
         grads, ends = {}, {}
         smooth = True

@@ -255,6 +255,7 @@ def check(stmt, claim, cfg: Config) -> Evidence:
 
 KIND = CheckKind(
     name="domainproof", applies=applies, check=check, basis_kinds=("proof",), can_refute=True,
-    certificate="analytic", stage="fallback", enabled=lambda cfg: cfg.proof_budget > 0 and cfg.at is None,
+    certificate="analytic", proof_certificate="domain-proof",
+    stage="fallback", enabled=lambda cfg: cfg.proof_budget > 0 and cfg.at is None,
     summary="an inequality proved on its whole domain (unbounded directions compactified): SymPy's signs, factors, "
             "monotone reductions, interval branch-and-bound in ball arithmetic; where no other check proved or refuted")

@@ -36,7 +36,9 @@ class CheckKind:
     :data:`~dpverify.verdict.BASIS_KINDS` its evidence may carry (every evidence carries one of them);
     ``can_refute``: it may say ``violated``; ``certificate``: the name of the route in
     :data:`dpverify.certify.ROUTES` that writes a standalone checker for its violations, or ``""`` with
-    ``no_certificate``, the reason in one phrase (a kind that never refutes needs neither); ``label``: the
+    ``no_certificate``, the reason in one phrase (a kind that never refutes needs neither);
+    ``proof_certificate``: the name of the route in :data:`dpverify.certify.PROOF_ROUTES` that writes a standalone
+    checker for its proofs (its ``verified`` evidence), ``""`` when none does; ``label``: the
     name its evidence carries (``Evidence.check``) when not ``name`` -- a string, or a function of the
     statement (the supremum check's evidence is named after the quantity measured); ``stage`` (see
     :data:`STAGES`); ``enabled(config) -> bool``: whether it runs at all under the run's options
@@ -54,6 +56,7 @@ class CheckKind:
     summary: str
     certificate: str = ""
     no_certificate: str = ""
+    proof_certificate: str = ""
     label: str | Callable[[Any], str] = ""
     stage: str = "statement"
     enabled: Callable[[Any], bool] | None = None
@@ -67,6 +70,8 @@ class CheckKind:
             raise ValueError(f"{where}: unknown basis kinds {unknown} (declare them in dpverify.verdict.BASIS_KINDS)")
         if self.stage not in STAGES:
             raise ValueError(f"{where}: stage must be one of {STAGES}, got {self.stage!r}")
+        if self.proof_certificate and not self.can_prove:
+            raise ValueError(f"{where}: a proof certificate route for a kind that proves nothing")
         if self.can_refute and bool(self.certificate) == bool(self.no_certificate):
             raise ValueError(f"{where}: a kind that refutes names its certificate route or why it has none "
                              "(exactly one of certificate, no_certificate)")

@@ -89,7 +89,7 @@ def check_numeric(stmt: Limit, claim, cfg: Config) -> Evidence:
 
 KINDS = (
     CheckKind(name="limit-symbolic", label="symbolic", applies=applies, check=check_limit,
-              basis_kinds=("asymptotics",), can_refute=False,
+              basis_kinds=("asymptotics",), can_refute=False, proof_certificate="asymptotics",
               summary="SymPy's limit (Gruntz) along the path, the other parameters symbols on their domain, equals the "
                       "claimed value, cross-checked in mpmath"),
     CheckKind(name="limit", applies=applies, check=check_numeric, basis_kinds=("limit",), can_refute=True,

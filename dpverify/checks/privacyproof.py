@@ -300,6 +300,7 @@ def check(stmt, claim, cfg: Config) -> Evidence:
 KIND = CheckKind(
     name="privacyproof", label=LABEL, applies=applies, check=check,
     basis_kinds=("privacy-proof", "privacy-proof-on-box"), can_refute=True, stage="fallback",
+    proof_certificate="privacy-proof",
     enabled=lambda cfg: cfg.at is None,
     no_certificate="its refutation is one exact point in ball arithmetic, replayable with --at",
     summary="a privacy quantity with an exact closed form (the Gaussian profile, a proved Renyi divergence) against "

@@ -494,7 +494,7 @@ def _limit_case(expr, value, st):
 
 KIND = CheckKind(
     name="rate-proof", label="symbolic", applies=applies_rate, check=check_rate, basis_kinds=("asymptotics",),
-    can_refute=True, certificate="asymptotics",
+    can_refute=True, certificate="asymptotics", proof_certificate="asymptotics",
     summary="SymPy's limit (Gruntz) of expr/rate along each path, the other parameters symbols on their domain, "
             "cross-checked in mpmath: bounded (and positive) proves the rate, unbounded refutes it")
 

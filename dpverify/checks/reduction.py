@@ -19,7 +19,8 @@ proof (a JSON-able tree whose every node names its route) or None:
 
 Every step's bookkeeping is deterministic and bounded by counts (boxes, SymPy's operation counts),
 never by a clock. Soundness: each route's argument is stated in its node; the standalone checker
-(:mod:`dpverify.certify.proof`) re-derives each node from the expression.
+(:mod:`dpverify.certify.proofs`) re-derives the nodes it knows (``number``, ``sympy-sign``, ``factors``, ``bnb``)
+from the expression.
 """
 from __future__ import annotations
 
@@ -314,10 +315,22 @@ def _signed(goal: Goal, d, v: Var, rels, budget: Budget):
     return None
 
 
+def regular_on(goal: Goal) -> bool:
+    """Whether some form of ``f`` evaluates on the goal's whole range (its closed box, relations aside) in interval
+    arithmetic without meeting a singularity (``xinterval.SINGULAR``): ``f`` is then continuous there, as a
+    reduction by a derivative's sign needs."""
+    pv = Prover(goal.f, goal.vars, (), False)
+    regular: list = []
+    pv.enclose(pv.forms, pv.point(pv.root()), regular)
+    return bool(regular)
+
+
 def monotone(goal: Goal, budget: Budget, depth: int) -> dict | None:
     """A parameter in which ``f`` is monotone on the domain, reduced to the end of its range where ``f`` is
     least (see the module): the first that gives a proof of the reduced goal."""
     if depth >= MAX_DEPTH or not proofforms.continuous(goal.f):  # a derivative's sign says nothing across a jump
+        return None
+    if not regular_on(goal):  # nor across a pole (1/x on [-1, 1]: d/dx = -1/x^2 <= 0 wherever it is defined)
         return None
     for v in goal.vars:
         x = sp.Symbol(v.name)

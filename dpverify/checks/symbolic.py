@@ -302,4 +302,5 @@ def check(stmt, claim, cfg: Config) -> Evidence:
 
 KIND = CheckKind(
     name="symbolic", applies=applies, check=check, basis_kinds=("proof", "exact-cases"), can_refute=False,
+    proof_certificate="symbolic-proof",
     summary="SymPy proves an identity or an inequality on the whole domain (a witness point shows none can exist)")

@@ -202,3 +202,21 @@ def test_the_guide_s_example_builds_a_claim_the_check_refutes():
     claim = scope["claim"]
     ev = nbr.check(claim.statements[0], claim, SMALL)
     assert ev.verdict == "violated" and "released vectors" in ev.detail, ev.detail
+
+
+def test_a_statement_with_inputs_and_an_audit_runs_both_checks():
+    """The audit check probes the statement as kind 'audit' (a copy of it): the copy must not carry the privacy
+    statement's inputs (which only a privacy statement may declare), or the audit raised and the claim errored."""
+    from dataclasses import replace as _replace
+
+    from dpverify.scenarios import noisy_gd_audit
+
+    claim = _claim(_inputs(c * G / n))
+    stmt = _replace(claim.statements[0], audit=noisy_gd_audit(eps=eps, delta=delta, noise_std=c * G / n, lipschitz=G,
+                                                              n_samples=n, horizon=1))
+    v = run(_replace(claim, statements=(stmt,)), Config(samples=2, proof_budget=0))
+    checks = {e.check: e for e in v.evidence}
+    assert "neighbouring-data" in checks and "audit" in checks, sorted(checks)
+    assert all("raised" not in (e.detail or "") for e in v.evidence), [e.detail for e in v.evidence]
+    assert checks["neighbouring-data"].verdict == "holds"        # every input public
+    assert checks["audit"].verdict in ("holds", "violated", "inconclusive")

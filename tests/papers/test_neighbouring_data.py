@@ -42,13 +42,32 @@ def test_the_refutations_are_the_listed_findings_with_both_counts(rows):
             assert r["text"], r["id"]
 
 
-def test_all_public_declarations_hold_and_the_registry_claims_carry_none(rows):
+#: the claims that carry their declaration (a refereed finding and its corrections); the others keep it beside them
+ON_THE_CLAIMS = {"pur/prop-4a", "pur/prop-4a-corrected", "pur/prop-4c", "pur/prop-4c-corrected"}
+
+
+def test_all_public_declarations_hold_and_only_the_refereed_claims_carry_theirs(rows):
     for r in rows:
         if r["derived"] == "none (all public)":
             assert r["verdict"] == "holds", r
     for key in nd.PAPERS:
         for c in nd.privacy_claims(key):
-            assert all(getattr(s, "inputs", None) is None for s in c.statements), c.id
+            carried = [s.inputs for s in c.statements if getattr(s, "inputs", None) is not None]
+            assert bool(carried) == (c.id in ON_THE_CLAIMS), c.id
+            if carried:    # the table runs the same declaration the claim carries
+                assert carried == [nd.declarations(key).INPUTS[c.id]], c.id
+
+
+def test_a_finding_on_the_claims_is_registered_the_paper_way():
+    """The printed claims the check refutes are expected violated with the data-dependence in their reason; their
+    corrections declare F(theta_0) - F* public and say so."""
+    from dpverify import registry
+    for cid in ("pur/prop-4a", "pur/prop-4c"):
+        c = registry.get(cid)
+        assert c.expected == "violated" and "minimal empirical risk" in c.reason, cid
+        corrected = registry.get(cid + "-corrected")
+        (decl,) = [s.inputs for s in corrected.statements if getattr(s, "inputs", None) is not None]
+        assert "Delta0" in decl.public and "public bound on F(theta_0) - F*" in corrected.summary
 
 
 def test_with_the_number_of_iterations_given_the_noise_schedule_alone_is_refuted():

@@ -1,6 +1,6 @@
 """The inputs of [pur]'s privacy statements, declared public or derived from the data as the paper's text computes
-them, for the neighbouring-data check (:mod:`dpverify.checks.neighbours`). Kept beside the claims, not on them:
-a derived input found here is a finding for a referee, not a change of a claim's expected verdict.
+them, for the neighbouring-data check (:mod:`dpverify.checks.neighbours`). Kept beside the claims, except where a
+referee confirmed a finding: Proposition 4 (a), (c) and their corrections carry theirs (:mod:`.claims.release`).
 
 What the text says of each schedule (seed ``001_8c6e002b41f68e78.txt``):
 
@@ -23,16 +23,19 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dpverify.privacy.neighbours import Derived, Examples, GaussianRelease, ReleaseInputs, zcdp
+from dpverify.privacy.neighbours import ReleaseInputs
 
 from .claims.common import SIGMA_3A, SIGMA_3C, Delta0, L, M, N, d, mu, rho, t
-from .claims.section3_4 import KAPPA, RHO_4A, RHO_4C, T_4A, T_4C, T_4C_C
+from .claims.section3_4 import (KAPPA, PROP_4A, PROP_4A_CORRECTED, PROP_4C, PROP_4C_CORRECTED, RHO_4A, RHO_4C, T_4A,
+                                T_4C)
 
-x, xbar = sp.symbols("x xbar")
-#: ``F(0) - F*`` on a data set of the model above
-GAP = L ** 2 * xbar ** 2 / (8 * M)
-_GAP = Derived(GAP, aggregates={xbar: ("mean", x)}, note="Delta0 = F(theta_0) - F*, F* the minimal empirical risk")
-_EXAMPLES = Examples({"x": (-1.0, 1.0)}, rows="N")
+from .claims.release import from_gap
+
+
+def _declared_on(claim):
+    """The declaration a claim carries on its privacy statement."""
+    (decl,) = {s.inputs for s in claim.statements if getattr(s, "inputs", None) is not None}
+    return decl
 
 
 def _public(*names, data=()):
@@ -40,15 +43,7 @@ def _public(*names, data=()):
 
 
 def _from_gap(noise, count, horizon=None, constants=None, public=("L", "M", "N", "d")):
-    """Delta0 derived (and the claim's T with it when ``horizon`` is the paper's T formula)."""
-    derived = {"Delta0": _GAP}
-    if horizon is not None:
-        derived["T"] = Derived(sp.floor(horizon.subs(Delta0, GAP).subs(KAPPA)), aggregates={xbar: ("mean", x)},
-                               note="T computed from F(theta_0) - F*")
-    return ReleaseInputs(public=public, derived=derived, examples=_EXAMPLES, constants=constants or {},
-                         release=GaussianRelease(count=sp.sympify(count).subs(KAPPA), noise_std=noise.subs(KAPPA), sensitivity=2 * L / N,
-                                                 step=t),
-                         guarantee=zcdp(rho), adjacency="replace")
+    return from_gap(noise, count, horizon, constants, public, subs=KAPPA)
 
 
 _T = sp.Symbol("T")
@@ -57,14 +52,11 @@ INPUTS = {
     "pur/claim-gaussian-zcdp-corrected": _public("Delta", "order", "sigma"),
     "pur/claim-gaussian-dp": _public("Delta", "delta", "epsilon", "k"),
     "pur/eq-4": _public("L", "N", "delta", "sigma"),
-    # 4(a): rho is the budget the claim's T spends at its point (fixed before the data); T and sigma_t read Delta0
-    "pur/prop-4a": _from_gap(SIGMA_3A, _T, T_4A, {"rho": RHO_4A}),
-    "pur/prop-4a-corrected": _from_gap(SIGMA_3A, _T, T_4A, {"rho": RHO_4A}),
+    # Proposition 4 (a), (c) and their corrections declare their inputs on the claims (refereed, see .claims.release):
+    # the printed schedule derives Delta0 (and T) from the data; the corrections take Delta0 as a public bound
+    **{c.id: _declared_on(c) for c in (PROP_4A, PROP_4A_CORRECTED, PROP_4C, PROP_4C_CORRECTED)},
     "pur/prop-4b": _public("L", "M", "N", "R", "T", "d"),
     "pur/prop-4b-corrected": _public("L", "M", "N", "R", "T", "d"),
-    "pur/prop-4c": _from_gap(SIGMA_3C, _T, T_4C, {"rho": RHO_4C.subs(KAPPA)}, public=("L", "M", "N", "d", "mu")),
-    # the corrected 4(c)'s horizon is its own expression in Delta0: the count reads the derived Delta0
-    "pur/prop-4c-corrected": _from_gap(SIGMA_3C, T_4C_C, public=("L", "M", "N", "d", "mu", "rho")),
     "pur/claim-eps": _public("L", "N", "T", "delta", "rho"),
     "pur/eq-21": _public("L", "N", "T", "sigma"),
 }
@@ -83,13 +75,11 @@ NOT_DECLARED = {
                              "bound), which is the neighbouring-data check's own finding on (6)",
 }
 
-#: where the neighbouring-data check refutes a declaration, the line of the text it rests on (for the referee)
+#: where the neighbouring-data check refutes a declaration, the line of the text it rests on (refereed: the printed claims
+#: are expected violated for it; their corrections take Delta0 as a public bound and are not refuted)
 FINDINGS = {
     "pur/prop-4a": "line 216: 'after T = cbrt(8 rho N^2 M^2 (F(theta_0)-F*)/(L^2 d)) iterations', F* 'the minimal "
                    "empirical risk' (line 233)",
-    "pur/prop-4a-corrected": "the same T and sigma_t as 4(a) (line 215-216)",
     "pur/prop-4c": "line 224: 'after T = (log rho mu (F(theta_0) - F*) N^2/(2dL^2)) / (log 2kappa/(2kappa - 1)) "
                    "iterations', F* 'the minimal empirical risk' (line 233)",
-    "pur/prop-4c-corrected": "the corrected T = floor(log(1 + rho N^2 mu Delta0/(2 kappa d L^2))/log(2kappa/(2kappa-1))) "
-                             "still reads Delta0 = F(theta_0) - F*",
 }

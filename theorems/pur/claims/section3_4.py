@@ -11,6 +11,8 @@ from dpverify.claims import (AlgorithmRate, Claim, Domain, ExpectationBound, Ide
                            Relation, SupBound)
 
 from .. import proofs
+from .release import from_gap
+from dpverify.privacy.neighbours import ReleaseInputs
 from .common import (COSINE, Delta0, EPS_OF, G1, L, LN, M, N, PI2, PROVED, P_D, P_DELTA, P_DELTA0, P_GRAD, P_L,
                      P_L_WIDE, P_M, P_MU, P_N, P_R, P_RHO, P_T, R, R_C, SIGMA_3A, SIGMA_3B, SIGMA_3C, T, _kappa_rel,
                      _small_logistic, _src, d, delta, eps, kappa, mu, order, r0, rho, t)
@@ -168,8 +170,9 @@ PER_STEP = Claim(
 
 
 # ----------------------------------------------------------------------------- Proposition 4
-def _privacy(noise_std, horizon, budget, step=None, curvature=None):
-    """SupBound: the zCDP of the run (21), measured, <= budget; an audit of the iterates beside it."""
+def _privacy(noise_std, horizon, budget, step=None, curvature=None, inputs=None):
+    """SupBound: the zCDP of the run (21), measured, <= budget; an audit of the iterates beside it; ``inputs``: what
+    the release reads from the data (:mod:`.release`), for the neighbouring-data check."""
     extra = {} if step is None else {"step": step}
     if curvature is not None:
         extra["curvature"] = curvature
@@ -178,7 +181,7 @@ def _privacy(noise_std, horizon, budget, step=None, curvature=None):
         "eps = rho + 2 sqrt(rho log 1/delta)", bound=budget, kind="privacy",
         scenario=gd_schedule_privacy(noise_std=noise_std, lipschitz=L, n_samples=N, horizon=horizon, measure="zcdp"),
         audit=noisy_gd_audit(eps=EPS_OF(budget), delta=delta, noise_std=noise_std, lipschitz=L, n_samples=N,
-                             horizon=horizon, **extra))
+                             horizon=horizon, **extra), inputs=inputs)
 
 
 _PRIV_PARAMS = dict(L=P_L, N=Int(ge=1, search=(1, 1000)), delta=Real(gt=0, lt=1, search=(1e-8, 0.1), log=True))
@@ -214,7 +217,7 @@ PROP_4A = Claim(
                  lhs=sp.Sum(1 / SIGMA_3A**2, (t, 1, T)), rhs=d / (16 * M**2 * Delta0) * sp.Sum(t**2, (t, 1, T)), skip=PROVED),
         Inequality("proof: sum_{t=1}^T t^2 <= T^3", lhs=sp.Sum(t**2, (t, 1, T)), rhs=T**3, skip=PROVED),
         Identity("the printed T is the T of this budget", lhs=T_4A, rhs=T, skip=PROVED),
-        _privacy(SIGMA_3A, T, rho, step=1 / (2 * M)),
+        _privacy(SIGMA_3A, T, rho, step=1 / (2 * M), inputs=from_gap(SIGMA_3A, T, T_4A, {"rho": RHO_4A})),
         Identity("the final expression is Proposition 3(a)'s bound (as printed) at this T", lhs=FINAL_4A, rhs=BOUND_3A, skip=PROVED),
         Identity("the final expression is what Proposition 3(a)'s proof gives at this T", lhs=FINAL_4A, rhs=BOUND_3A_C),
         ExpectationBound("Proposition 4(a)", bound=FINAL_4A,
@@ -224,16 +227,21 @@ PROP_4A = Claim(
     expected="violated",
     reason=("the final bound is Proposition 3(a)'s printed bound at the printed T (the algebra is right) and inherits its "
             "lost factor M: at M = 10, T = 2, d = 1 it is 45.2 where the exact value is 313.1 (a Lipschitz cosine loss "
-            "with M = 100 fails it too, by Monte Carlo); the privacy part holds"),
+            "with M = 100 fails it too, by Monte Carlo); and the privacy promise fails for the algorithm as printed: T and "
+            "sigma_t read F(theta_0) - F*, F* 'the minimal empirical risk' (line 233), so neighbouring data sets release "
+            "different numbers of iterates (the 'data-independent' schedule is not)"),
     witness={"M": 10.0, "d": 1, "T": 2, "Delta0": 1.0, "L": 5.0, "N": 10, "delta": 1e-5},
     error_in="statement", statement_survives=False,
 )
+_PUBLIC_GAP = ("; Delta0 is a public bound on F(theta_0) - F* over the class, fixed before the data (the printed "
+               "F(theta_0) - F* of the data set makes T and sigma_t data-dependent); checked at F(theta_0) - F* = Delta0, "
+               "the bound's worst case")
 PROP_4A_CORRECTED = PROP_4A.corrected(
     builds_on=("pur/prop-3a-corrected",),
     summary=("Schedule 3(a) for T = cbrt(8 rho N^2 M^2 Delta0/(L^2 d)) steps: rho-zCDP, and E (1/T) sum_{t=0}^T ||grad F||^2 <= "
-             "(8/3) M (pi^2 M/3 + 1) cbrt(Delta0^2 L^2 d/(8 rho N^2 M^2))."),
+             "(8/3) M (pi^2 M/3 + 1) cbrt(Delta0^2 L^2 d/(8 rho N^2 M^2))" + _PUBLIC_GAP + "."),
     statements=(
-        _privacy(SIGMA_3A, T, rho, step=1 / (2 * M)),
+        _privacy(SIGMA_3A, T, rho, step=1 / (2 * M), inputs=ReleaseInputs(public=("L", "M", "N", "d", "T", "Delta0"))),
         Identity("the corrected final expression is Proposition 3(a)-corrected's bound at this T", lhs=FINAL_4A_C,
                  rhs=BOUND_3A_C, skip=PROVED),
         ExpectationBound("Proposition 4(a) with the factor M", bound=FINAL_4A_C,
@@ -329,7 +337,9 @@ PROP_4C = Claim(
         Identity("(11) is the proof's d Delta^2/(2 mu rho) with Delta = 2L/N", lhs=BOUND_11,
                  rhs=d * DELTA_S**2 / (2 * mu * rho), skip=("symbolic",)),
         Identity("the printed T is the T of the proof's rho", lhs=T_4C, rhs=T, skip=("symbolic",)),
-        _privacy(SIGMA_3C, T, rho, step=1 / (2 * M), curvature=mu),
+        _privacy(SIGMA_3C, T, rho, step=1 / (2 * M), curvature=mu,
+                 inputs=from_gap(SIGMA_3C, T, T_4C, {"rho": RHO_4C.subs(KAPPA)}, public=("L", "M", "N", "d", "mu"),
+                                 subs=KAPPA)),
         ExpectationBound("(11)", bound=BOUND_11,
                          scenario=adaptive_gd(problem="strongly_convex", statistic="excess", smooth=M, curvature=mu,
                                               dim=d, horizon=T, init_gap=Delta0, mc=_MC_4C, **_SCHEDULE_3C)),
@@ -337,7 +347,8 @@ PROP_4C = Claim(
     expected="violated",
     reason=("two slips: '2 a kappa r^T = d Delta^2/(2 mu Delta0) r^T' drops kappa, so the printed T spends kappa (rho - "
             "2dL^2/(N^2 mu Delta0)) > rho (privacy fails for kappa > 1, by up to a factor kappa); and (11) is half of "
-            "d Delta^2/(2 mu rho) = 2L^2 d/(N^2 mu rho), failing at kappa = 1 (T = 1: exact 0.375 (F(theta_0) - F*) > 0.25)"),
+            "d Delta^2/(2 mu rho) = 2L^2 d/(N^2 mu rho), failing at kappa = 1 (T = 1: exact 0.375 (F(theta_0) - F*) > 0.25); and T and sigma_t read F(theta_0) - F*, "
+            "the data set's minimal empirical risk (line 233): neighbouring data sets release different numbers of iterates"),
     witness={"T": 1, "M": 1.0, "mu": 1.0, "d": 1, "Delta0": 1.0, "L": 1.5, "N": 1, "delta": 1e-5},
     error_in="statement", statement_survives=False,
 )
@@ -345,7 +356,8 @@ T_4C_C = sp.floor(sp.log(1 + rho * N**2 * mu * Delta0 / (2 * kappa * d * L**2)) 
 BOUND_11_C = 4 * kappa**2 / (2 * kappa - 1) * L**2 * d / (N**2 * mu * rho)
 PROP_4C_CORRECTED = PROP_4C.corrected(
     summary=("Schedule 3(c) for T = floor(log(1 + rho N^2 mu Delta0/(2 kappa d L^2))/log(2kappa/(2kappa - 1))) steps (all "
-             "the budget allows): rho-zCDP and E[F(theta_T) - F*] <= (4 kappa^2/(2kappa - 1)) L^2 d/(N^2 mu rho)."),
+             "the budget allows): rho-zCDP and E[F(theta_T) - F*] <= (4 kappa^2/(2kappa - 1)) L^2 d/(N^2 mu rho)"
+             + _PUBLIC_GAP + "."),
     domain=Domain(_kappa_rel(), _LIP_C, rho=Real(gt=0, search=(1e-2, 1e2), log=True),
                   **{**_4C_PARAMS, "M": Real(gt=0, search=(1e-2, 1e1), log=True, units=(1, -2)),
                      "N": Int(ge=1, search=(1, 100))}),
@@ -353,7 +365,8 @@ PROP_4C_CORRECTED = PROP_4C.corrected(
     statements=(
         Inequality("the derivation: Delta0 (1 - 1/(2kappa))^T <= (4 kappa^2/(2kappa - 1)) L^2 d/(N^2 mu rho)",
                    lhs=Delta0 * (1 - 1 / (2 * kappa)) ** T_4C_C, rhs=BOUND_11_C, skip=("symbolic",)),
-        _privacy(SIGMA_3C, T_4C_C, rho, step=1 / (2 * M), curvature=mu),
+        _privacy(SIGMA_3C, T_4C_C, rho, step=1 / (2 * M), curvature=mu,
+                 inputs=ReleaseInputs(public=("L", "M", "N", "d", "mu", "rho", "Delta0"))),
         ExpectationBound("(11) corrected", bound=BOUND_11_C,
                          scenario=adaptive_gd(problem="strongly_convex", statistic="excess", smooth=M, curvature=mu,
                                               dim=d, horizon=T_4C_C, init_gap=Delta0,
