@@ -37,7 +37,7 @@ from ..stats import bonferroni, mean_bounds
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, based, scenario_on
 from .kind import CheckKind
-from .rate import DRIFT, FLAT
+from .rate import DRIFT, FLAT, path_point
 
 STEPS_PER_DECADE = 2
 #: base instances swept per path (of ``DRAWS`` drawn: a draw the path cannot leave from is skipped)
@@ -100,12 +100,7 @@ def sweep(sc, claim, stmt, path, inst0, cfg, rate, tag):
     x0 = float(base[path.param])
     pts, lows, highs, routes = [], [], [], set()
     for k in range(n):
-        fac = 10.0 ** (k / STEPS_PER_DECADE)
-        x = x0 * fac if path.to == "inf" else x0 / fac
-        pt = dict(base)
-        pt[path.param] = x
-        for name in path.tied:
-            pt[name] = path.tied_value(name, x, base)
+        _, pt = path_point(path, base, x0, k / STEPS_PER_DECADE)
         for name in (path.param, *path.tied):   # an integer parameter (a horizon, a sample size) is rounded
             if not hasattr(claim.domain.params[name], "log"):
                 pt[name] = int(round(pt[name]))

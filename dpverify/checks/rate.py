@@ -41,6 +41,18 @@ def applies(stmt) -> bool:
     return isinstance(stmt, Rate)
 
 
+def path_point(path, base, x0: float, decades: float):
+    """``(factor, point)``: the point of ``path`` ``decades`` decades from ``x0`` towards its limit (``factor`` =
+    10^decades), the path's parameter moved from ``base`` and its tied parameters following it."""
+    fac = 10.0 ** decades
+    x = x0 * fac if path.to == "inf" else x0 / fac
+    pt = dict(base)
+    pt[path.param] = x
+    for name in path.tied:
+        pt[name] = path.tied_value(name, x, base)
+    return fac, pt
+
+
 def sweep(claim, path, base, cfg, fns, worst=None):
     """Evaluate ``fns`` (compiled expressions) along ``path`` from ``base``, decade by decade, in
     mpmath, while every point satisfies the claim's hypotheses and every value is finite.
@@ -50,12 +62,7 @@ def sweep(claim, path, base, cfg, fns, worst=None):
     pts, values = [], []
     x0 = float(base[path.param])
     for k in range(DECADES * STEPS_PER_DECADE + 1):
-        fac = 10.0 ** (k / STEPS_PER_DECADE)
-        x = x0 * fac if path.to == "inf" else x0 / fac
-        pt = dict(base)
-        pt[path.param] = x
-        for name in path.tied:
-            pt[name] = path.tied_value(name, x, base)
+        fac, pt = path_point(path, base, x0, k / STEPS_PER_DECADE)
         if worst is not None and path.worst_over:
             pt = worst_point(claim, path.worst_over, pt, fns, worst, widen=fac)
         if not claim.domain.contains(pt):
