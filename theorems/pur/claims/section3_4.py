@@ -501,7 +501,7 @@ TABLE_2 = Claim(
     about="algorithm",  # the excess loss of the algorithm: the AlgorithmRates run PUR-GD, the Rates Proposition 4's bound
     kind="rate",
     summary="Table 2 'Ours' row: Proposition 4(c)'s loss (11) and iterations as O-rates in eps, N, d.",
-    domain=Domain(_kappa_rel(), *_TABLE_DOMAIN.relations, **_TABLE_DOMAIN.params),   # strongly convex: mu <= M
+    domain=_TABLE_DOMAIN,
     definitions={kappa: M / mu},
     statements=(
         Rate("excess loss (11) = O(d/(N^2 eps^2))", expr=BOUND_11.subs(rho, RHO_OF_EPS), rate=d / (N**2 * eps**2),
