@@ -279,6 +279,11 @@ class AdaptiveGD(MappedScenario):
     def _usable(self, inst) -> bool:
         return self._norm(self._eigs(inst), inst["dir"]) > 0
 
+    def _empty_class(self, pt) -> bool:
+        """A strongly convex class with curvature above the smoothness has no member (no spectrum in [mu, M])."""
+        return self.problem == "strongly_convex" and float(self.map.scalar("curvature", pt)) > float(
+            self.map.scalar("smooth", pt))
+
     def strategy(self):
         def build(pt, draw):
             D = self._D(pt)
@@ -289,6 +294,8 @@ class AdaptiveGD(MappedScenario):
                 u = [0.0] + draw(st.lists(st.floats(0, 1), min_size=D - 2, max_size=D - 2)) + [1.0]
             out = {"point": pt, "u": u, "dir": draw(st.lists(st.floats(-1, 1), min_size=D, max_size=D).filter(
                 lambda x: sum(a * a for a in x) > 1e-6))}
+            if self._empty_class(pt):
+                return None
             return out if self._usable(out) else self.instance_at(pt)
 
         return self.instances_from(build)
@@ -296,6 +303,8 @@ class AdaptiveGD(MappedScenario):
     def make_instance(self, point):
         """The canonical quadratic at a point: spectrum {lo, M, .., M}, theta_1 along the top eigenvector."""
         self._require_bound()
+        if self._empty_class(point):
+            return None
         D = self._D(point)
         u = [1.0] if D == 1 else [0.0] + [1.0] * (D - 1)
         dirn = [0.0] * D
