@@ -45,6 +45,10 @@ BASE_POINTS = 2
 DRAWS = 12
 #: relative agreement of the double-precision and the mpmath value of an exact point
 AGREE = 1e-3
+#: the most iterations one measurement may run (``Scenario.steps``): an exact per-step recursion in mpmath
+#: takes ~3 s and ~150 MB at 2e5 steps and grows linearly (a sweep from T = 1e4 over four decades would
+#: need ~15 min and ~20 GB at its last point); a path is swept up to it and no further
+STEP_BUDGET = 200_000
 #: the label of the seeds of this check's draws and runs
 LABEL = "algorithm-rate"
 
@@ -93,12 +97,14 @@ def measure(sc, inst, stmt, cfg, level, seed):
 
 
 def sweep(sc, claim, stmt, path, inst0, cfg, rate, tag):
-    """The sweep of ``path`` from the instance ``inst0``: points, log10(lower/rate), log10(upper/rate), routes."""
+    """The sweep of ``path`` from the instance ``inst0``: points, log10(lower/rate), log10(upper/rate), routes,
+    and whether it stopped at the step budget (a point whose measurement would run more than ``STEP_BUDGET``
+    iterations)."""
     n = stmt.decades * STEPS_PER_DECADE + 1
     level = bonferroni(cfg.confidence, n)
     base = sc.point(inst0)
     x0 = float(base[path.param])
-    pts, lows, highs, routes = [], [], [], set()
+    pts, lows, highs, routes, cut = [], [], [], set(), False
     for k in range(n):
         _, pt = path_point(path, base, x0, k / STEPS_PER_DECADE)
         for name in (path.param, *path.tied):   # an integer parameter (a horizon, a sample size) is rounded
@@ -110,6 +116,10 @@ def sweep(sc, claim, stmt, path, inst0, cfg, rate, tag):
             break
         inst = sc.with_point(inst0, pt)
         if inst is None:
+            break
+        steps = sc.steps(inst)
+        if steps is not None and steps > STEP_BUDGET:
+            cut = True
             break
         got = measure(sc, inst, stmt, cfg, level, cfg.seed_for(claim.id, stmt.name, LABEL, tag, k))
         if got is None:
@@ -125,7 +135,7 @@ def sweep(sc, claim, stmt, path, inst0, cfg, rate, tag):
         lows.append(math.log10(lo / r) if lo > 0 else -math.inf)
         highs.append(math.log10(hi / r))
         routes.add(route)
-    return pts, lows, highs, routes
+    return pts, lows, highs, routes, cut
 
 
 def tail_slope(logs):
@@ -159,12 +169,13 @@ def check(stmt: AlgorithmRate, claim, cfg: Config) -> Evidence:
         if path.worst_over:
             undecided.append(f"{_path_text(path)}: worst_over is not searched on an algorithm")
             continue
-        swept = 0
+        swept, budget_cut = 0, False
         for bi, inst0 in enumerate(bases):
             if swept >= BASE_POINTS:
                 break
-            pts, lows, highs, routes = sweep(sc, claim, stmt, path, inst0, cfg, rate, (pi, bi))
+            pts, lows, highs, routes, cut = sweep(sc, claim, stmt, path, inst0, cfg, rate, (pi, bi))
             evaluated += len(pts)
+            budget_cut |= cut
             if len(pts) < 3 * STEPS_PER_DECADE:
                 continue
             swept += 1
@@ -199,7 +210,8 @@ def check(stmt: AlgorithmRate, claim, cfg: Config) -> Evidence:
                         else band[0]), max(band[1], max(highs))]
         if swept == 0:
             undecided.append(f"{_path_text(path)}: no base instance with {3 * STEPS_PER_DECADE} measurable points "
-                             "along the path")
+                             "along the path" + (f" within the step budget ({STEP_BUDGET:.0e} iterations a "
+                                                 "measurement)" if budget_cut else ""))
     if undecided or evaluated == 0:
         return Evidence("algorithm-rate", stmt.name, "inconclusive", samples=evaluated, seconds=clock.seconds,
                         detail="; ".join(undecided) or "no path could be evaluated")

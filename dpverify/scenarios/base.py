@@ -193,6 +193,11 @@ class Scenario(metaclass=Immutable):
         """The dimension of the problem ``inst`` realises, or ``None`` where it has none."""
         return None
 
+    def steps(self, inst) -> int | None:
+        """How many iterations one measurement of ``inst`` runs (its cost grows with it), or ``None``
+        where the scenario runs no iteration."""
+        return None
+
     def describe(self, inst) -> str:
         return self.name
 
@@ -290,6 +295,12 @@ class MappedScenario(MonteCarloPath, Scenario):
             b._freeze()
             self._bound[key] = b
         return b
+
+    def steps(self, inst) -> int | None:
+        """The horizon at ``inst`` where the scenario maps one (``horizon``), else ``None``."""
+        if self.map is None or not self.map.has("horizon"):
+            return None
+        return int(round(float(self.map.scalar("horizon", self.point(inst)))))
 
     def with_params(self, **changes):
         """The scenario built again (unbound) with the given scenario parameters replaced; every

@@ -56,3 +56,32 @@ def test_a_corrected_claim_found_wrong_is_corrected_by_the_next_number():
     assert corrected_id("p/thm-1-corrected") == "p/thm-1-corrected-2"
     assert corrected_id("p/thm-1-corrected-2") == "p/thm-1-corrected-3"
 
+
+
+def test_a_path_beyond_the_step_budget_is_cut_there_and_says_so(monkeypatch):
+    """A sweep from T = 1e4 over four decades would run 1e8 steps at its last point (an mpmath recursion of
+    ~15 min and ~20 GB): the sweep stops before the first point over the budget, the planted O(1/T^2) is then
+    left undecided with the budget as its reason; from T = 10 the same claim is decided within the budget."""
+    import dpverify
+    from dpverify import Claim, Domain, Int, Real, Source
+    from dpverify.checks import algorate
+
+    measured = []
+    real_measure = algorate.measure
+
+    def spy(sc, inst, *a, **k):
+        measured.append(sc.steps(inst))
+        return real_measure(sc, inst, *a, **k)
+
+    monkeypatch.setattr(algorate, "measure", spy)
+    dom = Domain(mu=Real(gt=0, search=(0.5, 2.0)), s=Real(gt=0, search=(0.5, 2.0)), T=Int(ge=1, search=(2, 20)))
+    claim = Claim(id="textbook/planted-budget", source=Source("test", "budget"), domain=dom, about="algorithm",
+                  kind="rate", summary="planted", statements=(
+                      AlgorithmRate("E f - f* = O(s^2/(mu T^2))", rate=s**2 / (mu * T**2), kind="O",
+                                    paths=(LimitPath("T", "inf"),), decades=4, scenario=SC),))
+    far = dpverify.check(claim, at={"mu": 1.0, "s": 1.0, "T": 10000})
+    ev = next(e for e in far.evidence if e.check == "algorithm-rate")
+    assert ev.verdict == "inconclusive" and "step budget" in ev.detail
+    assert measured and max(measured) <= algorate.STEP_BUDGET
+    near = dpverify.check(claim, at={"mu": 1.0, "s": 1.0, "T": 10})
+    assert next(e for e in near.evidence if e.check == "algorithm-rate").verdict == "violated"
