@@ -234,6 +234,18 @@ class Compiled:
 _LAMBDIFIED: dict = {}
 
 
+def as_expr(value, what: str) -> sp.Expr:
+    """``value`` as a SymPy expression, or ``TypeError("<what> is not a SymPy expression")`` (``what`` names
+    the field and shows the value, e.g. ``"noisy_gd: step = 'x +'"``)."""
+    try:
+        out = sp.sympify(value)
+    except (sp.SympifyError, TypeError):
+        raise TypeError(f"{what} is not a SymPy expression") from None
+    if not isinstance(out, sp.Expr):
+        raise TypeError(f"{what} is not a SymPy expression")
+    return out
+
+
 def _lambdify(args: list, expr: sp.Basic, module: str):
     """``sp.lambdify(args, expr, modules=module, dummify=False)``, once per process for equal arguments:
     the checks of a claim (and claims sharing a side) compile the same expressions, and printing one

@@ -212,6 +212,11 @@ class Evidence:
         }
 
 
+#: a verdict's fields written as they are by ``Verdict.to_json`` (in this order, before its numbers and evidence)
+_VERDICT_FIELDS = ("id", "label", "verdict", "expected", "ok", "reason", "seed", "at", "about", "algebra_why", "basis",
+                   "scope")
+
+
 def error_evidence(claim_id: str, statement: str, check: str, exc: BaseException) -> "Evidence":
     """The evidence of a check that raised ``exc``: verdict ``error``, one line naming the claim, the
     statement, the check and the cause."""
@@ -458,18 +463,7 @@ class Verdict:
         """JSON-able dict (``--json``); ``exact`` keeps every number exact (the verdict cache)."""
         _round = number_writer(exact)
         return {
-            "id": self.id,
-            "label": self.label,
-            "verdict": self.verdict,
-            "expected": self.expected,
-            "ok": self.ok,
-            "reason": self.reason,
-            "seed": self.seed,
-            "at": self.at,
-            "about": self.about,
-            "algebra_why": self.algebra_why,
-            "basis": self.basis,
-            "scope": self.scope,
+            **{k: getattr(self, k) for k in _VERDICT_FIELDS},
             "coverage": _round(self.coverage),
             "flags": self.flags,
             "readings": {k: dict(v) for k, v in self.readings.items()},

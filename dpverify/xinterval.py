@@ -174,20 +174,16 @@ class Iv:
 
     # ---------------------------------------------------------------- comparisons: True only when certain
     def __lt__(self, o):
-        o = to_iv(o)
-        return _lt(self.hi, o.lo)
+        return _lt(self.hi, to_iv(o).lo)
 
     def __le__(self, o):
-        o = to_iv(o)
-        return _le(self.hi, o.lo)
+        return _le(self.hi, to_iv(o).lo)
 
     def __gt__(self, o):
-        o = to_iv(o)
-        return _lt(o.hi, self.lo)
+        return _lt(to_iv(o).hi, self.lo)
 
     def __ge__(self, o):
-        o = to_iv(o)
-        return _le(o.hi, self.lo)
+        return _le(to_iv(o).hi, self.lo)
 
     def __eq__(self, o):
         o = to_iv(o)

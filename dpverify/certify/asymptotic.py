@@ -16,6 +16,7 @@ import ast
 import sympy as sp
 
 from ..escape import py_docstring, py_literal
+from .proof_runtime import SYMPY_IMPORTS, head
 from .writer import NoCertificate, Plan, exact_witness, params_spec
 
 _SYMPY_NAMES = frozenset(n for n in dir(sp) if not n.startswith("_"))
@@ -137,19 +138,7 @@ def _checker(doc: str, fields: dict, body: str) -> str:
             + "".join(f"{k} = {v}\n" for k, v in fields.items()) + body)
 
 
-_HEAD = r'''
-import math
-import sys
-from fractions import Fraction
-
-try:
-    import mpmath
-    from sympy import *  # noqa: F401,F403 - the expressions below are SymPy's srepr
-except ImportError:  # pragma: no cover - the reader's environment
-    print("NOT CHECKED: SymPy is not installed (pip install sympy)")
-    sys.exit(1)
-
-'''
+_HEAD = head("import mpmath\n" + SYMPY_IMPORTS, "NOT CHECKED: SymPy is not installed (pip install sympy)")
 
 _BODY = r'''
 

@@ -14,11 +14,9 @@ makes it print ``NOT CERTIFIED`` and exit 1.
 """
 from __future__ import annotations
 
-DOMAIN = r'''
+from .proof_runtime import TREE
 
-class Rejected(Exception):
-    pass
-
+DOMAIN = TREE + r'''
 
 def ranges(names):
     """Each parameter's range from its hypotheses, closed (an open end taken closed covers more points)."""
@@ -221,42 +219,24 @@ def relation_false(rel, P):
     return False
 
 
-def split_ok(kind, a, b, m):
-    if kind == "int":
-        return (a is None or a <= m) and (b is None or m < b) and m.denominator == 1
-    return (a is None or a < m) and (b is None or m < b)
-
-
 def replay_tree(f, variables, relations, strict, tree, counts):
     """Walk the recorded tree from the root box (the ranges); every split strictly inside its box, every
     leaf decided again here."""
-    stack = [(tree, tuple((lo, hi) for _, _, lo, hi in variables))]
-    while stack:
-        node, box = stack.pop()
-        if not isinstance(node, list) or not node:
-            raise Rejected("a node of the tree is not a list")
-        if node[0] == "split":
-            _, i, m, low, high = node
-            if not (isinstance(i, int) and 0 <= i < len(variables)):
-                raise Rejected("a split names no parameter")
-            m = Fraction(m)
-            kind = variables[i][1]
-            a, b = box[i]
-            if not split_ok(kind, a, b, m):
-                raise Rejected(f"a split point {m} of {variables[i][0]} is outside its box")
-            stack.append((low, box[:i] + ((a, m),) + box[i + 1:]))
-            stack.append((high, box[:i] + ((m + 1 if kind == "int" else m, b),) + box[i + 1:]))
-        elif node[0] == "cert":
+    def leaf(tag, box):
+        if tag == "cert":
             if not decide(f, variables, box, strict):
                 raise Rejected(f"a leaf is not decided here: {describe(variables, box)}")
             counts["leaves"] += 1
-        elif node[0] == "out":
+        elif tag == "out":
             P = point_of(variables, box)
             if not any(relation_false(r, P) for r in relations):
                 raise Rejected(f"a leaf discarded as outside the hypotheses is not: {describe(variables, box)}")
             counts["out"] += 1
         else:
-            raise Rejected(f"a leaf is {node[0]!r}, not decided")
+            raise Rejected(f"a leaf is {tag!r}, not decided")
+
+    walk_tree(tree, [(lo, hi) for _, _, lo, hi in variables], [v[0] for v in variables], [v[1] for v in variables],
+              leaf)
 
 
 def describe(variables, box):

@@ -19,9 +19,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import sympy as sp
-
 from ..escape import py_docstring, py_literal
+from .proof_runtime import TREE, head
 from .writer import NoCertificate, Plan, relations_source
 
 #: boxes the recording run may decide
@@ -130,24 +129,9 @@ def plan(claim, stmt, evidence) -> Plan:
                 source=source)
 
 
-_HEAD = r'''
-import itertools
-import sys
-from fractions import Fraction
+_HEAD = head("from flint import arb, ctx, fmpq", "NOT CHECKED: python-flint is needed (pip install python-flint)")
 
-try:
-    from flint import arb, ctx, fmpq
-except ImportError:  # pragma: no cover - the reader's environment
-    print("NOT CHECKED: python-flint is needed (pip install python-flint)")
-    sys.exit(1)
-
-'''
-
-_BODY = r'''
-
-class Rejected(Exception):
-    pass
-
+_BODY = TREE + r'''
 
 def exact(q):
     q = Fraction(q)
@@ -261,40 +245,26 @@ def main():
     if len(boxes) != len(TREES):
         print(f"NOT CERTIFIED {CLAIM_ID}: {len(TREES)} trees for {len(boxes)} starting boxes")
         return 1
-    leaves = out = 0
+    counts = {"cert": 0, "out": 0}
+
+    def leaf(tag, box):
+        if tag == "cert" and not decide(box):
+            raise Rejected(f"a leaf is not decided here: {box}")
+        if tag == "out" and not outside(box):
+            raise Rejected(f"a leaf discarded as outside the hypotheses is not: {box}")
+        if tag not in counts:
+            raise Rejected(f"a leaf is {tag!r}, not decided")
+        counts[tag] += 1
+
     try:
         for start, tree in zip(boxes, TREES):
-            stack = [(tree, start)]
-            while stack:
-                node, box = stack.pop()
-                if not isinstance(node, list) or not node:
-                    raise Rejected("a node of the tree is not a list")
-                if node[0] == "split":
-                    _, i, m, low, high = node
-                    if not (isinstance(i, int) and 0 <= i < len(DIMS)):
-                        raise Rejected("a split names no dimension")
-                    kind, m = DIMS[i][1], Fraction(m)
-                    a, b = box[i]
-                    ok = (a <= m < b and m.denominator == 1) if kind == "int" else (a < m < b)
-                    if not ok:
-                        raise Rejected(f"a split point {m} of {DIMS[i][0]} is outside its box")
-                    stack.append((low, box[:i] + ((a, m),) + box[i + 1:]))
-                    stack.append((high, box[:i] + ((m + 1 if kind == "int" else m, b),) + box[i + 1:]))
-                elif node[0] == "cert":
-                    if not decide(box):
-                        raise Rejected(f"a leaf is not decided here: {box}")
-                    leaves += 1
-                elif node[0] == "out":
-                    if not outside(box):
-                        raise Rejected(f"a leaf discarded as outside the hypotheses is not: {box}")
-                    out += 1
-                else:
-                    raise Rejected(f"a leaf is {node[0]!r}, not decided")
+            walk_tree(tree, start, [d[0] for d in DIMS], [d[1] for d in DIMS], leaf)
     except Rejected as exc:
         print(f"NOT CERTIFIED {CLAIM_ID}: {exc}")
         return 1
-    print(f"CERTIFIED {CLAIM_ID}: {STATEMENT}: delta(eps) <= the bound on the search box {SCOPE} ({leaves} boxes "
-          f"decided again in arb, {2000 - EXTRA[0]} more of its own bisection, {out} outside the hypotheses)")
+    print(f"CERTIFIED {CLAIM_ID}: {STATEMENT}: delta(eps) <= the bound on the search box {SCOPE} ({counts['cert']} "
+          f"boxes decided again in arb, {2000 - EXTRA[0]} more of its own bisection, {counts['out']} outside the "
+          "hypotheses)")
     return 0
 
 

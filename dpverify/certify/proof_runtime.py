@@ -17,20 +17,53 @@ python-flint), and runs under ``python -I``.
 """
 from __future__ import annotations
 
-HEAD = r'''
-import itertools
-import sys
-from fractions import Fraction
+def head(imports: str, need: str) -> str:
+    """The head of a standalone checker: the standard library it uses, then ``imports`` (the third-party
+    modules), or the line ``NOT CHECKED: <need>`` and exit status 1 where the reader lacks them."""
+    body = "".join(f"    {line}\n" for line in imports.strip().splitlines())
+    return ("\nimport itertools\nimport math\nimport sys\nfrom fractions import Fraction\n\ntry:\n" + body
+            + "except ImportError:  # pragma: no cover - the reader's environment\n"
+            + f"    print({need!r})\n    sys.exit(1)\n\n")
 
-try:
-    import mpmath
-    from mpmath import iv
-    from sympy import *  # noqa: F401,F403 - the expressions below are SymPy's srepr
-except ImportError:  # pragma: no cover - the reader's environment
-    print("NOT CHECKED: SymPy and mpmath are needed (pip install sympy)")
-    sys.exit(1)
 
+SYMPY_IMPORTS = "from sympy import *  # noqa: F401,F403 - the expressions below are SymPy's srepr"
+HEAD = head("import mpmath\nfrom mpmath import iv\n" + SYMPY_IMPORTS,
+            "NOT CHECKED: SymPy and mpmath are needed (pip install sympy)")
+
+#: a recorded box tree walked again: ``walk_tree(tree, box, names, kinds, leaf)`` checks every split (a
+#: parameter's index, a rational point strictly inside its range -- an integer for an integer parameter, the
+#: upper half then starting at m + 1; an end None is unbounded) and hands every leaf to ``leaf(tag, box)``
+TREE = r'''
+
+class Rejected(Exception):
+    pass
+
+
+def split_ok(kind, a, b, m):
+    if kind == "int":
+        return (a is None or a <= m) and (b is None or m < b) and m.denominator == 1
+    return (a is None or a < m) and (b is None or m < b)
+
+
+def walk_tree(tree, box, names, kinds, leaf):
+    stack = [(tree, tuple(box))]
+    while stack:
+        node, box = stack.pop()
+        if not isinstance(node, list) or not node:
+            raise Rejected("a node of the tree is not a list")
+        if node[0] != "split":
+            leaf(node[0], box)
+            continue
+        _, i, m, low, high = node
+        if not (isinstance(i, int) and 0 <= i < len(names)):
+            raise Rejected("a split names no parameter")
+        m, (a, b) = Fraction(m), box[i]
+        if not split_ok(kinds[i], a, b, m):
+            raise Rejected(f"a split point {m} of {names[i]} is outside its box")
+        stack.append((low, box[:i] + ((a, m),) + box[i + 1:]))
+        stack.append((high, box[:i] + ((m + 1 if kinds[i] == "int" else m, b),) + box[i + 1:]))
 '''
+
 
 COMMON = r'''
 
@@ -70,6 +103,20 @@ def fixed_choices():
         if vals and len(vals) == 1 and isinstance(vals[0], (int, float)) and not isinstance(vals[0], bool):
             out[Symbol(name)] = nsimplify(vals[0])
     return out
+
+
+def reduces_to_zero(d):
+    """Whether one of SymPy's rewritings takes ``d`` to 0 (a rewriting SymPy cannot do proves nothing)."""
+    if d == 0:
+        return True
+    for f in (expand, cancel, lambda e: cancel(powsimp(expand(e), force=False)), together, simplify, powsimp,
+              radsimp, lambda e: simplify(expand(e))):
+        try:
+            if f(d) == 0:
+                return True
+        except Exception:  # noqa: BLE001
+            continue
+    return False
 
 '''
 
@@ -190,11 +237,6 @@ def positive(v, strict):
 
 SYMBOLIC = r'''
 
-def _zero_rewritings():
-    return (expand, cancel, lambda e: cancel(powsimp(expand(e), force=False)), together, simplify, powsimp,
-            radsimp, lambda e: simplify(expand(e)))
-
-
 def _sign_rewritings():
     return (lambda e: e, together, factor, simplify, lambda e: simplify(expand(e)))
 
@@ -234,14 +276,7 @@ def main():
             return 1
     d = difference()
     if KIND == "identity":
-        done = d == 0
-        for f in _zero_rewritings():
-            if done:
-                break
-            try:
-                done = f(d) == 0
-            except Exception:  # noqa: BLE001 - a rewriting SymPy cannot do proves nothing
-                continue
+        done = reduces_to_zero(d)
         if not done and not d.free_symbols:
             done = d.equals(0) is True
         what = "lhs - rhs = 0"

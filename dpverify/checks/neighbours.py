@@ -137,6 +137,15 @@ def _dataset(data, limit: int = 12):
     return [{c: float(v[i]) for c, v in data.items()} for i in range(n)]
 
 
+def _release(decl, data, values):
+    """``(derived inputs, release)`` on the data set ``data``, or None where they cannot be computed."""
+    try:
+        derived = decl.derive(data, values)
+        return derived, decl.released({**values, **derived})
+    except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+        return None
+
+
 def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
     clock = Clock()
     decl = stmt.inputs
@@ -170,25 +179,20 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
         for shape in SHAPES:
             seed = int(rng.integers(2 ** 31))
             data = ex.draw(n, np.random.default_rng(seed), shape)
-            try:
-                base = decl.derive(data, values)
-                full = {**values, **base}
-                rel = decl.released(full)
-            except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+            got = _release(decl, data, values)
+            if got is None or not claim.domain.contains(_on_domain(claim, pt, got[0])):
                 skipped += 1
                 continue
-            if not claim.domain.contains(_on_domain(claim, pt, base)):
-                skipped += 1
-                continue
+            base, rel = got
+            full = {**values, **base}
 
             def moved(other, rel=rel, values=values, base=base):
                 """How far the release moves (a changed count first, then the noise level's log-ratio), and as a
                 tie-break how far the derived inputs move (relative)."""
-                try:
-                    d2 = decl.derive(other, values)
-                    r2 = decl.released({**values, **d2})
-                except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+                got = _release(decl, other, values)
+                if got is None:
                     return None
+                d2, r2 = got
                 drift = sum(abs(d2[k] - v) / (abs(v) + 1e-300) for k, v in base.items())
                 if r2.count != rel.count:
                     return 1e300
@@ -197,15 +201,11 @@ def check(stmt: SupBound, claim, cfg: Config) -> Evidence:
                 return move + 1e-9 * min(drift, 1e9)
 
             for nb in neighbours(data, ex, rng, score=moved, adjacency=decl.adjacency):
-                try:
-                    other = decl.derive(nb.data, values)
-                    rel2 = decl.released({**values, **other})
-                except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+                got = _release(decl, nb.data, values)
+                if got is None or not claim.domain.contains(_on_domain(claim, pt, got[0])):
                     skipped += 1
                     continue
-                if not claim.domain.contains(_on_domain(claim, pt, other)):
-                    skipped += 1
-                    continue
+                other, rel2 = got
                 tried += 1
                 verdict, score, what = _compare(decl, rel, rel2, full)
                 if verdict == "holds" and not what:

@@ -36,6 +36,8 @@ from typing import Any, Callable, Mapping
 import numpy as np
 import sympy as sp
 
+from ..numeric import as_expr
+
 __all__ = ["ADJACENCIES", "Derived", "Examples", "GaussianRelease", "Guarantee", "Neighbour", "REDUCTIONS", "Release",
            "ReleaseInputs", "SHAPES", "dp", "neighbours", "zcdp"]
 
@@ -50,13 +52,7 @@ REDUCTIONS: dict[str, Callable] = {"mean": np.mean, "sum": np.sum, "max": np.max
 def _expr(owner: str, value, allow_none=False):
     if value is None and allow_none:
         return None
-    try:
-        out = sp.sympify(value)
-    except (sp.SympifyError, TypeError):
-        raise TypeError(f"{owner} must be a SymPy expression, got {value!r}") from None
-    if not isinstance(out, sp.Expr):
-        raise TypeError(f"{owner} must be a SymPy expression, got {value!r}")
-    return out
+    return as_expr(value, f"{owner} = {value!r}")
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from ..numeric import Compiled
+from ..numeric import Compiled, as_expr
 
 T_INDEX = sp.Symbol("t")
 
@@ -55,12 +55,7 @@ class ParamMap:
                             "in your claim's symbols)")
         self.exprs: dict[str, sp.Basic] = {}
         for k, v in mapping.items():
-            try:
-                e = sp.sympify(v)
-            except (sp.SympifyError, TypeError):
-                raise TypeError(f"{owner}: {k} = {v!r} is not a SymPy expression") from None
-            if not isinstance(e, sp.Expr):
-                raise TypeError(f"{owner}: {k} = {v!r} is not a SymPy expression")
+            e = as_expr(v, f"{owner}: {k} = {v!r}")
             _refuse_unevaluable(owner, k, e)
             self.exprs[k] = e
 
