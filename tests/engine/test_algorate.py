@@ -85,3 +85,31 @@ def test_a_path_beyond_the_step_budget_is_cut_there_and_says_so(monkeypatch):
     assert measured and max(measured) <= algorate.STEP_BUDGET
     near = dpverify.check(claim, at={"mu": 1.0, "s": 1.0, "T": 10})
     assert next(e for e in near.evidence if e.check == "algorithm-rate").verdict == "violated"
+
+
+class _TwoPrecisions:
+    """An exact route whose double-precision value has lost its digits (1.0 against 2.0)."""
+    supports_exact = True
+
+    def __init__(self, settled: bool):
+        self.settled = settled
+
+    def exact_available(self, inst):
+        return True
+
+    def exact(self, inst, dps=None):
+        if dps is None:
+            return 1.0
+        return 2.0 if self.settled else 2.0 + 10.0 ** (-dps / 10)
+
+
+def test_an_exact_point_the_double_recursion_lost_stands_where_twice_the_digits_agree():
+    """stage/claim-eer-rate's witness: at n = 1e7 a run of 43 doubling phases loses the double-precision
+    recursion's digits (3.331e-11 against mpmath's 3.338e-11); the point is kept on mpmath's value where
+    mpmath at twice the digits gives it again, and dropped where the digits still move."""
+    from dpverify.checks.algorate import measure
+    from dpverify.config import Config
+
+    cfg = Config()
+    assert measure(_TwoPrecisions(True), {}, None, cfg, 0.01, 0) == (2.0, 2.0, "exact")
+    assert measure(_TwoPrecisions(False), {}, None, cfg, 0.01, 0) is None
