@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
+import os
 import sys
 import threading
 import time
@@ -35,43 +36,112 @@ class SymbolicTimeout(Exception):
 def time_limit(seconds: float, clock=None, raises: type[BaseException] = SymbolicTimeout):
     """Interrupt SymPy after ``seconds`` of its thread's CPU time (not wall time, so that a verdict
     does not depend on how busy the machine is), in any thread (the main one or a Dask worker's):
-    a watcher polls the thread's CPU clock and raises ``SymbolicTimeout`` in it asynchronously
-    (SymPy is pure Python, so the exception arrives promptly). ``clock``: a zero-argument function
-    read in place of the thread's CPU clock (for tests). ``raises``: the exception raised (a nested limit
-    raises its own class, so that the outer limit's exception is never taken for the inner one's)."""
+    the process's one watcher thread polls the thread's CPU clock and raises ``SymbolicTimeout`` in it
+    asynchronously (SymPy is pure Python, so the exception arrives promptly). ``clock``: a zero-argument
+    function read in place of the thread's CPU clock (for tests). ``raises``: the exception raised (a nested
+    limit raises its own class, so that the outer limit's exception is never taken for the inner one's).
+
+    One watcher serves every limit (:func:`_watcher`), started where no limit is active: a thread started
+    while a watcher may interrupt the starting thread can receive that interruption itself (CPython gives a
+    new thread the ident of the thread that starts it until the new one runs, and an asynchronous exception
+    goes to every thread with the ident), die before it has started, and leave the starting thread waiting
+    for it for ever -- which a watcher started per limit did, inside nested limits."""
     if seconds <= 0:
         yield
         return
-    import ctypes
-
     tid = threading.get_ident()
     cpu = thread_cpu_clock(tid) if clock is None else clock
-    limit = cpu() + seconds
-    done = threading.Event()
-    lock = threading.Lock()
-
-    def watch():
-        # Past the limit the exception is raised again every 0.05 s until the block has left: an
-        # exception that lands in a garbage-collector callback or a ``__del__`` is dropped by Python
-        # (and one SymPy's own ``except Exception`` swallows is lost), which would leave the limit unenforced.
-        while not done.wait(0.05):
-            if cpu() >= limit:
-                with lock:
-                    if not done.is_set():
-                        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid),
-                                                                   ctypes.py_object(raises))
-
+    entry = _Limit(cpu, cpu() + seconds, raises)
     _quiet_when_dropped(raises)
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
+    with _LOCK:
+        _watcher()
+        _ACTIVE.setdefault(tid, []).append(entry)
     try:
         yield
     finally:
-        with lock:
-            done.set()
-        watcher.join()
+        # leaving must not be cut short by a limit's exception arriving meanwhile (the entry would stay and be
+        # raised in this thread for ever): tried again until done; such an exception is dropped (the block has
+        # ended; an outer limit past its own is raised again by the watcher)
+        for _ in range(1000):
+            try:
+                _leave(tid, entry)
+                break
+            except tuple(_DROPPED_QUIETLY):
+                continue
+
+
+def _leave(tid: int, entry) -> None:
+    with _LOCK:
+        stack = _ACTIVE.get(tid, [])
+        if entry in stack:   # with every limit nested in it (not after a fork: the child starts with none)
+            del stack[stack.index(entry):]
+        if not stack:
+            _ACTIVE.pop(tid, None)
         # an exception set but not yet delivered when the block left would fire later, elsewhere
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid), None)
+        _set_async_exc(tid, None)
+
+
+class _Limit(NamedTuple):
+    cpu: Any
+    limit: float
+    raises: type
+
+
+#: the active limits per thread (outermost first), guarded by ``_LOCK``. A limited thread takes only this lock, a
+#: C-level lock whose ``with`` a limit's exception cannot interrupt between acquiring and setting up the release
+#: (a ``Condition``'s or an ``Event``'s Python-level ``__enter__`` can: the lock then stays held for ever).
+_ACTIVE: dict[int, list] = {}
+_LOCK = threading.Lock()
+_WATCHER: list = []
+#: how often the watcher reads the clocks
+POLL = 0.05
+
+
+def _after_fork_in_child() -> None:
+    """A forked child has no watcher thread and may have copied ``_LOCK`` held: it starts afresh, with no
+    limit (a block entered before the fork runs unlimited in the child, as it always did)."""
+    global _LOCK
+    _LOCK = threading.Lock()
+    _ACTIVE.clear()
+    _WATCHER.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _set_async_exc(tid: int, exc) -> None:
+    import ctypes
+
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid), None if exc is None else ctypes.py_object(exc))
+
+
+def _watch() -> None:
+    """Every ``POLL`` seconds: in each thread past one of its limits, raise the outermost such limit's
+    exception (again every round until the block leaves: an exception that lands in a garbage-collector
+    callback or a ``__del__`` is dropped by Python, and one SymPy's own ``except Exception`` swallows is
+    lost, which would leave the limit unenforced)."""
+    while True:
+        time.sleep(POLL)
+        with _LOCK:
+            for tid, stack in list(_ACTIVE.items()):
+                for entry in stack:
+                    try:
+                        past = entry.cpu() >= entry.limit
+                    except (OSError, ValueError):   # the thread's clock is gone with the thread
+                        past = False
+                    if past:
+                        _set_async_exc(tid, entry.raises)
+                        break
+
+
+def _watcher() -> None:
+    """Start the watcher where there is none (the first limit of the process, or of a forked child: the
+    caller holds ``_LOCK``, and with no watcher no limit can interrupt the starting thread)."""
+    if not (_WATCHER and _WATCHER[0].is_alive()):
+        th = threading.Thread(target=_watch, name="dpverify-time-limit", daemon=True)
+        _WATCHER[:] = [th]
+        th.start()
 
 
 _DROPPED_QUIETLY: set = set()

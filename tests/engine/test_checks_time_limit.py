@@ -127,3 +127,59 @@ def test_a_dropped_interruption_prints_no_traceback(monkeypatch):
             sys.unraisablehook(types.SimpleNamespace(exc_type=type(exc), exc_value=exc, exc_traceback=None,
                                                      err_msg="Exception ignored in", object=None))
     assert seen == ["ValueError"]
+
+
+class _Inner(Exception):
+    pass
+
+
+def test_limits_nested_in_an_expired_one_never_hang():
+    """An outer limit past its time is raised again and again while the body enters inner limits (SymPy's
+    ``except Exception`` swallowing it, as in the rate proofs' nested limits). A watcher started per limit
+    could receive the outer interruption itself (a new thread has its starter's ident until it runs) and die
+    unstarted, leaving the body waiting for it for ever; a limit's exception between taking and releasing a
+    Python-level lock left the lock held. The body runs 3 s here (thousands of inner limits, ~60 outer
+    interruptions) and must end."""
+    out = {}
+
+    def body():
+        calls = iter(range(10**9))
+        t0 = time.monotonic()
+        try:
+            with time_limit(1.0, clock=lambda: 0.0 if next(calls) == 0 else 100.0):
+                while time.monotonic() - t0 < 3.0:
+                    try:
+                        with time_limit(5.0, clock=lambda: 0.0, raises=_Inner):
+                            out["inner"] = out.get("inner", 0) + 1
+                    except SymbolicTimeout:
+                        out["caught"] = out.get("caught", 0) + 1
+        except SymbolicTimeout:
+            pass
+        out["done"] = True
+
+    th = threading.Thread(target=body, daemon=True)
+    th.start()
+    th.join(60)
+    assert not th.is_alive() and out.get("done"), out
+    assert out.get("inner", 0) > 1000 and out.get("caught", 0) >= 1, out
+
+
+def test_a_forked_child_starts_with_no_limit_and_can_set_its_own():
+    """fork() inside a limit (the runner forks its workers): the child has no watcher and must not inherit a
+    held lock; its own limits work."""
+    import os
+
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork on this platform")
+    r, w = os.pipe()
+    with time_limit(100.0, clock=Counter()):
+        pid = os.fork()
+        if pid == 0:   # pragma: no cover - the child
+            out, clock = {}, Counter()
+            _compute(clock, out)
+            os.write(w, b"ok" if isinstance(out["r"], float) and out["r"] >= 5.0 else b"no")
+            os._exit(0)
+    os.close(w)
+    got = os.read(r, 2)
+    os.waitpid(pid, 0)
+    assert got == b"ok"
