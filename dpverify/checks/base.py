@@ -10,6 +10,7 @@ import os
 import sys
 import threading
 import time
+import weakref
 
 import numpy as np
 from typing import Any, NamedTuple
@@ -51,23 +52,26 @@ def time_limit(seconds: float, clock=None, raises: type[BaseException] = Symboli
         return
     tid = threading.get_ident()
     cpu = thread_cpu_clock(tid) if clock is None else clock
-    entry = _Limit(cpu, cpu() + seconds, raises)
+    # held by this frame only: once the block has ended (however), the watcher drops an entry whose token is gone
+    token = _Token()
+    entry = _Limit(cpu, cpu() + seconds, raises, weakref.ref(token))
     _quiet_when_dropped(raises)
-    with _LOCK:
-        _watcher()
-        _ACTIVE.setdefault(tid, []).append(entry)
     try:
+        with _LOCK:
+            _watcher()
+            _ACTIVE.setdefault(tid, []).append(entry)
         yield
     finally:
-        # leaving must not be cut short by a limit's exception arriving meanwhile (the entry would stay and be
-        # raised in this thread for ever): tried again until done; such an exception is dropped (the block has
-        # ended; an outer limit past its own is raised again by the watcher)
+        # leaving should not be cut short by a limit's exception arriving meanwhile: tried again, such an exception
+        # dropped (the block has ended; an outer limit past its own is raised again by the watcher); where one
+        # still lands between the tries, the entry goes when this frame has let go of its token
         for _ in range(1000):
             try:
                 _leave(tid, entry)
                 break
             except tuple(_DROPPED_QUIETLY):
                 continue
+        del token
 
 
 def _leave(tid: int, entry) -> None:
@@ -81,10 +85,16 @@ def _leave(tid: int, entry) -> None:
         _set_async_exc(tid, None)
 
 
-class _Limit(NamedTuple):
-    cpu: Any
-    limit: float
-    raises: type
+class _Token:
+    __slots__ = ("__weakref__",)
+
+
+class _Limit:
+    """One active limit (compared by identity: two limits with the same clock, time and class are two)."""
+    __slots__ = ("cpu", "limit", "raises", "token")
+
+    def __init__(self, cpu, limit: float, raises: type, token):
+        self.cpu, self.limit, self.raises, self.token = cpu, limit, raises, token
 
 
 #: the active limits per thread (outermost first), guarded by ``_LOCK``. A limited thread takes only this lock, a
@@ -125,6 +135,10 @@ def _watch() -> None:
         time.sleep(POLL)
         with _LOCK:
             for tid, stack in list(_ACTIVE.items()):
+                stack[:] = [e for e in stack if e.token() is not None]   # blocks that ended without leaving
+                if not stack:
+                    del _ACTIVE[tid]
+                    continue
                 for entry in stack:
                     try:
                         past = entry.cpu() >= entry.limit
