@@ -54,10 +54,18 @@ def walk_tree(tree, box, names, kinds, leaf):
         if node[0] != "split":
             leaf(node[0], box)
             continue
+        if len(node) != 5:
+            raise Rejected("a split is not [\"split\", index, point, low, high]")
         _, i, m, low, high = node
-        if not (isinstance(i, int) and 0 <= i < len(names)):
+        if not (isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(names)):
             raise Rejected("a split names no parameter")
-        m, (a, b) = Fraction(m), box[i]
+        if not isinstance(m, (int, str)) or isinstance(m, bool):
+            raise Rejected("a split point is not an integer or a fraction's text")
+        try:
+            m = Fraction(m)
+        except (ValueError, ZeroDivisionError):
+            raise Rejected(f"a split point {m!r} is not a number") from None
+        a, b = box[i]
         if not split_ok(kinds[i], a, b, m):
             raise Rejected(f"a split point {m} of {names[i]} is outside its box")
         stack.append((low, box[:i] + ((a, m),) + box[i + 1:]))

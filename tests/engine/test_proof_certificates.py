@@ -206,3 +206,21 @@ def test_a_domain_proof_never_crosses_a_singularity():
 
     assert proof(-1).verdict != "verified", proof(-1).detail
     assert proof(sp.Rational(1, 2)).verdict == "verified"
+
+
+@pytest.mark.parametrize("node", [["split", 0, "1/2", ["cert"]], ["split", True, "1/2", ["cert"], ["cert"]],
+                                  ["split", 0, "nan", ["cert"], ["cert"]], ["split", 0, "1/0", ["cert"], ["cert"]],
+                                  ["split", 0, 0.5, ["cert"], ["cert"]], ["split", 0, "5", ["cert"], ["cert"]], [],
+                                  "cert"])
+def test_a_hostile_tree_is_rejected_by_the_checkers_walker_not_raised(node):
+    """The box-tree replay every checker embeds (certify.proof_runtime.TREE) meets a certificate folder's tree:
+    a malformed split (its length, a bool index, a point that is no exact number, a float, a point outside the
+    box) is a ``Rejected`` with its reason, never another exception."""
+    from fractions import Fraction
+
+    from dpverify.certify.proof_runtime import TREE
+
+    ns = {"Fraction": Fraction}
+    exec(TREE, ns)  # noqa: S102 - the checker's own source text, as check.py runs it
+    with pytest.raises(ns["Rejected"]):
+        ns["walk_tree"](node, [(Fraction(0), Fraction(1))], ["x"], ["real"], lambda tag, box: None)
