@@ -20,8 +20,15 @@ The decision is the rate check's (:mod:`.rate`, its ``FLAT``/``DRIFT`` threshold
 of the sweep), on the side each verdict needs: ``violated`` when the *lower* bound's ratio to the rate
 drifts to infinity (for Theta also: the *upper* bound's ratio drifts to 0) -- a slope above ``DRIFT``
 per decade, monotone, by more than a decade in total; ``holds`` when on every path the *upper* bound's
-ratio settles (slope at most ``FLAT``, or falling for O), and for Theta the lower bound's too; anything
-else is ``inconclusive``. A path's ``worst_over`` is not searched here (the check says so, inconclusive):
+ratio settles -- the maximum over the sweep's last third exceeds the maximum over its middle third by at most
+``FLAT`` per decade (:func:`envelope_rise`: a rounded horizon makes the ratio a bounded sawtooth, and a slope over
+the last points would follow its phase) -- and for Theta the lower bound's minimum does not fall by more; anything
+else is ``inconclusive``. A base whose ratio drifts or is unsettled over the declared ``decades`` is followed as
+far again (where the path and the step budget allow) and judged on the whole sweep: a horizon that bottoms out at
+one step makes the ratio climb for a decade or two and then fall, and a constant approached slowly from below
+climbs at a shrinking pace; neither is a drift, and a verdict on the first decades alone would follow the base
+the seed drew. So is a base whose envelope settles while its last points still climb (a sawtooth's phase, or a
+growth that a hump in the middle third hides). A path's ``worst_over`` is not searched here (the check says so, inconclusive):
 an algorithm's cost per point does not allow a grid at every point.
 """
 from __future__ import annotations
@@ -40,7 +47,6 @@ from .base import Clock, Config, based, scenario_on
 from .kind import CheckKind
 from .rate import DRIFT, FLAT, path_point
 
-STEPS_PER_DECADE = 2
 #: base instances swept per path (of ``DRAWS`` drawn: a draw the path cannot leave from is skipped)
 BASE_POINTS = 2
 DRAWS = 12
@@ -53,6 +59,11 @@ CONFIRM = 1e-9
 #: T = 1e4 over four decades would need ~15 min and ~20 GB at its last point); a path is swept up to it and no
 #: further. The registry's sweeps reach 52,095 at seed 0; at seed 1 adaptive GD drew 168,071 (~6 min a point).
 STEP_BUDGET = 60_000
+#: a sweep followed beyond its declared decades stops before a point costing more than this many times the
+#: costliest point of the declared sweep (iterations times dimensions: an exact moment recursion runs over every
+#: eigenvalue, so a path in the dimension grows its cost by the dimension; pur/claim-table-2's d path would need
+#: hours from d = 1e3 to 1e6)
+EXTEND_COST = 10
 #: the label of the seeds of this check's draws and runs
 LABEL = "algorithm-rate"
 
@@ -107,21 +118,41 @@ def measure(sc, inst, stmt, cfg, level, seed):
         return None
 
 
-def sweep(sc, claim, stmt, path, inst0, cfg, rate, tag):
-    """The sweep of ``path`` from the instance ``inst0``: points, log10(lower/rate), log10(upper/rate), routes,
-    and whether it stopped at the step budget (a point whose measurement would run more than ``STEP_BUDGET``
-    iterations)."""
-    n = stmt.decades * STEPS_PER_DECADE + 1
-    level = bonferroni(cfg.confidence, n)
+def work(sc, inst):
+    """What one measurement of ``inst`` costs: iterations (``Scenario.steps``) times the dimension where the
+    scenario maps one (``dim``), or None where it runs no iteration."""
+    steps = sc.steps(inst)
+    if steps is None:
+        return None
+    dim = 1
+    m = getattr(sc, "map", None)
+    if m is not None and m.has("dim"):
+        try:
+            dim = max(1, int(round(float(m.scalar("dim", sc.point(inst))))))
+        except (TypeError, ValueError, OverflowError):
+            dim = 1
+    return steps * dim
+
+
+def sweep(sc, claim, stmt, path, inst0, cfg, rate, tag, first=0, last=None, prior=None, cap=None):
+    """The sweep of ``path`` from the instance ``inst0`` over its grid points ``first`` to ``last`` (default: the
+    statement's ``decades``; ``prior``, the point before ``first`` where a sweep is extended): points,
+    log10(lower/rate), log10(upper/rate), routes, whether it stopped at the step budget (a point whose
+    measurement would run more than ``STEP_BUDGET`` iterations), whether it reached ``last`` (a point costing more
+    than ``cap`` (:func:`work`) ends it short), and the largest cost it measured."""
+    last = stmt.decades * stmt.per_decade if last is None else last
+    # Monte Carlo bounds hold together over every point a sweep and its extension (twice the decades) may measure
+    level = bonferroni(cfg.confidence, 2 * stmt.decades * stmt.per_decade + 1)
     base = sc.point(inst0)
     x0 = float(base[path.param])
-    pts, lows, highs, routes, cut = [], [], [], set(), False
-    for k in range(n):
-        _, pt = path_point(path, base, x0, k / STEPS_PER_DECADE)
+    pts, lows, highs, routes, cut, most = [], [], [], set(), False, 0
+    prev = prior
+    for k in range(first, last + 1):
+        _, pt = path_point(path, base, x0, k / stmt.per_decade)
         for name in (path.param, *path.tied):   # an integer parameter (a horizon, a sample size) is rounded
             if not hasattr(claim.domain.params[name], "log"):
                 pt[name] = int(round(pt[name]))
-        if pts and all(pt[name] == pts[-1][name] for name in (path.param, *path.tied)):
+        if prev is not None and all(pt[name] == prev[name] for name in (path.param, *path.tied)):
             continue
         if not claim.domain.contains(pt):
             break
@@ -132,6 +163,10 @@ def sweep(sc, claim, stmt, path, inst0, cfg, rate, tag):
         if steps is not None and steps > STEP_BUDGET:
             cut = True
             break
+        cost = work(sc, inst)
+        if cap is not None and cost is not None and cost > cap:
+            break
+        most = max(most, cost or 0)
         got = measure(sc, inst, stmt, cfg, level, cfg.seed_for(claim.id, stmt.name, LABEL, tag, k))
         if got is None:
             break
@@ -142,23 +177,66 @@ def sweep(sc, claim, stmt, path, inst0, cfg, rate, tag):
         lo, hi, route = got
         if not (r > 0 and math.isfinite(r) and hi > 0):
             break
-        pts.append(sc.point(inst))
+        prev = sc.point(inst)
+        pts.append(prev)
         lows.append(math.log10(lo / r) if lo > 0 else -math.inf)
         highs.append(math.log10(hi / r))
         routes.add(route)
-    return pts, lows, highs, routes, cut
+    else:
+        return pts, lows, highs, routes, cut, True, most
+    return pts, lows, highs, routes, cut, False, most
 
 
-def tail_slope(logs):
-    """(slope per decade over the last third, monotone there, total movement) of a log10 series."""
+def judge(stmt, lows, highs):
+    """``(drift, undecided, suspect)`` of one swept base: ``drift`` = (side, where, slope) where the ratio drifts
+    (the statement is refuted there), ``undecided`` = why it is not settled (None where it is), ``suspect``
+    where the envelope settles but the last points still climb (a sawtooth's phase, or a growth that an earlier
+    hump in the middle third hides: a longer sweep tells them apart)."""
+    pd = stmt.per_decade
+    up, down = tail_slope(highs, pd), tail_slope(lows, pd)
+    if down[0] is not None and down[0] > DRIFT and down[1] and down[2] > 1:
+        return ("lower", "infinity", down[0]), "drifts", True
+    if stmt.kind == "Theta" and up[0] is not None and up[0] < -DRIFT and up[1] and up[2] > 1:
+        return ("upper", "0", up[0]), "drifts", True
+    suspect = up[0] is None or up[0] > FLAT or (stmt.kind == "Theta" and (down[0] is None or down[0] < -FLAT))
+    rise = envelope_rise(highs, "upper", pd)
+    if rise is None or rise > FLAT:
+        text = "not measured" if rise is None else f"rises {rise:.3g} per decade"
+        return None, "upper bound's envelope " + text, True
+    if stmt.kind == "Theta":
+        fall = envelope_rise(lows, "lower", pd)
+        if fall is None or fall > FLAT:
+            return None, "lower bound's envelope " + ("not measured" if fall is None else f"falls {fall:.3g} per "
+                                                                                            "decade"), True
+    return None, None, suspect
+
+
+def tail_slope(logs, per_decade=2):
+    """(slope per decade over the last third, monotone there, total movement) of a log10 series of
+    ``per_decade`` points a decade."""
     tail = max(3, len(logs) // 3)
     if any(not math.isfinite(v) for v in logs[-tail:]):
         return None, False, 0.0
-    slope = (logs[-1] - logs[-tail]) / ((tail - 1) / STEPS_PER_DECADE)
+    slope = (logs[-1] - logs[-tail]) / ((tail - 1) / per_decade)
     steps = [logs[i + 1] - logs[i] for i in range(len(logs) - tail, len(logs) - 1)]
     monotone = all(s > 0 for s in steps) or all(s < 0 for s in steps)
     finite = [v for v in logs if math.isfinite(v)]
     return slope, monotone, (max(finite) - min(finite)) if finite else 0.0
+
+
+def envelope_rise(logs, side="upper", per_decade=2):
+    """How far the sweep's envelope moves per decade from the middle third to the last third of a log10 series:
+    the rise of the maximum (``side="upper"``) or the fall of the minimum (``"lower"``); None where a bound in
+    those thirds is not finite. A point's own slope would not do: an algorithm's integer parameters (a horizon
+    or a number of stages rounded along the path) make the ratio a bounded sawtooth whose last few points may
+    climb or fall by a tenth of a decade whatever the trend, and a verdict would follow the seed's phase of it.
+    The envelope over a window of points is that of the sawtooth; for a monotone series it is its slope."""
+    tail = max(3, len(logs) // 3)
+    last, middle = logs[-tail:], logs[-2 * tail:-tail]
+    if len(middle) < tail or not all(math.isfinite(v) for v in (*last, *middle)):
+        return None
+    move = max(last) - max(middle) if side == "upper" else min(middle) - min(last)
+    return move / (tail / per_decade)
 
 
 def _path_text(path) -> str:
@@ -184,23 +262,33 @@ def check(stmt: AlgorithmRate, claim, cfg: Config) -> Evidence:
         for bi, inst0 in enumerate(bases):
             if swept >= BASE_POINTS:
                 break
-            pts, lows, highs, routes, cut = sweep(sc, claim, stmt, path, inst0, cfg, rate, (pi, bi))
-            evaluated += len(pts)
+            pts, lows, highs, routes, cut, complete, most = sweep(sc, claim, stmt, path, inst0, cfg, rate, (pi, bi))
             budget_cut |= cut
-            if len(pts) < 3 * STEPS_PER_DECADE:
+            if len(pts) < 3 * stmt.per_decade:
+                evaluated += len(pts)
                 continue
+            drift, why, suspect = judge(stmt, lows, highs)
+            extended = 0
+            if suspect and complete:
+                # a drift, an unsettled ratio or a climb at the end over the declared decades is followed as far
+                # again before it counts: a horizon that bottoms out at one step, or a constant approached slowly
+                # from below, moves the ratio for a decade or two and then stops; a growth after a hump goes on
+                n1 = stmt.decades * stmt.per_decade
+                more = sweep(sc, claim, stmt, path, inst0, cfg, rate, (pi, bi), n1 + 1, 2 * n1, prior=pts[-1],
+                             cap=EXTEND_COST * most if most else None)
+                budget_cut |= more[4]
+                if more[0]:
+                    extended = len(more[0])
+                    pts, lows, highs = pts + more[0], lows + more[1], highs + more[2]
+                    routes |= more[3]
+                    drift, why, _ = judge(stmt, lows, highs)
+            evaluated += len(pts)
             swept += 1
             used = max(used, swept)
             used_routes |= routes
-            up = tail_slope(highs)
-            down = tail_slope(lows)
-            drift = None
-            if down[0] is not None and down[0] > DRIFT and down[1] and down[2] > 1:
-                drift = ("lower", "infinity", lows, down[0])
-            elif stmt.kind == "Theta" and up[0] is not None and up[0] < -DRIFT and up[1] and up[2] > 1:
-                drift = ("upper", "0", highs, up[0])
             if drift is not None:
-                side, where, logs, slope = drift
+                side, where, slope = drift
+                logs = lows if side == "lower" else highs
                 return Evidence(
                     "algorithm-rate", stmt.name, "violated", samples=evaluated, seconds=clock.seconds,
                     counterexample={"params": jsonable(pts[-1]), "seed": cfg.seed, "path": _path_text(path),
@@ -208,19 +296,17 @@ def check(stmt: AlgorithmRate, claim, cfg: Config) -> Evidence:
                     min_margin=None,
                     detail=(f"{stmt.kind}: E[statistic]/rate ({side} bound, {'/'.join(sorted(routes))}) drifts to "
                             f"{where} as {_path_text(path)}: log10 ratio {logs[0]:.3g} -> {logs[-1]:.3g}, slope "
-                            f"{slope:.3g} per decade"),
+                            f"{slope:.3g} per decade" + (f" (over {len(pts)} points, the sweep followed "
+                                                          f"{extended} beyond its {stmt.decades} decades)"
+                                                          if extended else "")),
                     data={"log10_ratio_lower": [round(v, 6) if math.isfinite(v) else None for v in lows],
                           "log10_ratio_upper": [round(v, 6) for v in highs]})
-            settled = up[0] is not None and (up[0] <= FLAT if stmt.kind == "O" else abs(up[0]) <= FLAT)
-            if stmt.kind == "Theta":
-                settled = settled and down[0] is not None and abs(down[0]) <= FLAT
-            if not settled:
-                slope = up[0] if up[0] is not None else math.nan
-                undecided.append(f"{_path_text(path)}: upper-bound slope {slope:.3g} per decade, not settled")
+            if why is not None:
+                undecided.append(f"{_path_text(path)}: {why}, not settled")
             band = [min(band[0], min(v for v in lows if math.isfinite(v)) if any(map(math.isfinite, lows))
                         else band[0]), max(band[1], max(highs))]
         if swept == 0:
-            undecided.append(f"{_path_text(path)}: no base instance with {3 * STEPS_PER_DECADE} measurable points "
+            undecided.append(f"{_path_text(path)}: no base instance with {3 * stmt.per_decade} measurable points "
                              "along the path" + (f" within the step budget ({STEP_BUDGET:.0e} iterations a "
                                                  "measurement)" if budget_cut else ""))
     if undecided or evaluated == 0:

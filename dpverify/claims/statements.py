@@ -398,7 +398,9 @@ class AlgorithmRate(Statement):
     algorithm attains: ``scenario`` (as in :class:`ExpectationBound`) realises each point of a path as an
     instance and computes its statistic exactly where it has exact moments, by Monte Carlo (``runs`` runs,
     one-sided confidence bounds) otherwise. The rate is the printed one, in the claim's symbols; the
-    sweep covers ``decades`` decades of the path's parameter (an algorithm's cost grows along its path).
+    sweep covers ``decades`` decades of the path's parameter (an algorithm's cost grows along its path) at
+    ``per_decade`` points a decade (more where a rounded horizon or number of stages makes the ratio a sawtooth
+    whose envelope a coarse grid samples at a phase that moves from base to base).
     Where :class:`Rate` checks a printed formula's order, this checks the algorithm's, so a claim
     ``about="algorithm"`` checked this way is not flagged "algebra-only". Example::
 
@@ -412,6 +414,7 @@ class AlgorithmRate(Statement):
     kind: str = "O"
     paths: tuple[LimitPath, ...] = ()
     decades: int = 6
+    per_decade: int = 2
     runs: int = 4000
 
     def __post_init__(self):
@@ -424,7 +427,7 @@ class AlgorithmRate(Statement):
         if self.scenario is None:
             raise ClaimError(f"{self._owner()}: scenario is missing (e.g. dpverify.scenarios.noisy_gd(...))")
         _check_scenario(self._owner(), "scenario", self.scenario)
-        for fname, lo in (("decades", 3), ("runs", 100)):
+        for fname, lo in (("decades", 3), ("per_decade", 2), ("runs", 100)):
             v = getattr(self, fname)
             if isinstance(v, bool) or not isinstance(v, int) or v < lo:
                 raise ClaimError(f"{self._owner()}: {fname} must be an integer >= {lo}, got {v!r}")

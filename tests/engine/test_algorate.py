@@ -9,7 +9,8 @@ import sympy as sp
 
 from dpverify import AlgorithmRate, LimitPath
 from dpverify.checks import BY_NAME
-from dpverify.checks.algorate import tail_slope
+from dpverify.checks.algorate import envelope_rise, tail_slope
+from dpverify.checks.rate import FLAT
 from dpverify.mathtex import statement_tex
 from dpverify.scenarios import noisy_gd
 from dpverify.claims import ClaimError
@@ -113,3 +114,73 @@ def test_an_exact_point_the_double_recursion_lost_stands_where_twice_the_digits_
     cfg = Config()
     assert measure(_TwoPrecisions(True), {}, None, cfg, 0.01, 0) == (2.0, 2.0, "exact")
     assert measure(_TwoPrecisions(False), {}, None, cfg, 0.01, 0) is None
+
+
+def test_a_bounded_sawtooth_is_settled_by_its_envelope_and_a_climb_is_not():
+    """stage/claim-eer-rate-corrected at seed 1: K = log2(n^2 ...) rounded along n makes log10(E/rate) a sawtooth
+    of a tenth of a decade; its last three points climb 0.194 a decade (the old rule: not settled) while its
+    envelope does not rise. A steady climb of 0.03 a decade is read as one either way."""
+    saw = [-1.806, -1.709, -1.914, -1.817, -1.72, -1.623, -1.827, -1.73, -1.633]
+    assert tail_slope(saw)[0] > 0.19
+    assert envelope_rise(saw) <= FLAT and envelope_rise(saw, "lower") <= FLAT
+    climb = [0.015 * k for k in range(9)]
+    assert envelope_rise(climb) == pytest.approx(0.03) and envelope_rise(climb, "lower") == pytest.approx(-0.03)
+    assert envelope_rise([0.2 * k for k in range(13)], per_decade=4) == pytest.approx(0.8)
+    assert envelope_rise([0.0, 0.0, 0.0, -math.inf, 0.0, 0.0]) is None
+
+
+def _planted(g):
+    """An O(s^2) claim on noisy GD whose measured ratio (a stand-in for the algorithm) is 10^g(x), x the decades
+    of s from the base."""
+    from dpverify import Claim, Domain, Int, Real, Source
+    dom = Domain(mu=Real(gt=0, search=(0.5, 2.0)), s=Real(gt=0, search=(0.5, 2.0), log=True),
+                 T=Int(ge=1, search=(2, 20)))
+    return Claim(id="textbook/planted-hump", source=Source("test", "hump"), domain=dom, about="algorithm",
+                 kind="rate", summary="hump", statements=(
+                     AlgorithmRate("E f - f* = O(s^2)", rate=s**2, kind="O", paths=(LimitPath("s", "inf"),),
+                                   decades=4, scenario=SC),))
+
+
+def _measured(g):
+    def fake(sc, inst, stmt, cfg, level, seed):
+        s_ = sc.point(inst)["s"]
+        v = s_**2 * 10.0 ** g(math.log10(s_))
+        return v, v, "exact"
+    return fake
+
+
+@pytest.mark.parametrize("peak, verdict", [(4.5, "holds"), (None, "violated")])
+def test_a_climb_over_the_declared_decades_is_followed_as_far_again_before_it_counts(monkeypatch, peak, verdict):
+    # climbs one decade per decade of s up to ``peak`` decades from the base and falls after it
+    """pur/claim-table-2 at seed 4: as eps -> 0 the printed horizon bottoms out at one step and E/rate climbs two
+    decades over the sweep's last decade and a half (the old rule: violated), then falls as eps^2. A climb over
+    the declared decades is followed as far again: the hump holds, a climb that goes on is still violated."""
+    import dpverify
+    from dpverify.checks import algorate
+
+    def g(x):
+        return x if peak is None or x <= peak else 2 * peak - x
+
+    monkeypatch.setattr(algorate, "measure", _measured(g))
+    got = dpverify.check(_planted(g), at={"mu": 1.0, "s": 1.0, "T": 3})
+    ev = next(e for e in got.evidence if e.check == "algorithm-rate")
+    assert ev.verdict == verdict, ev.detail
+    assert ev.samples == 17                      # 4 decades at 2 a decade, and 4 more
+    if verdict == "violated":
+        assert "beyond its 4 decades" in ev.detail
+
+
+def test_a_growth_that_a_hump_hides_from_the_envelope_is_followed_and_not_settled(monkeypatch):
+    """A hump of 1.5 decades in the middle third, then a climb of 0.05 a decade: over the declared four decades
+    the last third stays under the hump (the envelope alone says settled) but its points climb; followed as far
+    again, the climb shows in the envelope: not settled (the old endpoint rule was right here, and still is)."""
+    import dpverify
+    from dpverify.checks import algorate
+
+    def g(x):
+        return x if x <= 1.5 else (3 - x if x <= 2.0 else 1.0 + 0.05 * (x - 2.0))
+
+    monkeypatch.setattr(algorate, "measure", _measured(g))
+    got = dpverify.check(_planted(g), at={"mu": 1.0, "s": 1.0, "T": 3})
+    ev = next(e for e in got.evidence if e.check == "algorithm-rate")
+    assert ev.verdict == "inconclusive" and "rises 0.05 per decade" in ev.detail, ev.detail
