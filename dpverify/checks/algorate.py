@@ -28,7 +28,9 @@ far again (where the path and the step budget allow) and judged on the whole swe
 one step makes the ratio climb for a decade or two and then fall, and a constant approached slowly from below
 climbs at a shrinking pace; neither is a drift, and a verdict on the first decades alone would follow the base
 the seed drew. So is a base whose envelope settles while its last points still climb (a sawtooth's phase, or a
-growth that a hump in the middle third hides). A path's ``worst_over`` is not searched here (the check says so, inconclusive):
+growth that a hump in the middle third hides); where, after that, a transient in the middle third stands above
+the last third by more than the last third's own spread while the last third climbs, the base is not settled
+(:func:`masked`). A path's ``worst_over`` is not searched here (the check says so, inconclusive):
 an algorithm's cost per point does not allow a grid at every point.
 """
 from __future__ import annotations
@@ -203,12 +205,33 @@ def judge(stmt, lows, highs):
     if rise is None or rise > FLAT:
         text = "not measured" if rise is None else f"rises {rise:.3g} per decade"
         return None, "upper bound's envelope " + text, True
+    if masked(highs, up[0], "upper"):
+        return None, f"upper bound climbs {up[0]:.3g} per decade over the last third, under a transient before it", True
     if stmt.kind == "Theta":
         fall = envelope_rise(lows, "lower", pd)
         if fall is None or fall > FLAT:
             return None, "lower bound's envelope " + ("not measured" if fall is None else f"falls {fall:.3g} per "
                                                                                             "decade"), True
+        if masked(lows, down[0], "lower"):
+            return None, (f"lower bound falls {-down[0]:.3g} per decade over the last third, above a transient "
+                          "before it"), True
     return None, None, suspect
+
+
+def masked(logs, slope, side="upper"):
+    """Whether the envelope settles only because a transient in the middle third stands above (``upper``; below
+    for ``lower``) the last third by more than the last third's own spread -- not the same oscillation, so no
+    reference -- while the last third's points climb (fall) by more than ``FLAT`` a decade: a growth after a
+    hump, which the envelope alone would call settled (a referee's attack: a horizon bottoming out at one step
+    on a rate missing a log factor)."""
+    tail = max(3, len(logs) // 3)
+    last, middle = logs[-tail:], logs[-2 * tail:-tail]
+    if slope is None or not all(math.isfinite(v) for v in (*last, *middle)):
+        return False
+    spread = max(last) - min(last)
+    if side == "upper":
+        return slope > FLAT and max(middle) - max(last) > spread
+    return slope < -FLAT and min(last) - min(middle) > spread
 
 
 def tail_slope(logs, per_decade=2):
@@ -253,7 +276,7 @@ def check(stmt: AlgorithmRate, claim, cfg: Config) -> Evidence:
     sc = bind(stmt.scenario, claim)
     rate = Compiled(stmt.rate, claim)
     bases = _bases(sc, claim, cfg, stmt)
-    undecided, evaluated, band, used_routes, used = [], 0, [math.inf, -math.inf], set(), 0
+    undecided, evaluated, band, used_routes, used, followed = [], 0, [math.inf, -math.inf], set(), 0, 0
     for pi, path in enumerate(stmt.paths):
         if path.worst_over:
             undecided.append(f"{_path_text(path)}: worst_over is not searched on an algorithm")
@@ -279,6 +302,7 @@ def check(stmt: AlgorithmRate, claim, cfg: Config) -> Evidence:
                 budget_cut |= more[4]
                 if more[0]:
                     extended = len(more[0])
+                    followed += 1
                     pts, lows, highs = pts + more[0], lows + more[1], highs + more[2]
                     routes |= more[3]
                     drift, why, _ = judge(stmt, lows, highs)
@@ -316,7 +340,8 @@ def check(stmt: AlgorithmRate, claim, cfg: Config) -> Evidence:
     return Evidence("algorithm-rate", stmt.name, "holds", samples=evaluated, seconds=clock.seconds, tightness=None,
                     detail=(f"{stmt.kind}: E[statistic]/rate ({'/'.join(sorted(used_routes))}) stays in "
                             f"[{lo}, {10 ** band[1]:.3g}] along {len(stmt.paths)} path(s) x {used} base instance(s), "
-                            f"{stmt.decades} decades each"),
+                            f"{stmt.decades} decades each" + (f" ({followed} followed further, up to twice as far)" if followed
+                                                       else "")),
                     data={"band": [10 ** band[0] if math.isfinite(band[0]) else 0.0, 10 ** band[1]]})
 
 

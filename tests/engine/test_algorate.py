@@ -184,3 +184,22 @@ def test_a_growth_that_a_hump_hides_from_the_envelope_is_followed_and_not_settle
     got = dpverify.check(_planted(g), at={"mu": 1.0, "s": 1.0, "T": 3})
     ev = next(e for e in got.evidence if e.check == "algorithm-rate")
     assert ev.verdict == "inconclusive" and "rises 0.05 per decade" in ev.detail, ev.detail
+
+
+def test_a_missing_log_factor_under_a_transient_is_not_settled(monkeypatch):
+    """A referee's attack on the envelope rule: a ratio growing like ln(s) (a rate missing a log factor) with a
+    100x transient at four decades (a horizon bottoming out at one step). Followed to eight decades the transient
+    sits in the middle third, above the last third, so the envelope alone says settled; the last third climbs
+    and stands under a transient by more than its own spread: not settled."""
+    import dpverify
+    from dpverify.checks import algorate
+
+    def g(x):
+        return math.log10(1 + x * math.log(10)) + 2 * math.exp(-((x - 4.0) / 0.6) ** 2)
+
+    monkeypatch.setattr(algorate, "measure", _measured(g))
+    got = dpverify.check(_planted(g), at={"mu": 1.0, "s": 1.0, "T": 3})
+    ev = next(e for e in got.evidence if e.check == "algorithm-rate")
+    assert ev.verdict == "inconclusive" and "under a transient" in ev.detail, ev.detail
+    assert algorate.masked([0.0, 0.1, 0.2, 2.0, 1.0, 0.3, 0.31, 0.35, 0.4], 0.1)
+    assert not algorate.masked([-1.817, -1.72, -1.623, -1.827, -1.73, -1.633], 0.194)   # a sawtooth: its own spread
