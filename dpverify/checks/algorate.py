@@ -63,8 +63,8 @@ CONFIRM = 1e-9
 STEP_BUDGET = 60_000
 #: a sweep followed beyond its declared decades stops before a point costing more than this many times the
 #: costliest point of the declared sweep (iterations times dimensions: an exact moment recursion runs over every
-#: eigenvalue, so a path in the dimension grows its cost by the dimension; pur/claim-table-2's d path would need
-#: hours from d = 1e3 to 1e6)
+#: eigenvalue, so a path in the dimension grows its cost by the dimension: an adaptive method's exact moments
+#: from d = 1e3 to 1e6 would take hours)
 EXTEND_COST = 10
 #: the label of the seeds of this check's draws and runs
 LABEL = "algorithm-rate"

@@ -2,7 +2,8 @@
 
 The family (Remark 4's and Theorem 7's hypothesis "E[min L_P] = O(1/n)"): per-sample loss
 ``l(theta; y) = 1/2 ||theta - y||^2`` on R^m (L = mu = 1, so alpha = 1/L = 1 by default), the population's
-coordinates y_j = +-s/sqrt(n) independently (so min L_P = m s^2/(2n)), a data set of n draws. The algorithm
+coordinates y_j = +-s/sqrt(n) independently (so min L_P = m s^2/(2n); the claims take s = 1/sqrt(m)), a data
+set of n draws. The algorithm
 (eq. (1), Algorithm 1): T steps, each one sample J_t uniform on the data set, theta_{t+1} = theta_t - alpha
 (grad l(theta_t; y_J) + g_J b_t), b_t ~ N(0, sigma^2 I_m), the gate g_J = 1 for DP-SGD and, for PIDP-SGD, only on
 the k significant samples (probability k/n per step). Per coordinate, given the data set,

@@ -415,8 +415,12 @@ REMARK_4 = Claim(
     error_in="statement", statement_survives=False,
 )
 # What DP-SGD attains on the paper's own E[min L_P] = O(1/n) family (theorems/hdp/algorithm.py): l = 1/2 ||theta - y||^2
-# on R^m, y_j = +-1/sqrt(n), alpha = 1/L = 1, T = ceil(ln n) (Remark 4's T = O(log n)), sigma from (2) with c = G = 1,
-# delta = 1e-5, theta_1 = 1 per coordinate.
+# on R^m, y_j = +-1/sqrt(m n), alpha = 1/L = 1, T = ceil(ln n) (Remark 4's T = O(log n)), sigma from (2) with c = G = 1,
+# delta = 1e-5, theta_1 = 1 per coordinate. The labels' scale 1/sqrt(m) makes min L_P = 1/(2n) whatever m: the rates
+# keep m (m/(n^2 eps^2), km/(n^3 eps^2)), so their hypothesis E[min L_P] = O(1/n) may not hide it. With y_j =
+# +-1/sqrt(n) (min L_P = m/(2n)) the ratio to O(km (1 + ln n)/(n^3 eps^2) + 1/n) grows like m for as many decades as
+# n^2 eps^2/k takes to overtake (11 at seed 4's base), a sweep along m -> inf saw a drift, and the verdict changed
+# with the seed.
 T_LOG = sp.Max(sp.ceiling(sp.log(N_)), 1)
 SIGMA_2 = sp.sqrt(T_LOG * sp.log(sp.Integer(10) ** 5)) / (N_ * eps_r)
 
@@ -424,7 +428,7 @@ SIGMA_2 = sp.sqrt(T_LOG * sp.log(sp.Integer(10) ** 5)) / (N_ * eps_r)
 def sgd_on_family(noisy, algorithm):
     """The algorithm (noise on the steps of ``noisy`` of the n samples) on the family, in the rate claims' symbols."""
     return population_risk_sgd(algorithm=algorithm, n=N_, m=Md, noisy=noisy, sigma=SIGMA_2, horizon=T_LOG, step=1,
-                               label_std=1, start=1)
+                               label_std=1 / sp.sqrt(Md), start=1)
 
 
 DP_SGD_FAMILY = sgd_on_family(N_, "DP-SGD (eq. (1), alpha = 1/L, T = ceil(ln n))")
@@ -432,8 +436,9 @@ DP_SGD_FAMILY = sgd_on_family(N_, "DP-SGD (eq. (1), alpha = 1/L, T = ceil(ln n))
 FAMILY_PATH = LimitPath("N", "inf", tied={"M_d": sp.Integer(1), "eps_r": sp.Integer(1)}, label="m = eps = 1")
 _R4_MIN_RATE = sp.Min(_A4 + 1 / N_, sp.sqrt(Md) / (N_**1.5 * eps_r) + Md**1.5 / (N_**2.5 * eps_r**3)
                       + eps_r / (sp.sqrt(Md) * N_**1.5))
-_FAMILY_WHY = ("on the paper's own E[min L_P] = O(1/n) family (l = 1/2 (theta - y)^2, y = +-1/sqrt(n)) one-sample SGD "
-               "at alpha = 1/L keeps a floor of order the sample variance, ~ m/(2n), which the proof's step (4) drops; "
+_FAMILY_WHY = ("on the paper's own E[min L_P] = O(1/n) family (l = 1/2 ||theta - y||^2 on R^m, y_j = +-1/sqrt(m n)) "
+               "one-sample SGD at alpha = 1/L keeps a floor of order the sample variance, ~ 1/(2n), which the proof's "
+               "step (4) drops; "
                "so the excess population risk is Theta(1/n) and the n^-1.5 branch of the min fails: ratio ~ n^0.5 "
                "(n = 1e6, m = eps = 1: 5.0e-7 against 1.0e-9)")
 REMARK_4_CORRECTED = REMARK_4.corrected(
