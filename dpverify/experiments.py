@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import multiprocessing as mp
 import sys
 import textwrap
 from dataclasses import dataclass
@@ -108,7 +107,9 @@ def parallel_map(fn: Callable[[Any], Any], tasks: Sequence, *, jobs: int = 1, de
     ``fn`` must be a module-level function; ``initializer(*initargs)`` runs once per worker (and
     once in-process when ``jobs == 1``). BLAS is limited to one thread per process. Inside
     :class:`use_scheduler`, the tasks go to the Dask cluster instead (the initializer then runs
-    before every task, so it must be idempotent); the results are the same.
+    before every task, so it must be idempotent); the results are the same. A worker that dies (killed,
+    out of memory) is replaced and its task run again; a task whose worker dies three times raises
+    ``RuntimeError`` naming how (:func:`dpverify.distributed.process_map`).
     """
     from tqdm import tqdm
 
@@ -124,11 +125,12 @@ def parallel_map(fn: Callable[[Any], Any], tasks: Sequence, *, jobs: int = 1, de
     out = []
     try:
         if jobs > 1 and len(tasks) > 1:
-            ctx = mp.get_context("fork")
-            with ctx.Pool(min(jobs, len(tasks)), initializer=_init_worker, initargs=(initializer, initargs)) as pool:
-                for r in pool.imap(fn, tasks, chunksize=1):
-                    out.append(r)
-                    bar.update()
+            # the pool of ``dpverify check``: a worker that dies is replaced and its task rerun, or the task
+            # fails naming how its worker died (``multiprocessing.Pool`` waits for ever on a dead worker's task)
+            from .distributed import process_map
+
+            out = process_map(fn, tasks, workers=min(jobs, len(tasks)), initializer=_init_worker,
+                              initargs=(initializer, initargs), on_result=lambda i, r: bar.update())
         else:
             saved = dict(_CTX)
             _init(initializer, initargs)

@@ -452,3 +452,27 @@ def test_an_interrupted_pool_leaves_no_manager_thread_running():
         process_map(_pause, [0.0, 0.5, 0.5, 0.5], workers=2, on_result=interrupt)
     running = [t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread" and t.is_alive()]
     assert running == []
+
+
+def _kill_self_once(task):
+    """Kill this worker the first time task 1 runs (a marker file remembers it), return the task's square."""
+    v, marker = task
+    if v == 1 and not os.path.exists(marker):
+        open(marker, "w").close()
+        os.kill(os.getpid(), 9)
+    return v * v
+
+
+def test_a_figure_s_tasks_survive_a_killed_worker(tmp_path):
+    """A reproduced figure's worker that is killed (out of memory, say) is replaced and its task run again;
+    multiprocessing.Pool, which parallel_map used before, waited for ever on the dead worker's task (a CI run
+    stalled for an hour in `dpverify reproduce` under pytest). A task that kills every worker it meets is an
+    error naming how its worker died."""
+    from dpverify.experiments import parallel_map
+
+    marker = str(tmp_path / "killed")
+    out = parallel_map(_kill_self_once, [(v, marker) for v in range(4)], jobs=2, progress=False)
+    assert os.path.exists(marker), "the worker was killed"
+    assert out == [0, 1, 4, 9]
+    with pytest.raises(RuntimeError, match=r"worker process died 3 times .*signal 9 \(SIGKILL\)"):
+        parallel_map(_kill_self_on_two, [1, 2, 3], jobs=2, progress=False)
