@@ -66,6 +66,13 @@ STEP_BUDGET = 60_000
 #: eigenvalue, so a path in the dimension grows its cost by the dimension: an adaptive method's exact moments
 #: from d = 1e3 to 1e6 would take hours)
 EXTEND_COST = 10
+#: a drift that goes on over the sweep followed as far again is probed this many decades further still, one point
+#: each (the formula-rate check looks 24 decades out): a ramp to a constant -- a horizon held at one step until
+#: eps N^2 is large, for seven decades -- levels off there, a growth goes on
+FAR = (1, 2, 4, 8, 16)
+#: the most a far point may cost (:func:`work`) where ``EXTEND_COST`` times the sweep's costliest point is less (a
+#: sweep whose points ran one step in 1e3 dimensions: 2e5 is a few seconds of an exact recursion in mpmath)
+FAR_WORK = 200_000
 #: the label of the seeds of this check's draws and runs
 LABEL = "algorithm-rate"
 
@@ -143,8 +150,9 @@ def sweep(sc, claim, stmt, path, inst0, cfg, rate, tag, first=0, last=None, prio
     measurement would run more than ``STEP_BUDGET`` iterations), whether it reached ``last`` (a point costing more
     than ``cap`` (:func:`work`) ends it short), and the largest cost it measured."""
     last = stmt.decades * stmt.per_decade if last is None else last
-    # Monte Carlo bounds hold together over every point a sweep and its extension (twice the decades) may measure
-    level = bonferroni(cfg.confidence, 2 * stmt.decades * stmt.per_decade + 1)
+    # Monte Carlo bounds hold together over every point a sweep, its extension (twice the decades) and its far
+    # points may measure
+    level = bonferroni(cfg.confidence, 2 * stmt.decades * stmt.per_decade + 1 + len(FAR))
     base = sc.point(inst0)
     x0 = float(base[path.param])
     pts, lows, highs, routes, cut, most = [], [], [], set(), False, 0
@@ -187,6 +195,47 @@ def sweep(sc, claim, stmt, path, inst0, cfg, rate, tag, first=0, last=None, prio
     else:
         return pts, lows, highs, routes, cut, True, most
     return pts, lows, highs, routes, cut, False, most
+
+
+def far_points(sc, claim, stmt, path, inst0, cfg, rate, tag, start, most):
+    """The points ``FAR`` decades beyond grid point ``start`` of a sweep (one each, while they can be measured and
+    cost at most ``max(EXTEND_COST * most, FAR_WORK)``): decades beyond ``start``, log10(lower/rate),
+    log10(upper/rate), the points, routes."""
+    cap = max(EXTEND_COST * (most or 0), FAR_WORK)
+    dec, lows, highs, pts, routes = [], [], [], [], set()
+    for j in FAR:
+        k = start + j * stmt.per_decade
+        got = sweep(sc, claim, stmt, path, inst0, cfg, rate, tag, k, k, cap=cap)
+        if not got[0]:
+            break
+        dec.append(j)
+        pts += got[0]
+        lows += got[1]
+        highs += got[2]
+        routes |= got[3]
+    return dec, lows, highs, pts, routes
+
+
+def levels_off(stmt, drift, far):
+    """``(levelled, why)`` of a drift probed ``FAR`` decades further (:func:`far_points`): ``levelled`` where the
+    drifting bound moves less than ``DRIFT`` a decade between the last two far points (at least 4 decades apart:
+    the first far points may still be on the ramp), ``why`` (None where settled) where it levelled but the upper
+    bound still rises there (or, for Theta, the lower bound falls) by more than ``FLAT`` a decade. Not levelled
+    where fewer far points were measured."""
+    dec, lows, highs = far[:3]
+    if len(dec) < 2 or dec[-1] - dec[-2] < 4 or not all(math.isfinite(v) for v in (*lows[-2:], *highs[-2:])):
+        return False, None
+    span = dec[-1] - dec[-2]
+    move = (lows[-1] - lows[-2]) / span if drift[0] == "lower" else (highs[-2] - highs[-1]) / span
+    if move > DRIFT:
+        return False, None
+    rise = (highs[-1] - highs[-2]) / span
+    if rise > FLAT:
+        return True, f"levels off after a drift, but its far points' upper bound rises {rise:.3g} per decade"
+    fall = (lows[-2] - lows[-1]) / span
+    if stmt.kind == "Theta" and fall > FLAT:
+        return True, f"levels off after a drift, but its far points' lower bound falls {fall:.3g} per decade"
+    return True, None
 
 
 def judge(stmt, lows, highs):
@@ -277,6 +326,7 @@ def check(stmt: AlgorithmRate, claim, cfg: Config) -> Evidence:
     rate = Compiled(stmt.rate, claim)
     bases = _bases(sc, claim, cfg, stmt)
     undecided, evaluated, band, used_routes, used, followed = [], 0, [math.inf, -math.inf], set(), 0, 0
+    furthest = 0   # decades from its base to the farthest point of a sweep whose drift levelled off
     for pi, path in enumerate(stmt.paths):
         if path.worst_over:
             undecided.append(f"{_path_text(path)}: worst_over is not searched on an algorithm")
@@ -306,10 +356,26 @@ def check(stmt: AlgorithmRate, claim, cfg: Config) -> Evidence:
                     pts, lows, highs = pts + more[0], lows + more[1], highs + more[2]
                     routes |= more[3]
                     drift, why, _ = judge(stmt, lows, highs)
+            levelled = None
+            if drift is not None:
+                # a drift over twice the declared decades is looked for FAR decades further before it counts: where
+                # it levels off there (at least two far points, four decades apart), it was a ramp to a constant
+                n1 = stmt.decades * stmt.per_decade
+                far = far_points(sc, claim, stmt, path, inst0, cfg, rate, (pi, bi), 2 * n1 if extended else n1,
+                                 most)
+                done, far_why = levels_off(stmt, drift, far)
+                evaluated += 0 if done else len(far[0])
+                if done:
+                    levelled = (far[0][-1] + (2 if extended else 1) * stmt.decades, drift)
+                    why, drift = far_why, None
+                    pts, lows, highs = pts + far[3], lows + far[1], highs + far[2]
+                    routes |= far[4]
             evaluated += len(pts)
             swept += 1
             used = max(used, swept)
             used_routes |= routes
+            if levelled is not None:
+                furthest = max(furthest, levelled[0])
             if drift is not None:
                 side, where, slope = drift
                 logs = lows if side == "lower" else highs
@@ -343,7 +409,8 @@ def check(stmt: AlgorithmRate, claim, cfg: Config) -> Evidence:
                     detail=(f"{stmt.kind}: E[statistic]/rate ({'/'.join(sorted(used_routes))}) stays in "
                             f"[{lo}, {10 ** band[1]:.3g}] along {len(stmt.paths)} path(s) x {used} base instance(s), "
                             f"{stmt.decades} decades each" + (f" ({followed} followed further, up to twice as far)" if followed
-                                                       else "")),
+                                                       else "")
+                            + (f"; a drift levelled off within {furthest} decades of its base" if furthest else "")),
                     data={"band": [10 ** band[0] if math.isfinite(band[0]) else 0.0, 10 ** band[1]]})
 
 

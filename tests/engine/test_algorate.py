@@ -129,11 +129,11 @@ def test_a_bounded_sawtooth_is_settled_by_its_envelope_and_a_climb_is_not():
     assert envelope_rise([0.0, 0.0, 0.0, -math.inf, 0.0, 0.0]) is None
 
 
-def _planted(g):
+def _planted(g, s_max=None):
     """An O(s^2) claim on noisy GD whose measured ratio (a stand-in for the algorithm) is 10^g(x), x the decades
-    of s from the base."""
+    of s from the base (``s_max``: where the domain of s ends)."""
     from dpverify import Claim, Domain, Int, Real, Source
-    dom = Domain(mu=Real(gt=0, search=(0.5, 2.0)), s=Real(gt=0, search=(0.5, 2.0), log=True),
+    dom = Domain(mu=Real(gt=0, search=(0.5, 2.0)), s=Real(gt=0, le=s_max, search=(0.5, 2.0), log=True),
                  T=Int(ge=1, search=(2, 20)))
     return Claim(id="textbook/planted-hump", source=Source("test", "hump"), domain=dom, about="algorithm",
                  kind="rate", summary="hump", statements=(
@@ -165,7 +165,8 @@ def test_a_climb_over_the_declared_decades_is_followed_as_far_again_before_it_co
     got = dpverify.check(_planted(g), at={"mu": 1.0, "s": 1.0, "T": 3})
     ev = next(e for e in got.evidence if e.check == "algorithm-rate")
     assert ev.verdict == verdict, ev.detail
-    assert ev.samples == 17                      # 4 decades at 2 a decade, and 4 more
+    # 4 decades at 2 a decade, and 4 more; a drift is probed at 5 far points (1 to 16 decades further still)
+    assert ev.samples == 17 + (len(algorate.FAR) if verdict == "violated" else 0)
     if verdict == "violated":
         assert "beyond its 4 decades" in ev.detail
 
@@ -203,3 +204,43 @@ def test_a_missing_log_factor_under_a_transient_is_not_settled(monkeypatch):
     assert ev.verdict == "inconclusive" and "under a transient" in ev.detail, ev.detail
     assert algorate.masked([0.0, 0.1, 0.2, 2.0, 1.0, 0.3, 0.31, 0.35, 0.4], 0.1)
     assert not algorate.masked([-1.817, -1.72, -1.623, -1.827, -1.73, -1.633], 0.194)   # a sawtooth: its own spread
+
+
+@pytest.mark.parametrize("far_rise, verdict, words", [
+    (0.0, "holds", "a drift levelled off within 24 decades of its base"),
+    (0.05, "inconclusive", "levels off after a drift, but its far points' upper bound rises 0.05 per decade"),
+])
+def test_a_ramp_longer_than_twice_the_declared_decades_is_probed_further(monkeypatch, far_rise, verdict, words):
+    """pur/claim-table-2 at seed 8: the printed horizon stays at one step until eps N^2 is large, so E/rate climbs
+    two decades a decade for seven decades, then levels off at a constant (the old rule: violated). Here the ramp
+    goes on for ten decades, past the sweep followed as far again (eight). A drift is probed 1, 2, 4, 8 and 16 decades further: a ramp to a
+    constant holds; one whose far points still rise by more than FLAT a decade is not settled; a climb that goes
+    on is violated (the test above)."""
+    import dpverify
+    from dpverify.checks import algorate
+
+    def g(x):
+        return 2 * min(x, 10.0) + far_rise * max(x - 10.0, 0.0)
+
+    monkeypatch.setattr(algorate, "measure", _measured(g))
+    got = dpverify.check(_planted(g), at={"mu": 1.0, "s": 1.0, "T": 3})
+    ev = next(e for e in got.evidence if e.check == "algorithm-rate")
+    assert ev.verdict == verdict, ev.detail
+    assert words in ev.detail, ev.detail
+    if verdict == "holds":
+        assert ev.samples == 17 + len(algorate.FAR)
+        assert ev.data["band"][1] == pytest.approx(10.0 ** 20, rel=1e-9)   # the constant the ramp reached
+
+
+def test_a_drift_whose_far_points_cannot_be_measured_is_judged_on_its_sweep(monkeypatch):
+    """Where the far points cannot be measured (here the domain ends at s = 1e9, a decade past the sweep followed
+    as far again), a drift over the eight decades swept stands: the far probe can clear a drift, never make one."""
+    import dpverify
+    from dpverify.checks import algorate
+
+    claim = _planted(lambda x: x, s_max=1e9)
+    monkeypatch.setattr(algorate, "measure", _measured(lambda x: 2 * min(x, 8.5)))
+    got = dpverify.check(claim, at={"mu": 1.0, "s": 1.0, "T": 3})
+    ev = next(e for e in got.evidence if e.check == "algorithm-rate")
+    assert ev.verdict == "violated", ev.detail
+    assert ev.samples == 17 + 1                   # the far point at +9 decades; +10 is outside the domain

@@ -63,7 +63,7 @@ from hypothesis import strategies as st
 from ... import sim
 from ...numeric import Compiled
 from ...sim.adaptive import adaptive_gd as _simulate
-from ...sim.adaptive import adaptive_moments, quadratic_path_moments
+from ...sim.adaptive import adaptive_path_moments
 from ..base import MappedScenario
 from ..data import CosineData, LogisticData
 from ..params import T_INDEX, ParamMap
@@ -345,8 +345,7 @@ class AdaptiveGD(MappedScenario):
         etas = self.map.steps("step", pt, T, dps)
         a = self._var_map.steps("a", pt, T, dps) if self._var_map.has("a") else [0] * T
         b = self._var_map.steps("b", pt, T, dps) if self._var_map.has("b") else [0] * T
-        S = adaptive_moments(eigs, th, etas, a, b, dps)
-        return quadratic_path_moments(eigs, S, dps)
+        return adaptive_path_moments(eigs, th, etas, a, b, dps)
 
     def _from_path(self, pm, T, dps):
         add = math.fsum if dps is None else mpmath.fsum
