@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING
 from ..lazy import attach
 
 if TYPE_CHECKING:  # the public names; each is imported on first use (dpverify.lazy)
-    from .adaptive import AdaptiveResult, NormRule, adaptive_gd, adaptive_moments, adaptive_path_moments, quadratic_path_moments
+    from .adaptive import AdaptiveResult, NormRule, adaptive_gd
+    from .adaptive_exact import adaptive_moments, adaptive_path_moments, quadratic_path_moments
     from .algorithms import FUSED_PATHS, coupled_pgd, gd, heavy_ball_pgd, momentum_pgd, pgd, psgd
     from .descent import simulate
     from .draws import fused_enabled, numba_available, set_fused

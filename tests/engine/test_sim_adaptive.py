@@ -92,7 +92,7 @@ def test_path_moments_stream_the_recursion_in_memory_d_plus_t():
 def test_the_ball_arithmetic_path_agrees_with_mpmath_and_gives_way_where_its_balls_are_wide(monkeypatch):
     """The exact moments at dps digits come from python-flint's arb (an enclosure of every sum, its midpoint kept
     where the ball is narrower than 10^-dps of it); where it is not, the mpmath recursion runs instead."""
-    from dpverify.sim import adaptive
+    from dpverify.sim import adaptive_exact as adaptive
 
     rng = np.random.default_rng(5)
     d, T = 8, 40

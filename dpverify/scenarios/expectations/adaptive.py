@@ -63,7 +63,7 @@ from hypothesis import strategies as st
 from ... import sim
 from ...numeric import Compiled
 from ...sim.adaptive import adaptive_gd as _simulate
-from ...sim.adaptive import adaptive_path_moments
+from ...sim.adaptive_exact import adaptive_path_moments
 from ..base import MappedScenario
 from ..data import CosineData, LogisticData
 from ..params import T_INDEX, ParamMap
