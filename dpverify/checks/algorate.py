@@ -217,25 +217,37 @@ def far_points(sc, claim, stmt, path, inst0, cfg, rate, tag, start, most):
 
 
 def levels_off(stmt, drift, far):
-    """``(levelled, why)`` of a drift probed ``FAR`` decades further (:func:`far_points`): ``levelled`` where the
-    drifting bound moves less than ``DRIFT`` a decade between the last two far points (at least 4 decades apart:
-    the first far points may still be on the ramp), ``why`` (None where settled) where it levelled but the upper
-    bound still rises there (or, for Theta, the lower bound falls) by more than ``FLAT`` a decade. Not levelled
-    where fewer far points were measured."""
+    """``(levelled, why)`` of a drift (``drift``; None: a ratio not settled) probed ``FAR`` decades further
+    (:func:`far_points`): ``levelled`` where the drifting bound moves less than ``DRIFT`` a decade between the last
+    two far points (at least 4 decades apart: the first far points may still be on the ramp), ``why`` (None where
+    settled) where the upper bound still rises there (or, for Theta, the lower bound falls) by more than ``FLAT``
+    a decade. Not levelled where fewer far points were measured."""
     dec, lows, highs = far[:3]
     if len(dec) < 2 or dec[-1] - dec[-2] < 4 or not all(math.isfinite(v) for v in (*lows[-2:], *highs[-2:])):
         return False, None
     span = dec[-1] - dec[-2]
-    move = (lows[-1] - lows[-2]) / span if drift[0] == "lower" else (highs[-2] - highs[-1]) / span
-    if move > DRIFT:
-        return False, None
+    if drift is not None:
+        move = (lows[-1] - lows[-2]) / span if drift[0] == "lower" else (highs[-2] - highs[-1]) / span
+        if move > DRIFT:
+            return False, None
     rise = (highs[-1] - highs[-2]) / span
     if rise > FLAT:
-        return True, f"levels off after a drift, but its far points' upper bound rises {rise:.3g} per decade"
+        return True, f"its far points' upper bound still rises {rise:.3g} per decade"
+    if _creeps(highs):
+        return True, f"its far points' upper bound rises at each of them, {highs[-1] - highs[0]:.3g} in all"
     fall = (lows[-2] - lows[-1]) / span
     if stmt.kind == "Theta" and fall > FLAT:
-        return True, f"levels off after a drift, but its far points' lower bound falls {fall:.3g} per decade"
+        return True, f"its far points' lower bound still falls {fall:.3g} per decade"
+    if stmt.kind == "Theta" and _creeps([-v for v in lows]):
+        return True, f"its far points' lower bound falls at each of them, {lows[0] - lows[-1]:.3g} in all"
     return True, None
+
+
+def _creeps(logs) -> bool:
+    """Whether a log10 series of far points climbs at every one of them (three or more), by more than ``FLAT`` in
+    all: a missing log factor far out climbs less than ``FLAT`` a decade between two far points, but at each of
+    them; a ramp that reached its constant wanders (a rounded horizon's sawtooth) or stays put."""
+    return len(logs) >= 3 and all(b > a for a, b in zip(logs, logs[1:])) and logs[-1] - logs[0] > FLAT
 
 
 def judge(stmt, lows, highs):
@@ -357,9 +369,10 @@ def check(stmt: AlgorithmRate, claim, cfg: Config) -> Evidence:
                     routes |= more[3]
                     drift, why, _ = judge(stmt, lows, highs)
             levelled = None
-            if drift is not None:
-                # a drift over twice the declared decades is looked for FAR decades further before it counts: where
-                # it levels off there (at least two far points, four decades apart), it was a ramp to a constant
+            if drift is not None or why is not None:
+                # a drift, or a ratio not settled, over twice the declared decades is looked at FAR decades further
+                # before it counts: where it levels off there (at least two far points, four decades apart), it
+                # was a ramp to a constant; the far points can settle a base or clear a drift, never make one
                 n1 = stmt.decades * stmt.per_decade
                 far = far_points(sc, claim, stmt, path, inst0, cfg, rate, (pi, bi), 2 * n1 if extended else n1,
                                  most)
@@ -367,7 +380,10 @@ def check(stmt: AlgorithmRate, claim, cfg: Config) -> Evidence:
                 evaluated += 0 if done else len(far[0])
                 if done:
                     levelled = (far[0][-1] + (2 if extended else 1) * stmt.decades, drift)
-                    why, drift = far_why, None
+                    # a drift that levelled off is judged on its far points; a ratio not settled stays so for the
+                    # reason it had, with what its far points add
+                    why = far_why if drift is not None or far_why is None else f"{why} ({far_why})"
+                    drift = None
                     pts, lows, highs = pts + far[3], lows + far[1], highs + far[2]
                     routes |= far[4]
             evaluated += len(pts)
@@ -410,7 +426,7 @@ def check(stmt: AlgorithmRate, claim, cfg: Config) -> Evidence:
                             f"[{lo}, {10 ** band[1]:.3g}] along {len(stmt.paths)} path(s) x {used} base instance(s), "
                             f"{stmt.decades} decades each" + (f" ({followed} followed further, up to twice as far)" if followed
                                                        else "")
-                            + (f"; a drift levelled off within {furthest} decades of its base" if furthest else "")),
+                            + (f"; a climb levelled off within {furthest} decades of its base" if furthest else "")),
                     data={"band": [10 ** band[0] if math.isfinite(band[0]) else 0.0, 10 ** band[1]]})
 
 
