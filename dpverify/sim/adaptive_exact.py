@@ -58,8 +58,8 @@ def _to_arb(x):
     if isinstance(x, mpmath.mpf):
         if not mpmath.isfinite(x):
             raise ValueError(f"not a finite number: {x}")
-        man, exp = x.man_exp
-        return flint.arb(flint.arf((int(man), int(exp))))
+        man, exp = x.man_exp                  # mpmath's mantissa is unsigned
+        return flint.arb(flint.arf((-int(man) if x < 0 else int(man), int(exp))))
     if isinstance(x, (int, float, np.integer, np.floating)):
         return flint.arb(x) if isinstance(x, (int, np.integer)) else flint.arb(float(x))
     return _to_arb(mpmath.mpf(x))
