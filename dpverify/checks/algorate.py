@@ -71,7 +71,7 @@ EXTEND_COST = 10
 #: eps N^2 is large, for seven decades -- levels off there, a growth goes on
 FAR = (1, 2, 4, 8, 16)
 #: the most a far point may cost (:func:`work`) where ``EXTEND_COST`` times the sweep's costliest point is less (a
-#: sweep whose points ran one step in 1e3 dimensions: 2e5 is a few seconds of an exact recursion in mpmath)
+#: sweep whose points ran one step in 1e3 dimensions: 2e5 is under a second of adaptive GD's exact recursion)
 FAR_WORK = 200_000
 #: the label of the seeds of this check's draws and runs
 LABEL = "algorithm-rate"
@@ -373,17 +373,18 @@ def check(stmt: AlgorithmRate, claim, cfg: Config) -> Evidence:
                     routes |= more[3]
                     drift, why, _ = judge(stmt, lows, highs)
             levelled = None
-            if drift is not None or why is not None:
+            if (drift is not None or why is not None) and all(math.isfinite(v) for v in highs):
                 # a drift, or a ratio not settled, over twice the declared decades is looked at FAR decades further
                 # before it counts: where it levels off there (at least two far points, four decades apart), it
-                # was a ramp to a constant; the far points can settle a base or clear a drift, never make one
+                # was a ramp to a constant; the far points can settle a base or clear a drift, never make one (nor
+                # settle a sweep with a point whose upper bound is infinite)
                 n1 = stmt.decades * stmt.per_decade
                 far = far_points(sc, claim, stmt, path, inst0, cfg, rate, (pi, bi), 2 * n1 if extended else n1,
                                  most)
                 done, far_why = levels_off(stmt, drift, far)
                 evaluated += 0 if done else len(far[0])
                 if done:
-                    levelled = (far[0][-1] + (2 if extended else 1) * stmt.decades, drift)
+                    levelled = far[0][-1] + (2 if extended else 1) * stmt.decades
                     # a drift that levelled off is judged on its far points; a ratio not settled stays so for the
                     # reason it had, with what its far points add
                     why = far_why if drift is not None or far_why is None else f"{why} ({far_why})"
@@ -395,7 +396,7 @@ def check(stmt: AlgorithmRate, claim, cfg: Config) -> Evidence:
             used = max(used, swept)
             used_routes |= routes
             if levelled is not None:
-                furthest = max(furthest, levelled[0])
+                furthest = max(furthest, levelled)
             if drift is not None:
                 side, where, slope = drift
                 logs = lows if side == "lower" else highs

@@ -277,3 +277,21 @@ def test_an_unsettled_ramp_is_probed_further_and_a_log_factor_after_a_ramp_is_no
     ev = next(e for e in dpverify.check(_planted(log_under_a_sawtooth), at={"mu": 1.0, "s": 1.0, "T": 3}).evidence
               if e.check == "algorithm-rate")
     assert ev.verdict == "inconclusive", ev.detail
+
+
+def test_far_points_never_settle_a_sweep_with_an_unbounded_point(monkeypatch):
+    """A sweep with a point whose upper bound is infinite (a Monte Carlo bound undefined there, say) is not settled
+    by far points that level off: the ratio was not bounded where it was measured."""
+    import dpverify
+    from dpverify.checks import algorate
+
+    def fake(sc, inst, stmt, cfg, level, seed):
+        s_ = sc.point(inst)["s"]
+        x = math.log10(s_)
+        v = s_**2 * 10.0 ** (2 * min(x, 10.0))
+        return v, (math.inf if 5.9 < x < 6.1 else v), "monte-carlo"
+
+    monkeypatch.setattr(algorate, "measure", fake)
+    ev = next(e for e in dpverify.check(_planted(lambda x: x), at={"mu": 1.0, "s": 1.0, "T": 3}).evidence
+              if e.check == "algorithm-rate")
+    assert ev.verdict != "holds", ev.detail
