@@ -8,6 +8,8 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 
+from .balls import mpf_of, to_arb
+
 __all__ = ["adaptive_moments", "adaptive_path_moments", "quadratic_path_moments"]
 
 
@@ -50,29 +52,39 @@ def adaptive_moments(eigs, delta1, etas, a, b, dps: int | None = None):
         return out
 
 
-def _to_arb(x):
-    """``x`` (an mpmath, int or float number) as a python-flint ``arb``: exactly where it fits the working
-    precision, else a ball around it."""
-    import flint
+def _stream(lam, S, etas, a, b, num, dot, total) -> dict:
+    """The moment recursion over iterates, keeping each iterate's sums only: ``lam``, ``S`` (the first iterate's
+    second moments) and the schedule in the number type of ``num`` (mpmath's ``mpf`` or python-flint's ``arb``),
+    ``dot`` and ``total`` its inner product and sum."""
+    lam2 = [li * li for li in lam]
+    out: dict = {"excess": [], "grad_norm_sq": [], "dist_sq": []}
 
-    if isinstance(x, mpmath.mpf):
-        if not mpmath.isfinite(x):
-            raise ValueError(f"not a finite number: {x}")
-        man, exp = x.man_exp                  # mpmath's mantissa is unsigned
-        return flint.arb(flint.arf((-int(man) if x < 0 else int(man), int(exp))))
-    if isinstance(x, (int, float, np.integer, np.floating)):
-        return flint.arb(x) if isinstance(x, (int, np.integer)) else flint.arb(float(x))
-    return _to_arb(mpmath.mpf(x))
+    def keep(S):
+        g2 = dot(lam2, S)
+        out["excess"].append(dot(lam, S) / 2)
+        out["grad_norm_sq"].append(g2)
+        out["dist_sq"].append(total(S))
+        return g2
 
-
-def _arf_mpf(x):
-    """A python-flint ``arf`` (a ball's midpoint or radius) as an ``mpf``, exactly."""
-    man, exp = x.man_exp()
-    return mpmath.mpf((int(man), int(exp)))
+    # the contraction factors (1 - eta lam_i)^2 of a step size, kept while it repeats (a constant step: the power
+    # was two thirds of the time in 1e3 dimensions); squares as products (arb's ** 2 of a ball about 0 is nan)
+    factors: dict = {}
+    g2 = keep(S)
+    for eta, at, bt in zip(etas, a, b):
+        e = num(eta)
+        f = factors.get(eta)
+        if f is None:
+            if len(factors) >= 4:
+                factors.clear()
+            f = factors[eta] = [c * c for c in (1 - e * li for li in lam)]
+        noise = e * e * (num(at) + num(bt) * g2)
+        S = [fi * si + noise for fi, si in zip(f, S)]
+        g2 = keep(S)
+    return out
 
 
 def _arb_path_moments(eigs, delta1, etas, a, b, dps: int):
-    """:func:`adaptive_path_moments` in ball arithmetic (python-flint's ``arb``, 5-8x mpmath's speed here): each
+    """:func:`adaptive_path_moments` in ball arithmetic (python-flint's ``arb``, 6-7x mpmath's speed here): each
     per-iterate sum is an enclosure; its midpoint is returned, as ``mpf``, where every enclosure is narrower than
     ``10^-dps`` of its midpoint, at the working precision or twice it (None where not, or without python-flint:
     the mpmath recursion then runs)."""
@@ -85,36 +97,14 @@ def _arb_path_moments(eigs, delta1, etas, a, b, dps: int):
     try:
         for prec in (int(dps * 3.33) + 32, 2 * int(dps * 3.33) + 64):
             flint.ctx.prec = prec
-            lam = [_to_arb(x) for x in eigs]
-            lam2 = [li * li for li in lam]
-            S = [v * v for v in map(_to_arb, delta1)]     # a product: arb's ** 2 of a ball about 0 is nan
             zero = flint.arb(0)
-            sums: dict = {"excess": [], "grad_norm_sq": [], "dist_sq": []}
-
-            def keep(S):
-                g2 = sum((l2 * si for l2, si in zip(lam2, S)), zero)
-                sums["excess"].append(sum((li * si for li, si in zip(lam, S)), zero) / 2)
-                sums["grad_norm_sq"].append(g2)
-                sums["dist_sq"].append(sum(S, zero))
-                return g2
-
-            factors: dict = {}
-            g2 = keep(S)
-            for eta, at, bt in zip(etas, a, b):
-                eta_a = _to_arb(eta)
-                f = factors.get(eta)
-                if f is None:
-                    if len(factors) >= 4:
-                        factors.clear()
-                    f = factors[eta] = [c * c for c in (1 - eta_a * li for li in lam)]
-                noise = eta_a * eta_a * (_to_arb(at) + _to_arb(bt) * g2)
-                S = [fi * si + noise for fi, si in zip(f, S)]
-                g2 = keep(S)
+            sums = _stream([to_arb(x) for x in eigs], [v * v for v in map(to_arb, delta1)], etas, a, b, to_arb,
+                           lambda u, v: sum((x * y for x, y in zip(u, v)), zero), lambda u: sum(u, zero))
             if not all(v.is_finite() for vs in sums.values() for v in vs):
                 continue
             with mpmath.workdps(dps + 10):
-                mids = {k: [_arf_mpf(v.mid()) for v in vs] for k, vs in sums.items()}
-                if all(_arf_mpf(v.rad()) <= target * abs(m) for k, vs in sums.items() for v, m in zip(vs, mids[k])):
+                mids = {k: [mpf_of(v.mid()) for v in vs] for k, vs in sums.items()}
+                if all(mpf_of(v.rad()) <= target * abs(m) for k, vs in sums.items() for v, m in zip(vs, mids[k])):
                     with mpmath.workdps(dps):
                         return {k: [+m for m in ms] for k, ms in mids.items()}
         return None
@@ -132,12 +122,8 @@ def adaptive_path_moments(eigs, delta1, etas, a, b, dps: int | None = None) -> d
         raise ValueError(f"etas, a and b must have the same length T, got {len(etas)}, {len(a)}, {len(b)}")
     if len(eigs) != len(delta1):
         raise ValueError(f"eigs and delta1 must have the same length, got {len(eigs)} and {len(delta1)}")
-    out: dict = {"excess": [], "grad_norm_sq": [], "dist_sq": []}
-    if dps is not None:
-        got = _arb_path_moments(eigs, delta1, etas, a, b, dps)
-        if got is not None:
-            return got
-    if dps is None:
+    if dps is None:   # vectorised: one step is a few array operations
+        out: dict = {"excess": [], "grad_norm_sq": [], "dist_sq": []}
         with np.errstate(over="ignore", invalid="ignore"):
             lam = np.asarray(eigs, dtype=float)
             lam2 = lam * lam
@@ -156,33 +142,12 @@ def adaptive_path_moments(eigs, delta1, etas, a, b, dps: int | None = None) -> d
                 S = (1.0 - eta * lam) ** 2 * S + eta * eta * (at + bt * g2)
                 g2 = keep(S)
         return out
+    got = _arb_path_moments(eigs, delta1, etas, a, b, dps)
+    if got is not None:
+        return got
     with mpmath.workdps(dps):
-        lam = [mpmath.mpf(x) for x in eigs]
-        lam2 = [li * li for li in lam]
-        S = [mpmath.mpf(x) ** 2 for x in delta1]
-
-        def keep(S):
-            g2 = mpmath.fdot(lam2, S)       # exact products, rounded once (fsum of products: 1.5x the time)
-            out["excess"].append(mpmath.fdot(lam, S) / 2)
-            out["grad_norm_sq"].append(g2)
-            out["dist_sq"].append(mpmath.fsum(S))
-            return g2
-
-        # the contraction factors (1 - eta lam_i)^2 of a step size, kept while it repeats (a constant step: the
-        # power was two thirds of the time in 1e3 dimensions)
-        factors: dict = {}
-        g2 = keep(S)
-        for eta, at, bt in zip(etas, a, b):
-            eta, at, bt = mpmath.mpf(eta), mpmath.mpf(at), mpmath.mpf(bt)
-            noise = eta * eta * (at + bt * g2)
-            f = factors.get(eta)
-            if f is None:
-                if len(factors) >= 4:
-                    factors.clear()
-                f = factors[eta] = [(1 - eta * li) ** 2 for li in lam]
-            S = [fi * si + noise for fi, si in zip(f, S)]
-            g2 = keep(S)
-    return out
+        return _stream([mpmath.mpf(x) for x in eigs], [mpmath.mpf(x) ** 2 for x in delta1], etas, a, b, mpmath.mpf,
+                       mpmath.fdot, mpmath.fsum)
 
 
 def quadratic_path_moments(eigs, moments, dps: int | None = None) -> dict:

@@ -15,6 +15,7 @@ import math
 import mpmath
 import numpy as np
 
+from .balls import mpf_of, to_arb
 from .step_decay import check_output, check_schedule
 
 __all__ = ["peak_second_moment", "step_decay_quadratic_moments"]
@@ -86,15 +87,6 @@ def _np_power(M, n):
     return R
 
 
-def _to_arb(x):
-    """An mpmath number as an arb, exactly (its mantissa times a power of two)."""
-    from flint import arb, fmpz
-
-    x = mpmath.mpf(x)
-    man, exp = x.man_exp                      # mpmath's mantissa is unsigned
-    return arb(fmpz(-int(man) if x < 0 else int(man))) * arb(2) ** int(exp)
-
-
 def _mp_power(M, n):
     """``M**n`` for an mpmath matrix, at mpmath's working precision: computed by python-flint's ``arb_mat`` power
     (repeated squaring in C, 64 guard bits; the midpoints returned). mpmath's own matrix product in Python was the
@@ -104,12 +96,11 @@ def _mp_power(M, n):
     old = ctx.prec
     ctx.prec = mpmath.mp.prec + 64
     try:
-        P = arb_mat([[_to_arb(M[i, j]) for j in range(M.cols)] for i in range(M.rows)]) ** int(n)
+        P = arb_mat([[to_arb(M[i, j]) for j in range(M.cols)] for i in range(M.rows)]) ** int(n)
         out = mpmath.matrix(M.rows, M.cols)
         for i in range(M.rows):
             for j in range(M.cols):
-                man, exp = P[i, j].mid().man_exp()
-                out[i, j] = mpmath.mpf((int(man), int(exp)))
+                out[i, j] = mpf_of(P[i, j].mid())
         return out
     finally:
         ctx.prec = old
