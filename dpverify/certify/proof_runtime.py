@@ -118,7 +118,7 @@ def reduces_to_zero(d):
     if d == 0:
         return True
     for f in (expand, cancel, lambda e: cancel(powsimp(expand(e), force=False)), together, simplify, powsimp,
-              radsimp, lambda e: simplify(expand(e))):
+              radsimp, lambda e: simplify(expand(e)), lambda e: cancel(radsimp(expand(e)))):
         try:
             if f(d) == 0:
                 return True

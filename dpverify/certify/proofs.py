@@ -18,7 +18,10 @@ re-derives the proof from the claim's own expressions; the recorded proof says o
   hypotheses give, unbounded ends included), every leaf decided again in ``mpmath.iv`` interval arithmetic
   (natural enclosure, monotone face -- an infinite end as the limit read at ``u = 0`` of ``f(end/u)`` where no
   operation meets a singularity -- or the mean-value form), every discarded leaf shown outside a hypothesis;
-  a proof through a monotone reduction, a relaxed floor or a change of variable has no checker here;
+  a proof through a monotone reduction to a relation's end or a change of variable has no checker here; an
+  identity proved by replacements with proved signs (:mod:`dpverify.checks.radicals`): each replacement checked
+  (a fresh symbol with exactly the sign proved, an absolute value of a real expression, a root's replacement
+  squared back to its argument), each sign's proof replayed as above, the result reduced to 0 by SymPy;
 * ``privacy-proof`` (a bound equal to the exact privacy quantity): ``bound - quantity`` shown 0 by SymPy (the
   Gaussian profile rebuilt in the checker from the scenario's eps and mu by Balle & Wang's formula), then both
   evaluated in python-flint ``arb`` at the recorded points and checked to agree to a relative ``2^-50``; a bound
@@ -30,7 +33,7 @@ import sympy as sp
 
 from ..escape import py_docstring, py_literal
 from . import proof_runtime as rt
-from .domain_runtime import DOMAIN
+from .domain_runtime import DOMAIN, IDENTITY
 from .asymptotic import sympy_code
 from .writer import NoCertificate, Plan, params_spec
 
@@ -162,8 +165,10 @@ def domain_plan(claim, stmt, evidence) -> Plan:
     the same budget of boxes decides) with its trees, which the evidence leaves out."""
     from ..checks import domainproof
     from ..checks.base import Config
-    from ..claims import Inequality
+    from ..claims import Identity, Inequality
 
+    if isinstance(stmt, Identity) and evidence.check == "domainproof":
+        return identity_plan(claim, stmt, evidence)
     if not isinstance(stmt, Inequality) or evidence.check != "domainproof":
         raise NoCertificate("not a domain proof of an inequality")
     try:
@@ -189,6 +194,55 @@ def domain_plan(claim, stmt, evidence) -> Plan:
                 "", data={"scope": (evidence.data or {}).get("scope", ""),
                           "routes": (evidence.data or {}).get("routes", [])},
                 source=_source(doc, fields, DOMAIN))
+
+
+def _sign_source(node, g) -> str:
+    """A sign proof of ``g`` (a domain-proof node, or ``squares``: three of them) as Python source."""
+    if node.get("by") != "squares":
+        return _node_source(node, g)
+    from ..checks.radicals import squares
+
+    parts = squares(g)
+    if parts is None:
+        raise NoCertificate("a sign by squares is not a difference of two parts")
+    return ("{'by': 'squares', " + ", ".join(f"'{k}': " + _node_source(node[k], part) for k, part in
+                                             zip(("positive", "negative", "difference"), parts)) + "}")
+
+
+def identity_plan(claim, stmt, evidence) -> Plan:
+    """The checker of an identity proved by replacements with proved signs (:mod:`dpverify.checks.radicals`):
+    the steps are found again (deterministic: the same budget of boxes decides) with their proofs' trees."""
+    from ..checks import domainproof
+    from ..checks.base import Config
+    from ..checks.reduction import Budget
+
+    try:
+        _, steps = domainproof.identity_steps(stmt, claim, Config(), Budget(Config().proof_budget))
+    except domainproof.NotApplicable as exc:
+        raise NoCertificate(f"the identity's proof is not reproduced: {exc}") from None
+    if not steps:
+        raise NoCertificate("the identity's proof is not reproduced")
+    rows = []
+    for st in steps:
+        row = {"kind": py_literal(st.kind), "target": sympy_code(st.target, "a replaced part"),
+               "by": sympy_code(st.by, "a replacement"), "strict": py_literal(bool(st.strict)),
+               "proof": _sign_source(st.proof, st.sign)}
+        if st.symbol is not None:
+            row["symbol"] = sympy_code(st.symbol, "an atom's symbol")
+        rows.append("    {" + ", ".join(f"{py_literal(k)}: {v}" for k, v in row.items()) + "},\n")
+    rels = [sympy_code(r.rel, "a hypothesis") for r in claim.domain.relations]
+    fields = _fields(claim, stmt, LHS=sympy_code(claim.expand(stmt.lhs), "the left-hand side"),
+                     RHS=sympy_code(claim.expand(stmt.rhs), "the right-hand side"),
+                     RELATIONS="[" + ", ".join(rels) + "]", STEPS="[\n" + "".join(rows) + "]")
+    doc = _doc(claim, stmt, "It rebuilds lhs - rhs from the claim's expressions, applies the\nrecorded "
+               "replacements (STEPS) one by one, checking each: an atom's sign, an absolute value's\nsign, a square "
+               "root's replacement squared back to its argument and its sign, every sign\nby its proof replayed "
+               "(SymPy's signs, factors, boxes decided again in mpmath's interval\narithmetic), and asks SymPy's "
+               "rewritings to reduce the result to 0.")
+    return Plan("domain-proof", f"{stmt.name}: lhs - rhs = 0 on the whole domain", {}, {}, "",
+                data={"scope": (evidence.data or {}).get("scope", ""),
+                      "routes": (evidence.data or {}).get("routes", [])},
+                source=_source(doc, fields, IDENTITY))
 
 
 def privacy_plan(claim, stmt, evidence) -> Plan:
@@ -278,4 +332,4 @@ if __name__ == "__main__":
     sys.exit(main())
 '''
 
-__all__ = ["REPLAYED", "domain_plan", "privacy_plan", "symbolic_plan"]
+__all__ = ["REPLAYED", "domain_plan", "identity_plan", "privacy_plan", "symbolic_plan"]

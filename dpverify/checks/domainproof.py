@@ -10,6 +10,10 @@ proved signs, reductions of a monotone parameter to the end of its range, and in
 in extended ball arithmetic, within :attr:`Config.proof_budget` boxes (the budget that decides: the same
 outcome on every machine).
 
+An ``Identity`` is proved by :mod:`.radicals` (replacements of absolute values, square roots and
+transcendental atoms whose signs are domain proofs, then SymPy's rewritings), else refuted at a point
+(:mod:`.identityproof`), else ``inconclusive``.
+
 Outcomes: every case proved is ``verified``, basis ``proof`` on "the whole domain" (``Verdict.scope``
 ``"domain"``), the route in the detail and the proof's summary in ``data["domain_proof"]``;
 ``dpverify certify`` writes it as a standalone ``check.py``. A box on which every relation is certainly
@@ -31,11 +35,11 @@ from ..search import EvaluationError
 from ..claims import Choice, Identity, Inequality, Int, Real, Seq, symbol_names
 from ..verdict import Basis, Evidence
 from .base import Clock, Config, SymbolicTimeout, time_limit
-from . import identityproof
+from . import identityproof, radicals, symbolic
 from .kind import CheckKind
 from .bnb import Var, dyadic
 from .boxproof import completed, first_confirmed
-from .reduction import MAX_VARS, Budget, Goal, prove
+from .reduction import MAX_VARS, Budget, Goal, plain, prove
 
 MAX_CASES = 16
 MAX_CONFIRM_INT = 10 ** 9  # an integer coordinate beyond this is not confirmed in mpmath
@@ -125,6 +129,72 @@ def goals(stmt, claim) -> tuple[list[tuple[dict, Goal]], list[str]]:
     return out, left_out
 
 
+def ranges(f, claim) -> tuple[tuple, tuple]:
+    """The ranges of ``f``'s parameters and the relations among only those (a sign goal's domain: a set at
+    least as large as the claim's), or NotApplicable."""
+    params = claim.domain.params
+    names = symbol_names(f)
+    for n in sorted(names):
+        p = params.get(n)
+        if p is None or isinstance(p, (Seq, Choice)):
+            raise NotApplicable(f"{n} is not a real or integer parameter of the claim")
+    variables = tuple(var_of(n, params[n]) for n in sorted(names))
+    if len(variables) > MAX_VARS + 4:
+        raise NotApplicable(f"{len(variables)} parameters")
+    rels = tuple((r.describe(), r.rel) for r in claim.domain.relations if set(r.names) <= names)
+    printer = ArbSource(real=[v.name for v in variables if v.kind == "real"],
+                        ints=[v.name for v in variables if v.kind == "int"])
+    try:
+        printer(f)
+        for _, r in rels:
+            printer.cond(r, {})
+    except Unprintable as exc:
+        raise NotApplicable(f"no ball-arithmetic form: {exc}") from None
+    return variables, rels
+
+
+def identity_steps(stmt, claim, cfg: Config, budget: Budget):
+    """``(difference, steps)``: the radical and absolute-value steps (:mod:`.radicals`) after which the
+    identity's ``lhs - rhs`` reduces to 0, each sign proved on the domain; ``steps`` None when there are none."""
+    if stmt.reparam or stmt.exists:
+        raise NotApplicable("the identity has a reparametrisation or an existential parameter")
+    diff = symbolic.difference(stmt.lhs, stmt.rhs, stmt, claim, cfg)
+    if diff.has(sp.Indexed, sp.IndexedBase, sp.Sum, sp.Product, sp.Integral):
+        raise NotApplicable("the identity has a sequence or a sum")
+
+    def signed(g, strict):
+        f = plain(g)
+        try:
+            variables, rels = ranges(f, claim)
+        except NotApplicable:
+            return None
+        return prove(Goal(f, variables, rels, strict), budget)
+
+    return diff, radicals.prove_zero(diff, signed)
+
+
+def _identity_proof(stmt, claim, cfg: Config, clock) -> Evidence | None:
+    budget = Budget(cfg.proof_budget)
+    try:
+        diff, steps = identity_steps(stmt, claim, cfg, budget)
+    except NotApplicable:
+        return None
+    if steps is None:
+        return None
+    try:
+        variables, rels = ranges(plain(diff), claim)
+    except NotApplicable:
+        variables, rels = (), ()
+    where = scope(Goal(diff, variables, rels), [])
+    routes = sorted({r for s in steps for r in _routes(s.proof)})
+    data = {"scope": where, "routes": ["radicals"] + routes, "boxes": budget.used,
+            "steps": [s.describe() for s in steps]}
+    return Evidence("domainproof", stmt.name, "verified", samples=budget.used, seconds=clock.seconds,
+                    basis=Basis("proof", where), data=data,
+                    detail=f"lhs - rhs reduces to 0 on {where} after {len(steps)} step(s) whose signs are "
+                           f"proved there: " + "; ".join(data["steps"]))
+
+
 def scope(goal: Goal, left_out) -> str:
     where = ", ".join(v.describe() for v in goal.vars) or "no parameter"
     cut = (", with " + ", ".join(t for t, _ in goal.relations)) if goal.relations else ""
@@ -199,7 +269,7 @@ def check(stmt, claim, cfg: Config) -> Evidence:
     if isinstance(stmt, Identity):  # refuted by a point where lhs - rhs provably is not 0
         try:
             with time_limit(cfg.symbolic_timeout):
-                return identityproof.check(stmt, claim, cfg, clock)
+                return _identity_proof(stmt, claim, cfg, clock) or identityproof.check(stmt, claim, cfg, clock)
         except SymbolicTimeout:
             return Evidence("domainproof", name, "inconclusive", seconds=clock.seconds,
                             basis=Basis("proof", "not attempted"),
@@ -257,5 +327,5 @@ KIND = CheckKind(
     name="domainproof", applies=applies, check=check, basis_kinds=("proof",), can_refute=True,
     certificate="analytic", proof_certificate="domain-proof",
     stage="fallback", enabled=lambda cfg: cfg.proof_budget > 0 and cfg.at is None,
-    summary="an inequality proved on its whole domain (unbounded directions compactified): SymPy's signs, factors, "
+    summary="an inequality (or an identity, by sign-proved replacements) proved on its whole domain (unbounded directions compactified): SymPy's signs, factors, "
             "monotone reductions, interval branch-and-bound in ball arithmetic; where no other check proved or refuted")

@@ -202,7 +202,7 @@ def _with(reparam) -> str:
     return " with " + ", ".join(f"{k} = {v}" for k, v in reparam.items()) + " (positive new symbols)"
 
 
-def _difference(a, b, stmt, claim, cfg: Config) -> sp.Basic:
+def difference(a, b, stmt, claim, cfg: Config) -> sp.Basic:
     """``a - b`` with the claim's definitions, the statement's reparametrisation and any pinned scalars."""
     diff = claim.expand(a - b)
     fixed = {sp.Symbol(n): sp.nsimplify(p.values[0]) for n, p in claim.domain.params.items()
@@ -262,7 +262,7 @@ def check(stmt, claim, cfg: Config) -> Evidence:
     try:
         with time_limit(cfg.symbolic_timeout):
             if isinstance(stmt, Identity):
-                diff = _difference(stmt.lhs, stmt.rhs, stmt, claim, cfg)
+                diff = difference(stmt.lhs, stmt.rhs, stmt, claim, cfg)
                 diff_d = diff.doit() if (diff.has(sp.Sum) or diff.has(sp.Integral)) else diff
                 wit = _witness(diff_d, "zero")
                 if wit is not None:
@@ -282,7 +282,7 @@ def check(stmt, claim, cfg: Config) -> Evidence:
                 return Evidence("symbolic", name, "inconclusive", seconds=clock.seconds,
                                 detail="SymPy could not simplify lhs - rhs to 0" + _shallow(cfg))
             # inequality
-            diff = _difference(stmt.rhs, stmt.lhs, stmt, claim, cfg)
+            diff = difference(stmt.rhs, stmt.lhs, stmt, claim, cfg)
             if diff.has(sp.Sum):
                 diff = diff.doit()
             wit = _witness(diff, "nonneg")
