@@ -500,8 +500,8 @@ def main():
                 a = st["symbol"]
                 if a.name in PARAMS or a in back or a in d.free_symbols:
                     raise Rejected(f"step {k}: {a} is not a fresh symbol")
-                if (a.is_positive if st["strict"] else a.is_nonnegative) is not True:
-                    raise Rejected(f"step {k}: {a} does not carry the sign proved")
+                if a != Symbol(a.name, **({"positive": True} if st["strict"] else {"nonnegative": True})):
+                    raise Rejected(f"step {k}: {a} does not carry exactly the sign proved")
                 if by not in (a, -a):
                     raise Rejected(f"step {k}: an atom is not replaced by its symbol")
                 value = (target if by == a else -target).xreplace(back)

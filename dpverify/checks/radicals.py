@@ -255,7 +255,7 @@ def _atom_steps(work: _Work) -> bool:
                 taken.add(name)
                 step = Step("atom", g, sg * a, work.claim_form(sg * g), proof, symbol=a, strict=strict)
                 work.replace(step)
-                work.back[a] = sg * step.sign
+                work.back[a] = step.sign     # a = sg * g, which is the sign proved
                 changed = True
                 break
     return changed

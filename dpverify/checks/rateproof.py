@@ -14,6 +14,11 @@ and floor/ceiling are handled and what is left to the numeric sweeps).
   ``w`` vanishes, SymPy's ``solve``) is a closed form in the path's parameter; their sum bounds the ratio
   for every ``w``, and a finite limit of it proves the O uniformly. A term whose value at a critical
   point ``w*(x)`` tends to infinity refutes it (the ratio at ``w = w*(x)`` is at least that term).
+* **Powers with a symbolic exponent** (:mod:`.powerlaw`): for an ``O``, where a term of the ratio is ``C x**c``
+  with ``c`` depending on other parameters (whose sign SymPy's limit may guess), every term is bounded along
+  the path instead: each such power by the sign of ``c`` proved on the domain (a domain proof), a term without
+  ``x`` as a constant, the others by SymPy's limit of their sum (finite, cross-checked in mpmath). This route
+  has no standalone checker yet (``dpverify certify`` says so).
 * **A limit** ``expr -> value`` is proved when every branch's limit simplifies to the value, refuted when
   they agree on a limit that differs from the value (provably, by its sign) and the expression, evaluated
   along the path at a point of the domain, approaches that limit rather than the value.
@@ -36,6 +41,7 @@ from ..claims import Limit, Rate
 from ..claims.statements import START_SUFFIX
 from ..verdict import Basis, Evidence
 from . import asymptotics as asy
+from . import powerlaw
 from .asymptotics import LEVELS, Unsupported
 from .base import Clock, Config, SymbolicTimeout, based, time_limit
 from .kind import CheckKind
@@ -50,6 +56,8 @@ RATE_SECONDS = 3.0
 #: the points of the confirmation: x0 * 10^(2^j), j = 0..DOUBLINGS (the double range: 10^256)
 DOUBLINGS = 8
 BASE_POINTS = 8
+#: boxes the domain proof may spend on the sign of one power law's exponent (:mod:`.powerlaw`)
+SIGN_BOXES = 500
 
 
 def _budget(cfg) -> float:
@@ -162,7 +170,9 @@ def proved_cases(stmt, claim, path, level: str) -> list | None:
     taken, Bounds)`` each, or None when the proof is not reproduced there."""
     if isinstance(stmt, Rate):
         out = _rate_path(stmt, claim, path, (level,))
-        return out.proof["cases"] if out.status == "proved" and "cases" in out.proof else None
+        if out.status != "proved" or "cases" not in out.proof or "powerlaw" in out.proof:
+            return None     # a power law's exponent proved by the domain proof: no asymptotics checker for it
+        return out.proof["cases"]
     cases = _path_cases(claim, (stmt.expr, stmt.value), path, level)
     results = [_limit_case(expr, value, st) for st, (expr, value) in cases]
     if not all(r[0] == "proved" for r in results):
@@ -179,8 +189,14 @@ def _rate_path(stmt, claim, path, levels=LEVELS) -> PathOutcome:
     for level in levels:
         try:
             cases = _path_cases(claim, (stmt.expr / stmt.rate,), path, level)
-            results = []
+            results, laws = [], []
             for st, (ratio,) in cases:
+                law = powerlaw.bounded(ratio, st, _signer(claim)) if stmt.kind == "O" else None
+                if law is not None:   # before SymPy's limit, which may guess an exponent's sign
+                    text, rest, lim, _ = law
+                    laws.append((st, rest, lim))
+                    results.append((st, "proved", text, None, ratio, None))
+                    continue
                 status, text, b, lower = _rate_case(stmt.kind, ratio, st)
                 results.append((st, status, text, b, ratio, lower))
                 if status == "refuted":
@@ -196,11 +212,30 @@ def _rate_path(stmt, claim, path, levels=LEVELS) -> PathOutcome:
         if all(r[1] == "proved" for r in results):
             texts = "; ".join(dict.fromkeys(
                 (f"{', '.join(r[0].case.values())}: " if r[0].case else "") + r[2] for r in results))
-            return PathOutcome("proved", f"{texts} ({_fixed_text(results[0][0], path)})",
-                               proof={"cases": [(r[0], r[4], r[3]) for r in results], "level": level})
+            proof = {"cases": [(r[0], r[4], r[3]) for r in results if r[3] is not None], "level": level}
+            if laws:
+                proof["powerlaw"] = laws
+            return PathOutcome("proved", f"{texts} ({_fixed_text(results[0][0], path)})", proof=proof)
         reason = "; ".join(dict.fromkeys(r[2] for r in results if r[1] != "proved"))
         # open at this level: the next level's symbols say more
     return PathOutcome("open", reason or "SymPy could not decide")
+
+
+def _signer(claim):
+    """``g -> proof of g >= 0`` on the claim's domain (a goal of the domain proof over ``g``'s parameters), or
+    None: the sign of a power law's exponent (:mod:`.powerlaw`)."""
+    from .domainproof import NotApplicable, ranges
+    from .reduction import Budget, Goal, plain, prove
+
+    def signed(g):
+        f = plain(sp.sympify(g))
+        try:
+            variables, rels = ranges(f, claim)
+        except NotApplicable:
+            return None
+        return prove(Goal(f, variables, rels, False), Budget(SIGN_BOXES))
+
+    return signed
 
 
 def _uniform_path(stmt, claim, path) -> PathOutcome:
@@ -314,6 +349,12 @@ def _disagreement(stmt, claim, cfg, path, proof, exprs) -> str | None:
     if "uniform" in proof:
         st = proof["setting"]
         return cross_check(claim, path, fns, [sp.Integer(0), st.show(proof["limit"])], cfg, stmt.name)
+    for st, rest, lim in proof.get("powerlaw", ()):
+        if rest != 0:   # the terms left to SymPy's limit
+            why = cross_check(claim, path, (Compiled(st.show(rest), claim),), [st.show(lim)], cfg, stmt.name,
+                              fixed=_fixed(st) or None)
+            if why:
+                return why
     for st, _, b in proof["cases"]:
         bounds = [st.show(v) for v in b.values]
         why = cross_check(claim, path, fns, bounds, cfg, stmt.name, fixed=_fixed(st) or None)
@@ -325,7 +366,9 @@ def _disagreement(stmt, claim, cfg, path, proof, exprs) -> str | None:
 # --------------------------------------------------------------------------- the checks
 def _basis_rate(stmt, claim, ev) -> Basis:
     paths = ", ".join(where(p) for p in stmt.paths)
-    return Basis("asymptotics", f"SymPy's limit (Gruntz) of expr/rate along {paths}")
+    how = "SymPy's limit (Gruntz), or a bound on every term," if "bounding every term" in (ev.detail or "") \
+        else "SymPy's limit (Gruntz)"
+    return Basis("asymptotics", f"{how} of expr/rate along {paths}")
 
 
 @based(_basis_rate)
@@ -334,7 +377,7 @@ def check_rate(stmt: Rate, claim, cfg: Config) -> Evidence:
     if cfg.at is not None:
         return Evidence("symbolic", stmt.name, "inconclusive", seconds=clock.seconds,
                         detail="a proof of a rate is on the domain, not at a pinned point")
-    texts, open_, levels_used = [], [], {}
+    texts, open_, levels_used, routes = [], [], {}, set()
     try:
         with time_limit(_budget(cfg)):
             for path in stmt.paths:
@@ -350,6 +393,7 @@ def check_rate(stmt: Rate, claim, cfg: Config) -> Evidence:
                         why = _disagreement(stmt, claim, cfg, path, out.proof, (stmt.expr, stmt.rate))
                         if not why:
                             texts.append(f"{where(path)}: {out.text}")
+                            routes.add("powers" if "powerlaw" in out.proof else "limit")
                             levels_used[where(path)] = out.proof.get("level", "uniform")
                             break
                         failed.append(f"{out.text}, not trusted: {why}")
@@ -368,8 +412,11 @@ def check_rate(stmt: Rate, claim, cfg: Config) -> Evidence:
                         detail="no proof of the rate: " + "; ".join(open_)
                                + (" (proved: " + "; ".join(texts) + ")" if texts else ""))
     scope = "; ".join(_scope(claim, p) for p in stmt.paths)
+    how = "SymPy's limit (Gruntz)" if routes <= {"limit"} else (
+        "bounding every term, powers by their exponent's sign proved on the domain" if routes == {"powers"} else
+        "SymPy's limit (Gruntz) or bounding every term, powers by their exponent's sign proved on the domain")
     return Evidence("symbolic", stmt.name, "verified", seconds=clock.seconds,
-                    detail=f"{stmt.kind} proved by SymPy's limit (Gruntz) along every path: " + "; ".join(texts),
+                    detail=f"{stmt.kind} proved by {how} along every path: " + "; ".join(texts),
                     data={"scope": scope, "levels": levels_used})
 
 

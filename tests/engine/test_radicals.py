@@ -38,6 +38,13 @@ PAIRS = {
             _claim("abs-twin", Domain(x=Real(gt=0, lt=3, search=(0.01, 2.99))), sp.sqrt((x - 1) ** 2), x - 1)),
     "nested": (_claim("nested", Domain(**ZCDP), NESTED, sp.sqrt(eps + L) - sp.sqrt(L)),
                _claim("nested-twin", Domain(**ZCDP), NESTED, sp.sqrt(L) - sp.sqrt(eps + L))),
+    # an atom negative on the domain (log(x) for x < 1/2): its symbol stands for -log(x), and the absolute
+    # value's sign must be proved of log(x) + 1, which is negative below 1/e (found by a referee: the symbol
+    # was written back as +log(x), so 1 - log(x) >= 0 was proved instead, and the twin was verified)
+    "negative-atom": (_claim("log-shift", Domain(x=Real(gt=0.5, lt=1, search=(0.51, 0.99))),
+                             sp.Abs(sp.log(x) + 1), sp.log(x) + 1),
+                      _claim("log-shift-twin", Domain(x=Real(gt=0, lt=0.5, search=(0.4, 0.49))),
+                             sp.Abs(sp.log(x) + 1), sp.log(x) + 1)),
     "atom-sign": (_claim("log-square", Domain(delta=Real(gt=0, lt=1, search=(1e-3, 0.99))), sp.sqrt(L**2), L),
                   _claim("log-square-twin", Domain(delta=Real(gt=0, lt=2, search=(1e-3, 1.99))), sp.sqrt(L**2), L)),
 }
@@ -77,7 +84,7 @@ def test_every_replacement_is_an_equality_at_a_point_of_the_domain():
 
     diff, steps = domainproof.identity_steps(stmt, claim, Config(), Budget(500))
     assert steps and radicals.reduces_to_zero(radicals.replay(diff, steps))
-    atoms = {s.symbol: s.sign if s.by == s.symbol else -s.sign for s in steps if s.kind == "atom"}
+    atoms = {s.symbol: s.sign for s in steps if s.kind == "atom"}    # by = +-symbol, so symbol = +-target = sign
     point = {sp.Symbol("epsilon", positive=True): sp.Rational(3, 7), sp.Symbol("delta", positive=True): sp.Rational(1, 5)}
     for s in steps:
         a = s.target.xreplace(atoms).xreplace(point)
@@ -103,6 +110,11 @@ def test_the_proof_is_certified_standalone_and_a_tampered_step_is_rejected(tmp_p
     open(path, "w").write(tampered.replace("'strict': False, 'proof': {'by': 'bnb'", "'strict': True, 'proof': {'by': 'bnb'", 1))
     ok, line = run_checker(folder)
     assert not ok and line.startswith("NOT CERTIFIED"), line
+    # the atom's symbol with an assumption more than the sign proved (an integer: SymPy would then reduce
+    # sin(pi a0_) to 0)
+    open(path, "w").write(src.replace("Symbol('a0_', nonnegative=True)", "Symbol('a0_', integer=True, nonnegative=True)"))
+    ok, line = run_checker(folder)
+    assert not ok and "exactly the sign" in line, line
     # the root's other branch: -(sqrt(a) - sqrt(a + eps)); its square is the argument, its sign is not proved
     open(path, "w").write(src)
     assert run_checker(folder)[0]
