@@ -111,22 +111,27 @@ def goals(stmt, claim) -> tuple[list[tuple[dict, Goal]], list[str]]:
     variables = tuple(var_of(n, params[n]) for n in sorted(names) if n not in choices)
     if len(variables) > MAX_VARS + 4:
         raise NotApplicable(f"{len(variables)} parameters")
-    printer = ArbSource(real=[v.name for v in variables if v.kind == "real"],
-                        ints=[v.name for v in variables if v.kind == "int"])
     out = []
     for combo in combos:
         values = dict(zip(choices, combo))
         sub = {sp.Symbol(n): sp.Rational(_frac(v).numerator, _frac(v).denominator) for n, v in values.items()}
         g = f.xreplace(sub)
         rr = tuple((r.describe(), r.rel.xreplace(sub)) for r in rels)
-        try:
-            printer(g)
-            for _, r in rr:
-                printer.cond(r, {})
-        except Unprintable as exc:
-            raise NotApplicable(f"no ball-arithmetic form: {exc}") from None
+        _printable(g, variables, rr)
         out.append((values, Goal(g, variables, rr, stmt.strict)))
     return out, left_out
+
+
+def _printable(f, variables, rels) -> None:
+    """NotApplicable unless ``f`` and the relations have a ball-arithmetic form over ``variables``."""
+    printer = ArbSource(real=[v.name for v in variables if v.kind == "real"],
+                        ints=[v.name for v in variables if v.kind == "int"])
+    try:
+        printer(f)
+        for _, r in rels:
+            printer.cond(r, {})
+    except Unprintable as exc:
+        raise NotApplicable(f"no ball-arithmetic form: {exc}") from None
 
 
 def ranges(f, claim) -> tuple[tuple, tuple]:
@@ -142,14 +147,7 @@ def ranges(f, claim) -> tuple[tuple, tuple]:
     if len(variables) > MAX_VARS + 4:
         raise NotApplicable(f"{len(variables)} parameters")
     rels = tuple((r.describe(), r.rel) for r in claim.domain.relations if set(r.names) <= names)
-    printer = ArbSource(real=[v.name for v in variables if v.kind == "real"],
-                        ints=[v.name for v in variables if v.kind == "int"])
-    try:
-        printer(f)
-        for _, r in rels:
-            printer.cond(r, {})
-    except Unprintable as exc:
-        raise NotApplicable(f"no ball-arithmetic form: {exc}") from None
+    _printable(f, variables, rels)
     return variables, rels
 
 
