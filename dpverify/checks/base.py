@@ -46,7 +46,12 @@ def time_limit(seconds: float, clock=None, raises: type[BaseException] = Symboli
     while a watcher may interrupt the starting thread can receive that interruption itself (CPython gives a
     new thread the ident of the thread that starts it until the new one runs, and an asynchronous exception
     goes to every thread with the ident), die before it has started, and leave the starting thread waiting
-    for it for ever -- which a watcher started per limit did, inside nested limits."""
+    for it for ever -- which a watcher started per limit did, inside nested limits.
+
+    An exception of another class that leaves the block once the limit has passed is raised as the limit's: a
+    library that catches the limit's exception may raise its own instead (Hypothesis, generating the points of
+    a sweep inside a limited proof, raised ``FlakyStrategyDefinition``, and the claim's verdict became
+    ``error``)."""
     if seconds <= 0:
         yield
         return
@@ -60,7 +65,16 @@ def time_limit(seconds: float, clock=None, raises: type[BaseException] = Symboli
         with _LOCK:
             _watcher()
             _ACTIVE.setdefault(tid, []).append(entry)
-        yield
+        try:
+            yield
+        except raises:
+            raise
+        except Exception as exc:
+            # past the limit, a library may turn the limit's exception into its own (Hypothesis: "data generation
+            # behaved differently", FlakyStrategyDefinition): that is the limit, not an error of the check
+            if cpu() >= entry.limit:
+                raise raises(f"the limit of {seconds:g} s, reported as {type(exc).__name__}") from exc
+            raise
     finally:
         # leaving should not be cut short by a limit's exception arriving meanwhile: tried again, such an exception
         # dropped (the block has ended; an outer limit past its own is raised again by the watcher); where one

@@ -245,3 +245,25 @@ def test_two_equal_nested_limits_are_two():
                 pass
             for _ in range(10**7):
                 clock.now += 1e-3
+
+
+def test_a_library_that_turns_the_limits_exception_into_its_own_is_still_the_limit():
+    """Hypothesis catches an exception raised inside its data generation and raises FlakyStrategyDefinition: past
+    the limit that is the limit (a timeout, inconclusive), not an error; before it, the library's error stands."""
+    class Flaky(Exception):
+        pass
+
+    def body(clock, steps):
+        with time_limit(5.0, clock=clock):
+            try:
+                for _ in range(steps):
+                    clock.now += 1e-3
+            except SymbolicTimeout as exc:
+                raise Flaky("data generation behaved differently") from exc
+
+    clock = Counter()
+    with pytest.raises(SymbolicTimeout, match="reported as Flaky"):
+        body(clock, 10**7)
+    with pytest.raises(ValueError):        # an error before the limit is the error
+        with time_limit(5.0, clock=Counter()):
+            raise ValueError("a bug")
