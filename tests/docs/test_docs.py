@@ -37,7 +37,9 @@ def test_the_tutorial_ran_and_found_the_planted_error(site):
     text = _text(site / "tutorial" / "index.html")
     # outputs exist only if the build executed the notebook: the true bound holds, the planted one is violated
     assert re.search(r"\bholds \| basis:", text), "the tutorial's first check printed no verdict"
-    assert "violated at {" in text, "the planted error's replay did not print a violation"
+    # print(verdict, "at", point) writes its pieces separately, and the kernel may send them as two outputs (two
+    # <pre> blocks, only whitespace between them once the tags are gone): seen once in a fresh venv
+    assert re.search(r"violated\s*at \{", text), "the planted error's replay did not print a violation"
 
 
 def test_every_ready_made_scenario_is_documented_with_its_parameters(site):
