@@ -159,16 +159,22 @@ def identity_steps(stmt, claim, cfg: Config, budget: Budget):
     diff = symbolic.difference(stmt.lhs, stmt.rhs, stmt, claim, cfg)
     if diff.has(sp.Indexed, sp.IndexedBase, sp.Sum, sp.Product, sp.Integral):
         raise NotApplicable("the identity has a sequence or a sum")
+    return diff, radicals.prove_zero(diff, sign_prover(claim, budget))
 
-    def signed(g, strict):
-        f = plain(g)
+
+def sign_prover(claim, budget: Budget):
+    """``signed(g, strict=False)``: a proof that ``g`` (an expression in the claim's parameters) is ``>= 0``
+    (``> 0``) on the ranges of its parameters and the relations among them, within ``budget``; None where
+    there is none (or ``g`` is outside the domain proof's reach)."""
+    def signed(g, strict=False):
+        f = plain(sp.sympify(g))
         try:
             variables, rels = ranges(f, claim)
         except NotApplicable:
             return None
         return prove(Goal(f, variables, rels, strict), budget)
 
-    return diff, radicals.prove_zero(diff, signed)
+    return signed
 
 
 def _identity_proof(stmt, claim, cfg: Config, clock) -> Evidence | None:

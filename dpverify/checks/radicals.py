@@ -32,6 +32,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from .symbolic import is_zero
+
 #: replacements tried at most per identity, and sign proofs asked at most
 MAX_STEPS = 12
 MAX_SIGNS = 24
@@ -61,21 +63,15 @@ class Step:
         return f"{sp.sstr(self.target)} = {sp.sstr(self.by)} ({what} {sp.sstr(self.sign)} {rel})"
 
 
-ZERO_REWRITINGS = (sp.expand, sp.cancel, sp.together, sp.radsimp,
-                   lambda e: sp.cancel(sp.radsimp(sp.expand(e))), sp.simplify)
+def _radsimp_expanded(e):
+    return sp.cancel(sp.radsimp(sp.expand(e)))
 
 
 def reduces_to_zero(e) -> bool:
-    """Whether one of a few SymPy rewritings of ``e`` is 0 (an equality SymPy proves, never a numeric test)."""
-    if e == 0:
-        return True
-    for f in ZERO_REWRITINGS:
-        try:
-            if f(e) == 0:
-                return True
-        except (TypeError, ValueError, NotImplementedError, RecursionError, sp.PolynomialError):
-            continue
-    return False
+    """Whether one of the symbolic check's rewritings of ``e`` (:func:`.symbolic.is_zero`), or ``cancel(radsimp(
+    expand(e)))`` (which a sum of products of roots needs), is 0: an equality SymPy proves, never a numeric test.
+    The certificate's checker tries all of these."""
+    return is_zero(e, extra=(_radsimp_expanded,)) is True
 
 
 def _size(e) -> int:
@@ -114,7 +110,7 @@ class _Work:
 
     def replace(self, step: Step) -> None:
         self.steps.append(step)
-        self.expr = self.expr.xreplace({step.target: step.by})
+        self.expr = replay(self.expr, [step])
 
 
 def squares(g):
@@ -214,8 +210,7 @@ def _sqrt_steps(work: _Work) -> bool:
             proof = work.sign(c)
             if proof is None:
                 continue
-            work.steps.append(Step("sqrt", root, c, work.claim_form(c), proof))
-            work.expr = replace_root(work.expr, root, c)
+            work.replace(Step("sqrt", root, c, work.claim_form(c), proof))
             return True
     return False
 

@@ -42,6 +42,8 @@ from ..claims.statements import START_SUFFIX
 from ..verdict import Basis, Evidence
 from . import asymptotics as asy
 from . import powerlaw
+from .domainproof import sign_prover
+from .reduction import Budget
 from .asymptotics import LEVELS, Unsupported
 from .base import Clock, Config, SymbolicTimeout, based, time_limit
 from .kind import CheckKind
@@ -56,7 +58,7 @@ RATE_SECONDS = 3.0
 #: the points of the confirmation: x0 * 10^(2^j), j = 0..DOUBLINGS (the double range: 10^256)
 DOUBLINGS = 8
 BASE_POINTS = 8
-#: boxes the domain proof may spend on the sign of one power law's exponent (:mod:`.powerlaw`)
+#: boxes the domain proof may spend on the signs of one case's power laws' exponents (:mod:`.powerlaw`)
 SIGN_BOXES = 500
 
 
@@ -191,7 +193,8 @@ def _rate_path(stmt, claim, path, levels=LEVELS) -> PathOutcome:
             cases = _path_cases(claim, (stmt.expr / stmt.rate,), path, level)
             results, laws = [], []
             for st, (ratio,) in cases:
-                law = powerlaw.bounded(ratio, st, _signer(claim)) if stmt.kind == "O" else None
+                law = (powerlaw.bounded(ratio, st, sign_prover(claim, Budget(SIGN_BOXES)))
+                       if stmt.kind == "O" else None)
                 if law is not None:   # before SymPy's limit, which may guess an exponent's sign
                     text, rest, lim, _ = law
                     laws.append((st, rest, lim))
@@ -219,23 +222,6 @@ def _rate_path(stmt, claim, path, levels=LEVELS) -> PathOutcome:
         reason = "; ".join(dict.fromkeys(r[2] for r in results if r[1] != "proved"))
         # open at this level: the next level's symbols say more
     return PathOutcome("open", reason or "SymPy could not decide")
-
-
-def _signer(claim):
-    """``g -> proof of g >= 0`` on the claim's domain (a goal of the domain proof over ``g``'s parameters), or
-    None: the sign of a power law's exponent (:mod:`.powerlaw`)."""
-    from .domainproof import NotApplicable, ranges
-    from .reduction import Budget, Goal, plain, prove
-
-    def signed(g):
-        f = plain(sp.sympify(g))
-        try:
-            variables, rels = ranges(f, claim)
-        except NotApplicable:
-            return None
-        return prove(Goal(f, variables, rels, False), Budget(SIGN_BOXES))
-
-    return signed
 
 
 def _uniform_path(stmt, claim, path) -> PathOutcome:
@@ -366,7 +352,7 @@ def _disagreement(stmt, claim, cfg, path, proof, exprs) -> str | None:
 # --------------------------------------------------------------------------- the checks
 def _basis_rate(stmt, claim, ev) -> Basis:
     paths = ", ".join(where(p) for p in stmt.paths)
-    how = "SymPy's limit (Gruntz), or a bound on every term," if "bounding every term" in (ev.detail or "") \
+    how = "SymPy's limit (Gruntz), or a bound on every term," if "powers" in (ev.data or {}).get("routes", ()) \
         else "SymPy's limit (Gruntz)"
     return Basis("asymptotics", f"{how} of expr/rate along {paths}")
 
@@ -417,7 +403,7 @@ def check_rate(stmt: Rate, claim, cfg: Config) -> Evidence:
         "SymPy's limit (Gruntz) or bounding every term, powers by their exponent's sign proved on the domain")
     return Evidence("symbolic", stmt.name, "verified", seconds=clock.seconds,
                     detail=f"{stmt.kind} proved by {how} along every path: " + "; ".join(texts),
-                    data={"scope": scope, "levels": levels_used})
+                    data={"scope": scope, "levels": levels_used, "routes": sorted(routes)})
 
 
 def _scope(claim, path) -> str:

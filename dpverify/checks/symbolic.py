@@ -46,17 +46,18 @@ def _rewritten(expr: sp.Basic, rewritings, deep: bool):
     for f in rewritings + ((_simplify_expanded,) if deep else ()):
         try:
             e = f(expr)
-        except (TypeError, ValueError, NotImplementedError, RecursionError):
+        except (TypeError, ValueError, NotImplementedError, RecursionError, sp.PolynomialError):
             continue
         yield e
 
 
-def _is_zero(expr: sp.Basic, deep: bool = False) -> bool | None:
+def is_zero(expr: sp.Basic, deep: bool = False, extra: tuple = ()) -> bool | None:
     """Whether a rewriting of ``expr`` is 0 (None: none was). ``deep`` also tries ``simplify(expand(.))``
-    and, on an expression with symbols, ``Expr.equals(0)`` (a constant expression always gets it)."""
+    and, on an expression with symbols, ``Expr.equals(0)`` (a constant expression always gets it); ``extra``:
+    rewritings tried after the usual ones."""
     if expr == 0:
         return True
-    if any(e == 0 for e in _rewritten(expr, _ZERO_REWRITINGS, deep)):
+    if any(e == 0 for e in _rewritten(expr, _ZERO_REWRITINGS + tuple(extra), deep)):
         return True
     if not deep and expr.free_symbols:
         return None
@@ -268,12 +269,12 @@ def check(stmt, claim, cfg: Config) -> Evidence:
                 if wit is not None:
                     return Evidence("symbolic", name, "inconclusive", seconds=clock.seconds,
                                     detail=_at(wit, "lhs - rhs"))
-                if _is_zero(diff_d, cfg.deep_proofs):
+                if is_zero(diff_d, cfg.deep_proofs):
                     return Evidence("symbolic", name, "verified", seconds=clock.seconds,
                                     detail="simplify(lhs - rhs) == 0" + _with(stmt.reparam))
                 if _seq_names(claim) and cfg.at is None:
                     for T, e in _small_T(claim, diff):
-                        if not _is_zero(e, cfg.deep_proofs):
+                        if not is_zero(e, cfg.deep_proofs):
                             return Evidence("symbolic", name, "inconclusive", seconds=clock.seconds,
                                             detail=f"no proof; could not simplify to 0 at T = {T}")
                     return Evidence("symbolic", name, "holds", seconds=clock.seconds,

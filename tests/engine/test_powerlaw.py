@@ -41,6 +41,7 @@ def test_a_power_whose_exponent_is_never_positive_is_bounded():
     ev = _rate(_claim("gap", GAP + 1 / n, sp.Integer(1), Domain(**POS)))
     assert ev.verdict == "verified", ev.detail
     assert "bounding every term" in ev.detail and "proved on the domain" in ev.detail
+    assert ev.data["routes"] == ["powers"] and "a bound on every term" in ev.basis.on
     slip = _rate(_claim("gap-slip", GAP_SLIP + 1 / n, sp.Integer(1), Domain(**POS)))
     assert slip.verdict == "violated", slip.detail     # SymPy's oo, confirmed in mpmath
 

@@ -128,7 +128,7 @@ def test_a_privacy_bound_equal_to_the_exact_profile_is_certified_and_a_changed_e
     assert not ok and line.startswith("NOT CERTIFIED test/profile"), line
 
 
-@pytest.mark.parametrize("route", ["symbolic", "domain", "privacy"])
+@pytest.mark.parametrize("route", ["symbolic", "domain", "identity", "privacy"])
 def test_hostile_names_and_text_are_data(tmp_path, route):
     """A parameter named as Python code and a statement name that closes a string literal: the proof's check.py
     certifies and runs nothing they spell."""
@@ -141,6 +141,9 @@ def test_hostile_names_and_text_are_data(tmp_path, route):
         kind = "symbolic-proof"
     elif route == "domain":
         stmt = Inequality(name, lhs=sp.log(1 + x), rhs=evil * x)
+        kind = "domain-proof"
+    elif route == "identity":   # an absolute value signed by a domain proof (dpverify.checks.radicals)
+        stmt = Identity(name, lhs=sp.sqrt(sp.log(evil) ** 2), rhs=sp.log(evil))
         kind = "domain-proof"
     else:
         profile = _phi(-x / evil + evil / 2) - sp.exp(x) * _phi(-x / evil - evil / 2)

@@ -6,7 +6,7 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpverify.checks.symbolic import _admitted, _is_zero, _nonneg, _witness
+from dpverify.checks.symbolic import _admitted, _nonneg, _witness, is_zero as _is_zero
 
 x, y = sp.symbols("x y", positive=True)
 n = sp.Symbol("n", integer=True, positive=True)
