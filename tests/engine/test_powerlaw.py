@@ -7,6 +7,7 @@ from __future__ import annotations
 import sympy as sp
 
 from dpverify import Claim, Domain, LimitPath, Rate, Real, Relation, Source
+from dpverify.certify import certify_proofs
 from dpverify.checks import Config, powerlaw, rateproof
 
 n, b, m, L, eps = sp.symbols("n beta mu L epsilon")
@@ -62,3 +63,13 @@ def test_towards_zero_the_exponent_must_be_nonnegative():
     assert _rate(good).verdict == "verified"
     bad = _claim("to-zero-twin", L ** (-(m - b) ** 2 / (m + b) ** 2), sp.Integer(1), Domain(**dom), path)
     assert _rate(bad).verdict != "verified"
+
+
+def test_certify_says_the_route_has_no_checker_yet(tmp_path):
+    claim = _claim("gap-cert", GAP + 1 / n, sp.Integer(1), Domain(**POS))
+    from dpverify import check
+
+    v = check(claim, samples=30)
+    outs = certify_proofs(claim, v, str(tmp_path))
+    assert outs and all(o.status == "no certificate" for o in outs)
+    assert any("no standalone checker yet" in o.line() for o in outs), [o.line() for o in outs]
